@@ -1,0 +1,2 @@
+// placeholder until generated
+export const BUILTIN_SKILLS: Readonly<Record<string, string>> = {};

@@ -1,0 +1,34 @@
+// Private, Deno/Node only: the user and community skill folders of the zero-config resolver.
+// default_sources.ts loads it lazily, so browser bundles keep it in a chunk they never fetch.
+
+import { nodeBuiltins } from "../_node.ts";
+import { createFsStorage } from "../storage/fs.ts";
+import { createStorageSource } from "./storage_source.ts";
+import type { DefaultSkillFolders, DefaultSourcesOptions } from "./default_sources.ts";
+import type { SkillSource } from "./types.ts";
+
+/** The user and community skill folders, after options and environment variables. */
+export function skillFolders(options: DefaultSourcesOptions = {}): DefaultSkillFolders {
+  const { path, os, env: processEnv } = nodeBuiltins("The default skill folders");
+  const env = options.env ?? processEnv;
+  const home = () => env.HOME || os.homedir();
+  const base = env.SKILLMUX_HOME;
+  const user = options.userDir ?? (env.SKILLMUX_USER_SKILLS ||
+    (base
+      ? path.join(base, "skills")
+      : path.join(env.XDG_CONFIG_HOME || path.join(home(), ".config"), "skillmux", "skills")));
+  const community = options.communityDir ?? (env.SKILLMUX_COMMUNITY_SKILLS ||
+    (base
+      ? path.join(base, "community")
+      : path.join(env.XDG_DATA_HOME || path.join(home(), ".local", "share"), "skillmux", "skills")));
+  return { user, community };
+}
+
+/** Sources over the user and community folders, in that order. */
+export function fsSources(options: DefaultSourcesOptions = {}): SkillSource[] {
+  const folders = skillFolders(options);
+  return [
+    createStorageSource({ label: "user", storage: createFsStorage({ root: folders.user }) }),
+    createStorageSource({ label: "community", storage: createFsStorage({ root: folders.community }) }),
+  ];
+}

@@ -1,0 +1,74 @@
+// Private: list every source in parallel and merge by priority.
+
+import { mapLimit } from "../_pool.ts";
+import { isValidSkillName } from "../skill/name.ts";
+import { callSource, isHit, parseEntry, type ResolverParseOptions, type SourceHit } from "./_query.ts";
+import type { ListedSkill, ResolveDiagnostic, SkillListing, SkillSource } from "./types.ts";
+
+/** How many entries of one source are read and parsed at once while listing. */
+const PER_SOURCE_CONCURRENCY = 16;
+
+interface SourceListing {
+  hits: Map<string, SourceHit>;
+  diagnostics: ResolveDiagnostic[];
+}
+
+async function listOne(
+  source: SkillSource,
+  signal: AbortSignal,
+  timeoutMs: number,
+  parse: ResolverParseOptions,
+): Promise<SourceListing> {
+  const diagnostics: ResolveDiagnostic[] = [];
+  const hits = new Map<string, SourceHit>();
+  const listed = await callSource(source, signal, timeoutMs, undefined, (s) => source.list({ signal: s }));
+  if (!listed.ok) return { hits, diagnostics: [listed.diagnostic] };
+  const names = [...new Set(listed.value.map((n) => n.toLowerCase()))].sort();
+  await mapLimit(names, PER_SOURCE_CONCURRENCY, async (name) => {
+    if (signal.aborted) return;
+    if (!isValidSkillName(name)) {
+      diagnostics.push({
+        source: source.label,
+        name,
+        problem: "invalid",
+        message: `"${name}" is not a valid skill name; skipped`,
+      });
+      return;
+    }
+    const got = await callSource(source, signal, timeoutMs, name, (s) => source.get(name, { signal: s }));
+    if (!got.ok) return void diagnostics.push(got.diagnostic);
+    if (got.value === undefined) return;
+    const parsed = await parseEntry(source, name, got.value, parse);
+    if (isHit(parsed)) hits.set(name, parsed);
+    else diagnostics.push(parsed);
+  });
+  return { hits, diagnostics };
+}
+
+/** Every skill once, with its winning source and the lower sources it shadows. */
+export async function listSources(
+  sources: readonly SkillSource[],
+  signal: AbortSignal,
+  timeoutMs: number,
+  parse: ResolverParseOptions,
+): Promise<SkillListing> {
+  const listings = await Promise.all(sources.map((s) => listOne(s, signal, timeoutMs, parse)));
+  const names = new Set<string>();
+  for (const listing of listings) for (const name of listing.hits.keys()) names.add(name);
+  const skills: ListedSkill[] = [];
+  for (const name of [...names].sort()) {
+    const owners = listings.flatMap((l, i) => {
+      const hit = l.hits.get(name);
+      return hit ? [{ source: sources[i], hit }] : [];
+    });
+    const [winner, ...shadowed] = owners;
+    skills.push({
+      name,
+      description: winner.hit.skill.description,
+      source: winner.source.label,
+      location: winner.hit.location,
+      shadows: shadowed.map((o) => o.source.label),
+    });
+  }
+  return { skills, diagnostics: listings.flatMap((l) => l.diagnostics) };
+}

@@ -1,0 +1,81 @@
+// Private: ask one source under a timeout and turn its answer into a parsed skill or a diagnostic.
+
+import { isTimeoutError, raceSignal, scopedSignal } from "../_abort.ts";
+import { isSkillParseError } from "../skill/errors.ts";
+import { parseSkill, type ParseSkillOptions } from "../skill/parse.ts";
+import type { Skill } from "../skill/types.ts";
+import type { ResolveDiagnostic, SkillSource, SourceEntry } from "./types.ts";
+
+/** Parser options the resolver passes through to every source's content. */
+export type ResolverParseOptions = Pick<ParseSkillOptions, "strict" | "maxBytes">;
+
+/** A parsed entry of one source. */
+export interface SourceHit {
+  skill: Skill;
+  location?: string;
+  diagnostics: ResolveDiagnostic[];
+}
+
+/** Run `call` against `source` with its timeout; failures become a diagnostic. */
+export async function callSource<T>(
+  source: SkillSource,
+  outer: AbortSignal,
+  defaultTimeoutMs: number,
+  name: string | undefined,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; diagnostic: ResolveDiagnostic }> {
+  const ms = source.timeoutMs ?? defaultTimeoutMs;
+  const scoped = scopedSignal([outer], ms, `source "${source.label}" did not answer within ${ms} ms`);
+  try {
+    return { ok: true, value: await raceSignal(call(scoped.signal), scoped.signal) };
+  } catch (error) {
+    const problem = isTimeoutError(error) ? "timeout" : outer.aborted ? "aborted" : "error";
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, diagnostic: { source: source.label, name, problem, message: reason } };
+  } finally {
+    scoped.dispose();
+  }
+}
+
+/** Parse `entry` from `source` as skill `name`; invalid content becomes a diagnostic. */
+export async function parseEntry(
+  source: SkillSource,
+  name: string,
+  entry: SourceEntry,
+  parse: ResolverParseOptions,
+): Promise<SourceHit | ResolveDiagnostic> {
+  try {
+    const { skill, diagnostics } = await parseSkill(entry.text, {
+      ...parse,
+      name,
+      format: entry.format ?? "auto",
+      source: entry.location ?? source.label,
+    });
+    if (skill.name !== name) {
+      return invalid(source, name, `its front matter names it "${skill.name}", not "${name}"`);
+    }
+    return {
+      skill,
+      location: entry.location,
+      diagnostics: diagnostics.map((d) => ({
+        source: source.label,
+        name,
+        problem: "warning",
+        message: d.message,
+        details: [d],
+      })),
+    };
+  } catch (error) {
+    if (!isSkillParseError(error)) throw error;
+    return { ...invalid(source, name, error.message), details: error.diagnostics };
+  }
+}
+
+function invalid(source: SkillSource, name: string, message: string): ResolveDiagnostic {
+  return { source: source.label, name, problem: "invalid", message };
+}
+
+/** Whether a {@linkcode parseEntry} answer is a usable hit. */
+export function isHit(value: SourceHit | ResolveDiagnostic): value is SourceHit {
+  return "skill" in value;
+}

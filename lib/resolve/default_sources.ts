@@ -1,0 +1,123 @@
+/**
+ * Zero-config resolution: the platform's default sources, picked by feature detection.
+ *
+ * @module
+ */
+
+import { hasNodeBuiltins } from "../_node.ts";
+import { createBuiltinSource } from "./builtin_source.ts";
+import { createResolver } from "./resolver.ts";
+import { createStorageSource } from "./storage_source.ts";
+import type { Resolution, ResolveOptions, Resolver, SkillListing, SkillSource } from "./types.ts";
+
+/** Options of {@linkcode createDefaultSources}, {@linkcode resolveSkill} and {@linkcode listSkills}. */
+export interface DefaultSourcesOptions {
+  /** Deno/Node: the user skills folder (else `$SKILLMUX_USER_SKILLS`, `$SKILLMUX_HOME/skills`, `$XDG_CONFIG_HOME/skillmux/skills`, `~/.config/skillmux/skills`). */
+  userDir?: string;
+  /** Deno/Node: the community skills folder (else `$SKILLMUX_COMMUNITY_SKILLS`, `$SKILLMUX_HOME/community`, `$XDG_DATA_HOME/skillmux/skills`, `~/.local/share/skillmux/skills`). */
+  communityDir?: string;
+  /** Deno/Node: environment variables to read instead of the process environment. */
+  env?: Record<string, string | undefined>;
+  /** Browser: the IndexedDB database holding user skills under `skills/` (default `skillmux`). */
+  dbName?: string;
+}
+
+/** The folders the zero-config resolver reads on Deno and Node. */
+export interface DefaultSkillFolders {
+  /** User-defined skills: the highest priority. */
+  user: string;
+  /** Community-installed skills. */
+  community: string;
+}
+
+/**
+ * The default sources for this platform, highest priority first. On Deno and
+ * Node: the user folder, the community folder, then the built-ins. In a
+ * browser: user skills in IndexedDB (keys `skills/<name>.md`), then the built-ins.
+ *
+ * @example Add an MCP or team source between community and built-ins
+ * ```ts
+ * import { createDefaultSources, createResolver } from "@skillmux/core";
+ * const sources = await createDefaultSources();
+ * const resolver = createResolver({ sources });
+ * console.log(sources.map((s) => s.label)); // ["user", "community", "builtin"] on Deno/Node
+ * console.log((await resolver.resolve("samtools")).source);
+ * ```
+ */
+export async function createDefaultSources(options: DefaultSourcesOptions = {}): Promise<SkillSource[]> {
+  if (hasNodeBuiltins()) {
+    return [...(await import("./_fs_defaults.ts")).fsSources(options), createBuiltinSource()];
+  }
+  if (typeof indexedDB !== "undefined") {
+    const { createIndexedDbStorage } = await import("../storage/indexed_db.ts");
+    const storage = createIndexedDbStorage({ dbName: options.dbName });
+    return [createStorageSource({ label: "user", storage, prefix: "skills/" }), createBuiltinSource()];
+  }
+  return [createBuiltinSource()];
+}
+
+/**
+ * The folders the zero-config resolver reads on Deno and Node, after options
+ * and environment variables; `undefined` in a browser.
+ *
+ * @example
+ * ```ts
+ * import { defaultSkillFolders } from "@skillmux/core";
+ * console.log(await defaultSkillFolders({ env: { HOME: "/home/ada" } }));
+ * // { user: "/home/ada/.config/skillmux/skills", community: "/home/ada/.local/share/skillmux/skills" }
+ * ```
+ */
+export async function defaultSkillFolders(
+  options: DefaultSourcesOptions = {},
+): Promise<DefaultSkillFolders | undefined> {
+  return hasNodeBuiltins() ? (await import("./_fs_defaults.ts")).skillFolders(options) : undefined;
+}
+
+let shared: Promise<Resolver> | undefined;
+
+function resolverFor(options: DefaultSourcesOptions): Promise<Resolver> {
+  const custom = Object.values(options).some((value) => value !== undefined);
+  if (!custom) shared ??= createDefaultSources().then((sources) => createResolver({ sources }));
+  return custom ? createDefaultSources(options).then((sources) => createResolver({ sources })) : shared!;
+}
+
+/**
+ * Resolve a skill with zero configuration: user > community > built-in on
+ * Deno and Node, IndexedDB > built-in in a browser. The answer says where the
+ * skill came from. Throws `SkillNotFoundError` when no source has it.
+ *
+ * On Deno, grant `--allow-read` for the folders and `--allow-env` (the folders
+ * come from the environment, and the YAML parser reads `LOG_TOKENS`).
+ *
+ * @example
+ * ```ts
+ * import { resolveSkill } from "@skillmux/core";
+ * const hit = await resolveSkill("samtools");
+ * console.log(hit.source, hit.skill.description);
+ * ```
+ */
+export async function resolveSkill(
+  name: string,
+  options: ResolveOptions & DefaultSourcesOptions = {},
+): Promise<Resolution> {
+  const { signal, deadlineMs, ...sourceOptions } = options;
+  return await (await resolverFor(sourceOptions)).resolve(name, { signal, deadlineMs });
+}
+
+/**
+ * List every skill the zero-config resolver can see, once each, with its
+ * winning source and the sources it shadows.
+ *
+ * @example
+ * ```ts
+ * import { listSkills } from "@skillmux/core";
+ * const { skills } = await listSkills();
+ * for (const s of skills) console.log(s.name, s.source, s.shadows);
+ * ```
+ */
+export async function listSkills(
+  options: ResolveOptions & DefaultSourcesOptions = {},
+): Promise<SkillListing> {
+  const { signal, deadlineMs, ...sourceOptions } = options;
+  return await (await resolverFor(sourceOptions)).list({ signal, deadlineMs });
+}

@@ -1,0 +1,59 @@
+/**
+ * Errors the resolver throws.
+ *
+ * @module
+ */
+
+import type { ResolveDiagnostic } from "./types.ts";
+
+/**
+ * Thrown by `resolve()` when no source has a valid skill of that name. It lists
+ * the sources asked and every diagnostic met on the way (invalid copies,
+ * timeouts, failing sources).
+ *
+ * @example Tell a missing skill from other failures
+ * ```ts
+ * import { createResolver, isSkillNotFoundError } from "@skillmux/core";
+ * try {
+ *   await createResolver({ sources: [] }).resolve("nope");
+ * } catch (error) {
+ *   if (isSkillNotFoundError(error)) console.log(error.sources, error.diagnostics);
+ * }
+ * ```
+ */
+export class SkillNotFoundError extends Error {
+  /** The skill name that was asked for. */
+  readonly skill: string;
+  /** Labels of the sources that were asked, in order. */
+  readonly sources: readonly string[];
+  /** Problems met on the way. */
+  readonly diagnostics: readonly ResolveDiagnostic[];
+
+  /** Build the error for `skill` after asking `sources`. */
+  constructor(skill: string, sources: readonly string[], diagnostics: readonly ResolveDiagnostic[]) {
+    const asked = sources.length === 0 ? "no sources are configured" : `asked ${sources.join(", ")}`;
+    const problems = diagnostics.length === 0
+      ? ""
+      : `; ${diagnostics.map((d) => `${d.source}: ${d.message}`).join("; ")}`;
+    super(`Cannot find skill "${skill}": ${asked}${problems}`);
+    this.name = "SkillNotFoundError";
+    this.skill = skill;
+    this.sources = sources;
+    this.diagnostics = diagnostics;
+  }
+}
+
+/**
+ * Whether `error` is a {@linkcode SkillNotFoundError} (checks `name`, so it works
+ * across copies of the library).
+ *
+ * @example
+ * ```ts
+ * import { isSkillNotFoundError, resolveSkill } from "@skillmux/core";
+ * const found = await resolveSkill("samtools").catch((e) => isSkillNotFoundError(e) ? undefined : Promise.reject(e));
+ * console.log(found?.source);
+ * ```
+ */
+export function isSkillNotFoundError(error: unknown): error is SkillNotFoundError {
+  return error instanceof Error && error.name === "SkillNotFoundError";
+}

@@ -1,0 +1,114 @@
+/**
+ * The priority resolver: ordered sources, first valid hit wins.
+ *
+ * @module
+ */
+
+import { scopedSignal } from "../_abort.ts";
+import { assertSkillName } from "../skill/name.ts";
+import { SkillNotFoundError } from "./errors.ts";
+import { callSource, isHit, parseEntry, type ResolverParseOptions } from "./_query.ts";
+import { listSources } from "./_list.ts";
+import type {
+  Resolution,
+  ResolveDiagnostic,
+  ResolveOptions,
+  Resolver,
+  SkillListing,
+  SkillSource,
+} from "./types.ts";
+
+/** Default per-source timeout: local sources answer in microseconds, remote ones get 5 s. */
+export const DEFAULT_SOURCE_TIMEOUT_MS = 5_000;
+
+/** Options of {@linkcode createResolver}. */
+export interface CreateResolverOptions {
+  /** Sources, highest priority first: typically user, community, MCP servers, built-in. */
+  sources: readonly SkillSource[];
+  /** Per-source timeout in milliseconds for sources that set none (default 5000). */
+  timeoutMs?: number;
+  /** Default overall deadline in milliseconds for each call (default: none). */
+  deadlineMs?: number;
+  /** Parser options applied to every source's content (strict mode, size cap). */
+  parse?: ResolverParseOptions;
+}
+
+/**
+ * Build a priority resolver. `resolve(name)` asks the sources in order and
+ * returns the first valid skill; **a lower source is never asked once a higher
+ * one has answered**. A source that fails, times out or holds invalid content is
+ * skipped with a diagnostic, and resolution goes on with the next one.
+ *
+ * Names are lowercased, then checked (`../x`, `a/b` and the like are rejected
+ * with `InvalidSkillNameError` before any source is asked).
+ *
+ * @example Users override built-ins
+ * ```ts
+ * import { createBuiltinSource, createMemoryStorage, createResolver, createStorageSource } from "@skillmux/core";
+ * const mine = createMemoryStorage();
+ * await mine.set("samtools.md", "---\nname: samtools\ndescription: My notes. Use when sorting BAMs.\n---\n");
+ * const resolver = createResolver({
+ *   sources: [createStorageSource({ label: "user", storage: mine }), createBuiltinSource()],
+ * });
+ * const hit = await resolver.resolve("samtools");
+ * console.log(hit.source); // "user"
+ * const all = await resolver.list();
+ * console.log(all.skills.find((s) => s.name === "samtools")?.shadows); // ["builtin"]
+ * ```
+ */
+export function createResolver(options: CreateResolverOptions): Resolver {
+  const sources = [...options.sources];
+  const timeoutMs = options.timeoutMs ?? DEFAULT_SOURCE_TIMEOUT_MS;
+  const parse = options.parse ?? {};
+  const labels = sources.map((s) => s.label);
+
+  async function resolve(requested: string, call: ResolveOptions = {}): Promise<Resolution> {
+    const name = typeof requested === "string" ? requested.toLowerCase() : requested;
+    assertSkillName(name);
+    const deadline = call.deadlineMs ?? options.deadlineMs;
+    const scope = scopedSignal([call.signal], deadline, `resolve deadline of ${deadline} ms passed`);
+    const diagnostics: ResolveDiagnostic[] = [];
+    try {
+      for (const source of sources) {
+        if (scope.signal.aborted) break;
+        const got = await callSource(source, scope.signal, timeoutMs, name, (signal) =>
+          source.get(name, { signal }));
+        if (!got.ok) {
+          diagnostics.push(got.diagnostic);
+          continue;
+        }
+        if (got.value === undefined) continue;
+        const parsed = await parseEntry(source, name, got.value, parse);
+        if (!isHit(parsed)) {
+          diagnostics.push(parsed);
+          continue;
+        }
+        return {
+          skill: parsed.skill,
+          source: source.label,
+          location: parsed.location,
+          shadows: [],
+          diagnostics: [...diagnostics, ...parsed.diagnostics],
+        };
+      }
+      if (call.signal?.aborted) throw call.signal.reason;
+      throw new SkillNotFoundError(name, labels, diagnostics);
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  async function list(call: ResolveOptions = {}): Promise<SkillListing> {
+    const deadline = call.deadlineMs ?? options.deadlineMs;
+    const scope = scopedSignal([call.signal], deadline, `list deadline of ${deadline} ms passed`);
+    try {
+      const listing = await listSources(sources, scope.signal, timeoutMs, parse);
+      if (call.signal?.aborted) throw call.signal.reason;
+      return listing;
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  return { sources, resolve, list };
+}

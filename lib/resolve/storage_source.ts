@@ -1,0 +1,71 @@
+/**
+ * A skill source over any {@linkcode Storage}: a folder, IndexedDB or memory.
+ *
+ * @module
+ */
+
+import type { SkillFormat } from "../skill/types.ts";
+import type { Storage } from "../storage/types.ts";
+import type { SkillSource, SourceCallOptions, SourceEntry } from "./types.ts";
+
+/** Options of {@linkcode createStorageSource}. */
+export interface StorageSourceOptions {
+  /** Provenance label, e.g. `user` or `community`. */
+  label: string;
+  /** Where the skill documents are stored. */
+  storage: Storage;
+  /** Key prefix of the skills inside `storage`, e.g. `skills/` (default: none). */
+  prefix?: string;
+  /** Per-source timeout in milliseconds. */
+  timeoutMs?: number;
+}
+
+/** The layouts a skill may have in storage, in the order they are tried. */
+const LAYOUTS: ReadonlyArray<{ suffix: string; format: SkillFormat }> = [
+  { suffix: ".md", format: "markdown" },
+  { suffix: "/SKILL.md", format: "markdown" },
+  { suffix: ".toml", format: "toml" },
+];
+
+/**
+ * A source reading skills from a {@linkcode Storage}. Skill `x` is looked up as
+ * `x.md`, then `x/SKILL.md` (an Agent Skills folder), then `x.toml` (legacy),
+ * each under `prefix`. `get` reads at most those three keys: it never lists the
+ * store, so it stays fast with thousands of skills.
+ *
+ * @example A folder of user skills
+ * ```ts
+ * import { createResolver, createStorageSource } from "@skillmux/core";
+ * import { createFsStorage } from "@skillmux/core/fs";
+ * const user = createStorageSource({ label: "user", storage: createFsStorage({ root: "./my-skills" }) });
+ * const hit = await createResolver({ sources: [user] }).resolve("samtools").catch(() => undefined);
+ * console.log(hit?.location); // "samtools.md" when ./my-skills/samtools.md exists
+ * ```
+ */
+export function createStorageSource(options: StorageSourceOptions): SkillSource {
+  const { label, storage, timeoutMs } = options;
+  const prefix = options.prefix ?? "";
+  return {
+    label,
+    timeoutMs,
+    async get(name: string, { signal }: SourceCallOptions): Promise<SourceEntry | undefined> {
+      for (const { suffix, format } of LAYOUTS) {
+        const key = `${prefix}${name}${suffix}`;
+        const text = await storage.get(key, { signal });
+        if (text !== undefined) return { text, format, location: key };
+      }
+      return undefined;
+    },
+    async list({ signal }: SourceCallOptions): Promise<string[]> {
+      const names = new Set<string>();
+      for (const key of await storage.keys(prefix, { signal })) {
+        const rest = key.slice(prefix.length);
+        for (const { suffix } of LAYOUTS) {
+          const name = rest.endsWith(suffix) ? rest.slice(0, -suffix.length) : "";
+          if (name !== "" && !name.includes("/")) names.add(name);
+        }
+      }
+      return [...names];
+    },
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * Types shared by the priority resolver and its sources.
+ *
+ * @module
+ */
+
+import type { Skill, SkillDiagnostic, SkillFormat } from "../skill/types.ts";
+
+/** Options a source receives on every call. */
+export interface SourceCallOptions {
+  /** Aborted when the per-source timeout, the overall deadline or the caller's signal fires. */
+  signal: AbortSignal;
+}
+
+/** Raw skill text as a source holds it; the resolver parses and validates it. */
+export interface SourceEntry {
+  /** The skill document (Markdown with front matter, or legacy TOML). */
+  text: string;
+  /** The layout of `text`; detected from the text when omitted. */
+  format?: SkillFormat;
+  /** Where the text lives (a file path, key or URL), for messages and provenance. */
+  location?: string;
+}
+
+/**
+ * One place skills come from, such as a folder of the user's skills or the
+ * built-in set. Sources return raw text; the resolver does the parsing, so every
+ * source gets the same size cap and validation.
+ *
+ * @example A source over a fixed map
+ * ```ts
+ * import { createResolver, type SkillSource } from "@skillmux/core";
+ * const docs: Record<string, string> = {
+ *   demo: "---\nname: demo\ndescription: Demo skill. Use when testing.\n---\n",
+ * };
+ * const source: SkillSource = {
+ *   label: "team",
+ *   get: (name) => Promise.resolve(docs[name] === undefined ? undefined : { text: docs[name] }),
+ *   list: () => Promise.resolve(Object.keys(docs)),
+ * };
+ * const hit = await createResolver({ sources: [source] }).resolve("demo");
+ * console.log(hit.source); // "team"
+ * ```
+ */
+export interface SkillSource {
+  /** Provenance label: `user`, `community`, `mcp:<server>`, `builtin`, or your own. */
+  readonly label: string;
+  /** Per-source timeout in milliseconds, overriding the resolver's default. */
+  readonly timeoutMs?: number;
+  /** The entry for `name`, or `undefined` when this source does not have it. */
+  get(name: string, options: SourceCallOptions): Promise<SourceEntry | undefined>;
+  /** Every skill name this source has (names may be unchecked; the resolver validates). */
+  list(options: SourceCallOptions): Promise<string[]>;
+}
+
+/** Why a source was skipped or an entry ignored. */
+export type ResolveProblem = "invalid" | "warning" | "timeout" | "aborted" | "error";
+
+/** A problem met while resolving; resolution goes on with the next source. */
+export interface ResolveDiagnostic {
+  /** Label of the source concerned. */
+  source: string;
+  /** The skill name concerned, when there is one. */
+  name?: string;
+  /** The kind of problem. */
+  problem: ResolveProblem;
+  /** A sentence saying what went wrong and what was expected. */
+  message: string;
+  /** Parser diagnostics, for `invalid` entries. */
+  details?: SkillDiagnostic[];
+}
+
+/** The answer of {@linkcode Resolver.resolve}. */
+export interface Resolution {
+  /** The winning skill. */
+  skill: Skill;
+  /** Label of the source it came from. */
+  source: string;
+  /** Where in that source (file path, key or URL), when the source said. */
+  location?: string;
+  /** Labels of lower sources that also have this skill; only {@linkcode Resolver.list} fills it. */
+  shadows: string[];
+  /** Parser warnings for the winning entry, and problems with higher sources that were skipped. */
+  diagnostics: ResolveDiagnostic[];
+}
+
+/** One row of {@linkcode Resolver.list}. */
+export interface ListedSkill {
+  /** The skill name. */
+  name: string;
+  /** Its description, from the winning source. */
+  description: string;
+  /** Label of the winning source. */
+  source: string;
+  /** Where in that source, when the source said. */
+  location?: string;
+  /** Labels of lower sources that have a valid skill of the same name. */
+  shadows: string[];
+}
+
+/** The answer of {@linkcode Resolver.list}. */
+export interface SkillListing {
+  /** Every skill once, sorted by name. */
+  skills: ListedSkill[];
+  /** Sources that failed and entries that were invalid. */
+  diagnostics: ResolveDiagnostic[];
+}
+
+/** Options of a single resolve or list call. */
+export interface ResolveOptions {
+  /** Cancels the whole call. */
+  signal?: AbortSignal;
+  /** Overall deadline in milliseconds for this call, across all sources. */
+  deadlineMs?: number;
+}
+
+/** A priority chain of skill sources. */
+export interface Resolver {
+  /** The sources, highest priority first. */
+  readonly sources: readonly SkillSource[];
+  /** The skill from the highest source that has a valid one; throws `SkillNotFoundError` otherwise. */
+  resolve(name: string, options?: ResolveOptions): Promise<Resolution>;
+  /** Every skill once, with its winning source and the sources it shadows. */
+  list(options?: ResolveOptions): Promise<SkillListing>;
+}

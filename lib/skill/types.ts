@@ -1,0 +1,88 @@
+/**
+ * The data model of a skill: what {@linkcode parseSkill} returns and
+ * {@linkcode renderSkill} writes back.
+ *
+ * @module
+ */
+
+/** The on-disk layout a skill was read from. */
+export type SkillFormat = "markdown" | "toml";
+
+/** One worked example of the Concepts/Pitfalls/Examples format. */
+export interface SkillExample {
+  /** What the user wants done, e.g. `Sort a BAM file by coordinate`. */
+  task: string;
+  /** The command-line arguments that do it, without surrounding backticks. */
+  args: string;
+  /** Why those arguments, in one or two sentences. */
+  explanation: string;
+}
+
+/**
+ * A parsed skill. Fields of both formats in use (Agent Skills `SKILL.md` and the
+ * Concepts/Pitfalls/Examples format) live side by side; absent optional fields
+ * are `undefined` and absent lists are empty.
+ *
+ * @example Read the fields of a parsed skill
+ * ```ts
+ * import { parseSkill } from "@skillmux/core";
+ * const { skill } = await parseSkill("---\nname: demo\ndescription: Demo skill. Use when testing.\n---\nBody\n");
+ * console.log(skill.name, skill.description, skill.digest);
+ * ```
+ */
+export interface Skill {
+  /** 1–64 characters: lowercase letters, digits and single `-` inside. */
+  name: string;
+  /** What the skill does and when to use it. */
+  description: string;
+  /** The layout it was read from. */
+  format: SkillFormat;
+  /** Concepts/Pitfalls/Examples: a category such as `alignment`. */
+  category?: string;
+  /** Concepts/Pitfalls/Examples: search tags. */
+  tags: string[];
+  /** Concepts/Pitfalls/Examples: who wrote it. */
+  author?: string;
+  /** Concepts/Pitfalls/Examples: the tool's documentation (`source_url`). */
+  sourceUrl?: string;
+  /** Oldest tool version the skill applies to (`min_version`). */
+  minVersion?: string;
+  /** Newest tool version the skill applies to (`max_version`). */
+  maxVersion?: string;
+  /** Agent Skills: a license name or bundled file name. */
+  license?: string;
+  /** Agent Skills: environment requirements. */
+  compatibility?: string;
+  /** Agent Skills: string-to-string metadata map. */
+  metadata: Record<string, string>;
+  /** Agent Skills: `allowed-tools`, split on spaces. */
+  allowedTools: string[];
+  /** Bullets of the `## Concepts` section. */
+  concepts: string[];
+  /** Bullets of the `## Pitfalls` section. */
+  pitfalls: string[];
+  /** Entries of the `## Examples` section. */
+  examples: SkillExample[];
+  /** The Markdown body after the front matter, line endings normalised to `\n`. */
+  body: string;
+  /** Front-matter keys this library does not know, kept as parsed (never on a prototype). */
+  meta: Record<string, unknown>;
+  /** `sha256:<64 hex>` of the UTF-8 bytes of the text that was parsed, exactly as given. */
+  digest: string;
+}
+
+/** A problem found while reading or checking a skill. */
+export interface SkillDiagnostic {
+  /** `error` stops a strict parse; `warning` never does. */
+  severity: "error" | "warning";
+  /** A sentence naming the skill and what was expected, e.g. `Skill "x": "tags" must be a list of strings`. */
+  message: string;
+  /** The skill name, when known. */
+  skill?: string;
+  /** Where the text came from (a file path, URL or label), when the caller said. */
+  source?: string;
+  /** 1-based line in the original text, when known. */
+  line?: number;
+  /** The front-matter field or section concerned, when there is one. */
+  field?: string;
+}

@@ -1,0 +1,44 @@
+// Bundle "." for a browser with esbuild and fail if any output imports a `node:` module
+// or touches the `Deno` global. Prints the size (min+gzip) of what a page loads first.
+//
+//   node --import tsx scripts/check_bundle.ts
+
+import { build } from "esbuild";
+import { gzipSync } from "node:zlib";
+
+const NODE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s*)["']node:[^"']+["']/;
+
+const result = await build({
+  entryPoints: { mod: "lib/mod.ts" },
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "browser",
+  minify: true,
+  write: false,
+  outdir: "out",
+  metafile: true,
+  logLevel: "error",
+});
+
+let failed = false;
+const rows: string[] = [];
+for (const file of result.outputFiles) {
+  const name = file.path.slice(file.path.lastIndexOf("/out/") + 5);
+  const match = file.text.match(NODE_IMPORT);
+  if (match) {
+    failed = true;
+    console.error(`FAIL ${name} imports ${match[0]}`);
+  }
+  if (/\bDeno\./.test(file.text)) {
+    failed = true;
+    console.error(`FAIL ${name} uses the Deno global`);
+  }
+  const gz = gzipSync(file.contents, { level: 9 }).length;
+  rows.push(`${name.padEnd(28)} ${(file.contents.length / 1024).toFixed(1).padStart(7)} KiB min ${
+    (gz / 1024).toFixed(1).padStart(6)
+  } KiB gzip`);
+}
+console.log(rows.join("\n"));
+if (failed) process.exit(1);
+console.log(`ok: ${result.outputFiles.length} browser chunks of "." and none imports a node: module`);

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The whole test suite: `npm test` runs this, locally and in CI.
+# Installs what a fresh machine lacks (Debian's Chromium), then: type check, lint,
+# format, the unit suite under Deno and under Node, browser tests in Chromium,
+# the npm build, the browser bundle check, and `deno publish --dry-run`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DENO=node_modules/.bin/deno
+LOG=$(mktemp -d)/test.log
+step() { printf '\n=== %s\n' "$*"; }
+
+step "Chromium (Debian package)"
+if ! command -v /usr/bin/chromium >/dev/null 2>&1; then
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+/usr/bin/chromium --version
+
+mapfile -t UNIT < <(find test -name '*.test.ts' -not -path 'test/browser/*' | sort)
+echo "${#UNIT[@]} unit test files"
+
+step "Type check (deno check)"
+$DENO check lib/ test/ scripts/ bench/ playwright.config.ts
+
+step "Lint and format (deno lint, deno fmt --check)"
+$DENO lint
+$DENO fmt --check
+
+step "Unit tests under Deno"
+$DENO test -A --no-check "${UNIT[@]}" 2>&1 | tee -a "$LOG"
+
+step "Unit tests under Node $(node --version)"
+node --import tsx --test --test-reporter=spec "${UNIT[@]}" 2>&1 | tee -a "$LOG"
+
+step "Browser tests in Chromium (Playwright)"
+npx playwright test 2>&1 | tee -a "$LOG"
+
+step "npm package: build with tsc and import the output"
+npm run --silent build
+node --import tsx scripts/check_npm_package.ts
+
+step "Browser bundle of \".\": no node: imports"
+node --import tsx scripts/check_bundle.ts
+
+step "JSR: deno publish --dry-run (no slow types)"
+$DENO publish --dry-run --allow-dirty
+
+step "Summary"
+deno_line=$(grep -E '^(ok|FAILED) \| [0-9]+ passed' "$LOG" | tail -n 1 || true)
+node_pass=$(grep -E '^ℹ pass [0-9]+' "$LOG" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
+node_fail=$(grep -E '^ℹ fail [0-9]+' "$LOG" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
+pw_pass=$(grep -E '^ +[0-9]+ passed' "$LOG" | tail -n 1 | grep -oE '[0-9]+' | head -n 1 || echo 0)
+deno_pass=$(echo "$deno_line" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+' || echo 0)
+deno_fail=$(echo "$deno_line" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+' || echo 0)
+echo "deno: $deno_pass passed, $deno_fail failed"
+echo "node: $node_pass passed, $node_fail failed"
+echo "chromium: $pw_pass passed, 0 failed"
+echo "total: $((deno_pass + node_pass + pw_pass)) passed, $((deno_fail + node_fail)) failed"

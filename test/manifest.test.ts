@@ -1,0 +1,61 @@
+// The JSR manifest (deno.json) and the npm manifest (package.json) declare one package.
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { test } from "node:test";
+
+interface DenoJson {
+  name: string;
+  version: string;
+  license: string;
+  exports: Record<string, string>;
+  nodeModulesDir?: string;
+}
+interface PackageJson {
+  name: string;
+  version: string;
+  license: string;
+  exports: Record<string, { types: string; default: string }>;
+  dependencies: Record<string, string>;
+  scripts: Record<string, string>;
+}
+
+const read = async <T>(file: string): Promise<T> =>
+  JSON.parse(await readFile(new URL(`../${file}`, import.meta.url), "utf8")) as T;
+const deno = await read<DenoJson>("deno.json");
+const pkg = await read<PackageJson>("package.json");
+
+test("deno.json and package.json export the same keys", () => {
+  assert.deepEqual(Object.keys(pkg.exports).sort(), Object.keys(deno.exports).sort());
+});
+
+test("each npm export is the compiled form of the JSR export", () => {
+  for (const [key, source] of Object.entries(deno.exports)) {
+    const compiled = source.replace(/^\.\/lib\//, "./dist/").replace(/\.ts$/, "");
+    assert.equal(pkg.exports[key].default, `${compiled}.js`, `export "${key}"`);
+    assert.equal(pkg.exports[key].types, `${compiled}.d.ts`, `export "${key}"`);
+  }
+});
+
+test("version and license agree; Deno reads npm's node_modules", () => {
+  assert.equal(pkg.version, deno.version);
+  assert.equal(pkg.license, deno.license);
+  assert.equal(deno.nodeModulesDir, "manual");
+  assert.equal(deno.name, "@skillmux/core");
+  assert.equal(pkg.name, "skillmux");
+});
+
+test("every npm dependency is mapped to an npm: specifier in deno.json", async () => {
+  const imports = (await read<{ imports: Record<string, string> }>("deno.json")).imports;
+  for (const [name, range] of Object.entries(pkg.dependencies)) {
+    if (name === "ky" || name === "valibot") continue; // used from the MCP client onwards
+    assert.equal(imports[name], `npm:${name}@${range}`, `deno.json imports["${name}"]`);
+  }
+});
+
+test("npm test runs the suite script CI runs", async () => {
+  assert.equal(pkg.scripts.test, "bash scripts/test.sh");
+  const ci = await readFile(new URL("../.ci/run", import.meta.url), "utf8");
+  const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
+  const command = ci.trim().split("\n").at(-1)!;
+  assert.ok(readme.includes(command), `README shows the CI command "${command}"`);
+});

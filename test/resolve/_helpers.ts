@@ -1,0 +1,63 @@
+// Sources for resolver tests: real storage underneath, with call counting and fault injection.
+import { createMemoryStorage } from "../../lib/storage/memory.ts";
+import { createStorageSource } from "../../lib/resolve/storage_source.ts";
+import type { SkillSource, SourceCallOptions, SourceEntry } from "../../lib/resolve/types.ts";
+
+/** A valid skill document named `name`. */
+export function skillDoc(name: string, description = `The ${name} skill. Use when testing ${name}.`): string {
+  return `---\nname: ${name}\ndescription: ${description}\n---\n\n## Concepts\n\n- A concept.\n`;
+}
+
+/** A memory-backed source holding `docs` (name → document), counting calls. */
+export interface CountingSource extends SkillSource {
+  gets: string[];
+  lists: number;
+}
+
+export function countingSource(label: string, docs: Record<string, string>): CountingSource {
+  const storage = createMemoryStorage({
+    initial: Object.fromEntries(Object.entries(docs).map(([name, text]) => [`${name}.md`, text])),
+  });
+  const inner = createStorageSource({ label, storage });
+  const source: CountingSource = {
+    label,
+    gets: [],
+    lists: 0,
+    get(name: string, options: SourceCallOptions): Promise<SourceEntry | undefined> {
+      source.gets.push(name);
+      return inner.get(name, options);
+    },
+    list(options: SourceCallOptions): Promise<string[]> {
+      source.lists++;
+      return inner.list(options);
+    },
+  };
+  return source;
+}
+
+/** A source that never answers and ignores its signal (a stuck remote). */
+export function hangingSource(label: string, timeoutMs?: number): SkillSource & { aborted: number } {
+  const source = {
+    label,
+    timeoutMs,
+    aborted: 0,
+    get(_name: string, { signal }: SourceCallOptions): Promise<SourceEntry | undefined> {
+      signal.addEventListener("abort", () => source.aborted++, { once: true });
+      return new Promise<SourceEntry | undefined>(() => {});
+    },
+    list({ signal }: SourceCallOptions): Promise<string[]> {
+      signal.addEventListener("abort", () => source.aborted++, { once: true });
+      return new Promise<string[]>(() => {});
+    },
+  };
+  return source;
+}
+
+/** A source whose every call fails with `message`. */
+export function failingSource(label: string, message: string): SkillSource {
+  return {
+    label,
+    get: () => Promise.reject(new Error(message)),
+    list: () => Promise.reject(new Error(message)),
+  };
+}

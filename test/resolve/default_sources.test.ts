@@ -1,0 +1,103 @@
+// The zero-config resolver on Deno/Node: real folders, real built-ins.
+import assert from "node:assert/strict";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import {
+  createDefaultSources,
+  defaultSkillFolders,
+  listSkills,
+  resolveSkill,
+} from "../../lib/resolve/default_sources.ts";
+import { skillDoc } from "./_helpers.ts";
+
+let home: string;
+let userDir: string;
+let communityDir: string;
+
+before(async () => {
+  home = await mkdtemp(join(tmpdir(), "skillmux-default-"));
+  userDir = join(home, "user");
+  communityDir = join(home, "community");
+  await mkdir(join(userDir, "fastp"), { recursive: true });
+  await mkdir(communityDir, { recursive: true });
+  await writeFile(join(userDir, "samtools.md"), skillDoc("samtools", "User samtools. Use when sorting."));
+  await writeFile(join(userDir, "fastp", "SKILL.md"), skillDoc("fastp", "User fastp. Use when trimming."));
+  await writeFile(join(communityDir, "samtools.md"), skillDoc("samtools"));
+  await writeFile(join(communityDir, "bcftools.md"), skillDoc("bcftools", "Community bcftools. Use when calling."));
+  await writeFile(
+    join(communityDir, "legacy.toml"),
+    '[meta]\nname = "legacy"\ndescription = "A TOML skill. Use when testing legacy."\n',
+  );
+});
+after(() => rm(home, { recursive: true, force: true }));
+
+describe("defaultSkillFolders()", () => {
+  test("XDG defaults under HOME", async () => {
+    assert.deepEqual(await defaultSkillFolders({ env: { HOME: "/home/ada" } }), {
+      user: "/home/ada/.config/skillmux/skills",
+      community: "/home/ada/.local/share/skillmux/skills",
+    });
+  });
+  test("XDG_CONFIG_HOME and XDG_DATA_HOME move them", async () => {
+    const env = { HOME: "/h", XDG_CONFIG_HOME: "/cfg", XDG_DATA_HOME: "/data" };
+    assert.deepEqual(await defaultSkillFolders({ env }), {
+      user: "/cfg/skillmux/skills",
+      community: "/data/skillmux/skills",
+    });
+  });
+  test("SKILLMUX_HOME, then the per-folder variables, then options win", async () => {
+    assert.deepEqual(await defaultSkillFolders({ env: { SKILLMUX_HOME: "/sm" } }), {
+      user: "/sm/skills",
+      community: "/sm/community",
+    });
+    const env = { SKILLMUX_HOME: "/sm", SKILLMUX_USER_SKILLS: "/u", SKILLMUX_COMMUNITY_SKILLS: "/c" };
+    assert.deepEqual(await defaultSkillFolders({ env }), { user: "/u", community: "/c" });
+    assert.deepEqual(await defaultSkillFolders({ env, userDir: "/x" }), { user: "/x", community: "/c" });
+  });
+});
+
+describe("resolveSkill() with zero configuration", () => {
+  test("the sources are user, community, builtin on this runtime", async () => {
+    const sources = await createDefaultSources({ userDir, communityDir });
+    assert.deepEqual(sources.map((s) => s.label), ["user", "community", "builtin"]);
+  });
+
+  test("user beats community beats builtin, each answer says where it came from", async () => {
+    const options = { userDir, communityDir };
+    const samtools = await resolveSkill("samtools", options);
+    assert.equal(samtools.source, "user");
+    assert.equal(samtools.skill.description, "User samtools. Use when sorting.");
+    const fastp = await resolveSkill("fastp", options);
+    assert.deepEqual([fastp.source, fastp.location], ["user", "fastp/SKILL.md"]);
+    const bcftools = await resolveSkill("bcftools", options);
+    assert.equal(bcftools.source, "community");
+    const legacy = await resolveSkill("legacy", options);
+    assert.deepEqual([legacy.source, legacy.skill.format], ["community", "toml"]);
+    const bwa = await resolveSkill("bwa", options);
+    assert.equal(bwa.source, "builtin");
+    assert.ok(bwa.skill.examples.length >= 5);
+  });
+
+  test("environment variables choose the folders", async () => {
+    const env = { SKILLMUX_USER_SKILLS: userDir, SKILLMUX_COMMUNITY_SKILLS: communityDir };
+    assert.equal((await resolveSkill("bcftools", { env })).source, "community");
+  });
+
+  test("folders that do not exist are not created and fall through to the built-ins", async () => {
+    const missing = join(home, "nowhere");
+    const hit = await resolveSkill("samtools", { userDir: join(missing, "u"), communityDir: join(missing, "c") });
+    assert.equal(hit.source, "builtin");
+    assert.deepEqual((await readdir(home)).sort(), ["community", "user"]);
+  });
+
+  test("listSkills() shows each skill once with what it shadows", async () => {
+    const { skills } = await listSkills({ userDir, communityDir });
+    const row = (name: string) => skills.find((s) => s.name === name);
+    assert.deepEqual(row("samtools")?.shadows, ["community", "builtin"]);
+    assert.equal(row("legacy")?.source, "community");
+    assert.equal(row("star")?.source, "builtin");
+    assert.equal(new Set(skills.map((s) => s.name)).size, skills.length);
+  });
+});
