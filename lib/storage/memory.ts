@@ -1,0 +1,99 @@
+/**
+ * An in-memory storage adapter on a `Map`: for tests, caches and the browser fallback.
+ *
+ * @module
+ */
+
+import { StorageGuard } from "./_guard.ts";
+import { assertStorageKey } from "./key.ts";
+import type { Storage, StorageCallOptions } from "./types.ts";
+
+/** Options of {@linkcode createMemoryStorage}. */
+export interface MemoryStorageOptions {
+  /** Entries to start with; copied, and every key is validated. */
+  initial?: Record<string, string>;
+}
+
+/**
+ * Create a storage that keeps everything in a `Map` in this process. Nothing is persisted.
+ * The `initial` entries are copied (later changes to the object do not show) and their keys
+ * validated: an invalid key throws {@linkcode InvalidStorageKeyError} right away.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStorage } from "@skillmux/core";
+ * const store = createMemoryStorage({ initial: { "skills/demo.md": "# demo" } });
+ * await store.set("skills/other.md", "# other");
+ * console.log(await store.keys("skills/")); // ["skills/demo.md", "skills/other.md"]
+ * ```
+ */
+export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage {
+  return new MemoryStorage(options.initial ?? {});
+}
+
+class MemoryStorage implements Storage {
+  #map = new Map<string, string>();
+  #guard = new StorageGuard("memory");
+
+  constructor(initial: Record<string, string>) {
+    for (const [key, value] of Object.entries(initial)) {
+      assertStorageKey(key);
+      if (typeof value !== "string") {
+        throw new TypeError(`Cannot set storage key "${key}": value must be a string`);
+      }
+      this.#map.set(key, value);
+    }
+  }
+
+  get(key: string, options?: StorageCallOptions): Promise<string | undefined> {
+    return run(() => {
+      this.#guard.key(key, options?.signal);
+      return this.#map.get(key);
+    });
+  }
+
+  set(key: string, value: string, options?: StorageCallOptions): Promise<void> {
+    return run(() => {
+      this.#guard.set(key, value, options?.signal);
+      this.#map.set(key, value);
+    });
+  }
+
+  delete(key: string, options?: StorageCallOptions): Promise<void> {
+    return run(() => {
+      this.#guard.key(key, options?.signal);
+      this.#map.delete(key);
+    });
+  }
+
+  keys(prefix?: string, options?: StorageCallOptions): Promise<string[]> {
+    return run(() => {
+      const given = this.#guard.prefix(prefix, options?.signal);
+      return [...this.#map.keys()].filter((key) => key.startsWith(given)).sort();
+    });
+  }
+
+  clear(prefix?: string, options?: StorageCallOptions): Promise<void> {
+    return run(() => {
+      const given = this.#guard.prefix(prefix, options?.signal);
+      for (const key of [...this.#map.keys()]) {
+        if (key.startsWith(given)) this.#map.delete(key);
+      }
+    });
+  }
+
+  dispose(): Promise<void> {
+    this.#guard.dispose();
+    this.#map.clear();
+    return Promise.resolve();
+  }
+}
+
+/** Run `fn` and turn its result or throw into a settled promise. */
+function run<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The isomorphic storage layer: the {@linkcode Storage} interface, key rules, errors and the
+ * memory adapter. The runtime-specific adapters are separate entry points:
+ * `@skillmux/core/fs` (Deno, Node) and `@skillmux/core/indexed-db` (browsers).
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStorage } from "@skillmux/core";
+ * const store = createMemoryStorage();
+ * await store.set("skills/demo.md", "# demo");
+ * console.log(await store.get("skills/demo.md")); // "# demo"
+ * ```
+ *
+ * @module
+ */
+
+export * from "./types.ts";
+export * from "./key.ts";
+export * from "./errors.ts";
+export * from "./memory.ts";

@@ -1,0 +1,14 @@
+/**
+ * Child process for the crash test: writes a 4 MiB value to key `a.md` under the root given as
+ * the last argument. Run under `ulimit -f` it dies of SIGXFSZ in the middle of the write.
+ *
+ * @module
+ */
+
+import process from "node:process";
+import { createFsStorage } from "../../lib/storage/fs.ts";
+
+const store = createFsStorage({ root: process.argv.at(-1)! });
+console.log("writing");
+await store.set("a.md", "x".repeat(4 << 20));
+console.log("wrote");

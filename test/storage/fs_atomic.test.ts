@@ -1,0 +1,145 @@
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { createFsStorage } from "../../lib/storage/fs.ts";
+import { isStorageError } from "../../lib/storage/mod.ts";
+import { makeTempDir, removeTempDirs } from "./_tmp.ts";
+
+after(removeTempDirs);
+
+const run = promisify(execFile);
+
+/** Set or clear the immutable flag (even root cannot rename over or into an immutable entry). */
+async function immutable(file: string, on: boolean): Promise<boolean> {
+  try {
+    await run("chattr", [on ? "+i" : "-i", file]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function canChattr(): Promise<boolean> {
+  const probe = path.join(await makeTempDir(), "probe");
+  await writeFile(probe, "");
+  return (await immutable(probe, true)) && (await immutable(probe, false));
+}
+
+const chattr = await canChattr();
+
+describe("fs storage atomic writes", () => {
+  test("a failed rename leaves the old value and no temp file", {
+    skip: !chattr && "needs chattr +i",
+  }, async () => {
+    const root = await makeTempDir();
+    const store = createFsStorage({ root });
+    await store.set("a.md", "old value");
+    const file = path.join(root, "a.md");
+    await immutable(file, true);
+    try {
+      const error = await store.set("a.md", "new value").then(() => undefined, (e) => e);
+      assert.ok(isStorageError(error), `expected a StorageError, got ${error}`);
+      assert.match(error.message, /^Cannot write storage key "a\.md" to .*a\.md: EPERM/);
+      assert.ok(error.message.includes(file));
+      assert.equal((error.cause as { code?: string }).code, "EPERM");
+      assert.equal(error.key, "a.md");
+    } finally {
+      await immutable(file, false);
+    }
+    assert.equal(await readFile(file, "utf8"), "old value");
+    assert.deepEqual(await readdir(root), ["a.md"], "temp file removed");
+  });
+
+  test("a folder that refuses new files leaves the old value", {
+    skip: !chattr && "needs chattr +i",
+  }, async () => {
+    const root = await makeTempDir();
+    const store = createFsStorage({ root, private: true });
+    await store.set("d/a.md", "old");
+    await immutable(path.join(root, "d"), true);
+    try {
+      await assert.rejects(store.set("d/a.md", "new"), /Cannot write storage key "d\/a\.md"/);
+    } finally {
+      await immutable(path.join(root, "d"), false);
+    }
+    assert.equal(await store.get("d/a.md"), "old");
+    assert.deepEqual(await readdir(path.join(root, "d")), ["a.md"]);
+  });
+
+  test("a key that is a folder is refused and nothing is written", async () => {
+    const root = await makeTempDir();
+    const store = createFsStorage({ root });
+    await store.set("a/b.md", "b");
+    await assert.rejects(store.set("a", "x"), /Cannot write storage key "a" to .*: it is a folder/);
+    assert.deepEqual(await readdir(root), ["a"]);
+    assert.deepEqual(await readdir(path.join(root, "a")), ["b.md"]);
+    assert.equal(await store.get("a/b.md"), "b");
+  });
+
+  test("a key below a file is refused", async () => {
+    const root = await makeTempDir();
+    const store = createFsStorage({ root });
+    await store.set("a", "file");
+    await assert.rejects(store.set("a/b", "x"), /Cannot write storage key "a\/b": .* is a file/);
+    assert.equal(await store.get("a/b"), undefined);
+    assert.equal(await store.get("a"), "file");
+  });
+
+  test("leftovers of a crashed write are ignored", async () => {
+    const root = await makeTempDir();
+    const store = createFsStorage({ root });
+    await store.set("s/a.md", "old");
+    await writeFile(path.join(root, "s", ".tmp-0123456789abcdef"), "half a new val");
+    assert.equal(await store.get("s/a.md"), "old");
+    assert.deepEqual(await store.keys(), ["s/a.md"]);
+    await store.set("s/a.md", "new");
+    assert.equal(await store.get("s/a.md"), "new");
+  });
+
+  test("aborting during a write keeps the old value and leaves no temp file", async () => {
+    const root = await makeTempDir();
+    const store = createFsStorage({ root });
+    await store.set("a.md", "old");
+    const controller = new AbortController();
+    const reason = new Error("changed my mind");
+    const pending = store.set("a.md", "new".repeat(100_000), { signal: controller.signal });
+    controller.abort(reason); // the call has passed its first check and is doing I/O now
+    await assert.rejects(pending, (error) => error === reason);
+    assert.equal(await store.get("a.md"), "old");
+    assert.deepEqual(await readdir(root), ["a.md"]);
+  });
+
+  test("aborting during keys() rejects with the reason", async () => {
+    const root = await makeTempDir();
+    const store = createFsStorage({ root });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => store.set(`d${i}/k.md`, "v")));
+    const controller = new AbortController();
+    const pending = store.keys("", { signal: controller.signal });
+    controller.abort();
+    await assert.rejects(pending, { name: "AbortError" });
+  });
+
+  test("a value with lone surrogates is refused (UTF-8 cannot hold it)", async () => {
+    const store = createFsStorage({ root: await makeTempDir() });
+    await assert.rejects(store.set("a", "bad \uD800 half"), TypeError);
+    await assert.rejects(store.set("\uDC00", "x"), { name: "InvalidStorageKeyError" });
+    assert.deepEqual(await store.keys(), []);
+  });
+
+  test("delete removes emptied folders but never the root", async () => {
+    const root = await makeTempDir();
+    const store = createFsStorage({ root });
+    await store.set("a/b/c.md", "c");
+    await store.set("a/d.md", "d");
+    await store.delete("a/b/c.md");
+    assert.deepEqual(await readdir(path.join(root, "a")), ["d.md"]);
+    await store.delete("a/d.md");
+    assert.deepEqual(await readdir(root), []);
+    await mkdir(path.join(root, "keep"));
+    await store.clear!();
+    assert.deepEqual(await readdir(root), ["keep"], "foreign empty folders stay");
+  });
+});
