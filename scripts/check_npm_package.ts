@@ -4,7 +4,7 @@
 //   npm run build && node --import tsx scripts/check_npm_package.ts
 
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -25,7 +25,9 @@ try {
   const builtin = await core.resolveSkill("bcftools", { userDir, communityDir: join(home, "c") });
   assert.equal(builtin.source, "builtin");
   const names = await core.builtinSkillNames();
-  console.log(`ok: dist/ imports as "skillmux"; ${names.length} built-ins; user skills override them`);
+  console.log(
+    `ok: dist/ imports as "skillmux"; ${names.length} built-ins; user skills override them`,
+  );
 } finally {
   await rm(home, { recursive: true, force: true });
 }

@@ -1,0 +1,143 @@
+/**
+ * The quality bar of a skill: enough concepts, pitfalls and worked examples,
+ * and a description that says what the skill does and when to use it.
+ *
+ * @module
+ */
+
+import type { Skill, SkillDiagnostic } from "./types.ts";
+import { quote } from "./_location.ts";
+
+/** Thresholds of {@linkcode lintSkill}; every one has a default. */
+export interface LintSkillOptions {
+  /** Fewest examples. Default 5. */
+  minExamples?: number;
+  /** Fewest concepts. Default 3. */
+  minConcepts?: number;
+  /** Fewest pitfalls. Default 3. */
+  minPitfalls?: number;
+  /** Shortest description, in characters. Default 20. */
+  minDescriptionLength?: number;
+  /** Longest description, in characters. Default 1024 (Agent Skills). */
+  maxDescriptionLength?: number;
+  /** Longer descriptions get a warning: Claude Code truncates listings there. Default 250. */
+  listedDescriptionLength?: number;
+  /** Require a "when" clause (`Use when …`, `Use for …`, `… when …`). Default `true`. */
+  requireWhen?: boolean;
+}
+
+/** A "when to use it" clause: `Use when`, `Use for`, `Use to`, `Useful for`, `when …`. */
+const WHEN =
+  /\bwhen(?:ever)?\b|\buse(?:d|ful)?\s+(?:it\s+|this(?:\s+skill)?\s+)?(?:when|for|to|if|on|with|while)\b/i;
+
+/**
+ * Checks `skill` against the quality bar of the format. Errors: fewer than 5
+ * examples, 3 concepts or 3 pitfalls; a description outside 20–1024
+ * characters or without a "when" clause. Warnings: a description over 250
+ * characters or with `<` or `>`; example args that start with the tool name
+ * (args leave it out: `sort -o out.bam in.bam`, not `samtools sort …`);
+ * duplicate example tasks; empty args or explanations.
+ *
+ * @param skill A parsed skill.
+ * @param options Thresholds to use instead of the defaults.
+ * @returns The problems found, empty when the skill meets the bar.
+ *
+ * @example Lint a skill before publishing it
+ * ```ts
+ * import { isLintClean, lintSkill, parseSkill } from "@skillmux/core";
+ * const { skill } = await parseSkill("---\nname: demo\ndescription: A demo.\n---\n");
+ * const problems = lintSkill(skill, { minExamples: 0, minConcepts: 0, minPitfalls: 0 });
+ * console.log(isLintClean(problems)); // false: the description is short and says not when
+ * ```
+ */
+export function lintSkill(skill: Skill, options: LintSkillOptions = {}): SkillDiagnostic[] {
+  const out: SkillDiagnostic[] = [];
+  const add = (severity: "error" | "warning", field: string, detail: string) =>
+    out.push({
+      severity,
+      message: `Skill ${quote(skill.name)}: ${detail}`,
+      skill: skill.name,
+      field,
+    });
+  const counts = [
+    ["examples", skill.examples.length, options.minExamples ?? 5],
+    ["concepts", skill.concepts.length, options.minConcepts ?? 3],
+    ["pitfalls", skill.pitfalls.length, options.minPitfalls ?? 3],
+  ] as const;
+  for (const [field, count, min] of counts) {
+    if (count < min) add("error", field, `has ${count} ${field}; at least ${min} are needed`);
+  }
+
+  const description = skill.description.trim();
+  const min = options.minDescriptionLength ?? 20;
+  const max = options.maxDescriptionLength ?? 1024;
+  const listed = options.listedDescriptionLength ?? 250;
+  if (description.length < min || description.length > max) {
+    add(
+      "error",
+      "description",
+      `the description has ${description.length} characters; use ${min}-${max}`,
+    );
+  }
+  if ((options.requireWhen ?? true) && !WHEN.test(description)) {
+    add(
+      "error",
+      "description",
+      'the description must say what the skill does and when to use it (e.g. "Use when …")',
+    );
+  }
+  if (description.length > listed && description.length <= max) {
+    add(
+      "warning",
+      "description",
+      `the description has ${description.length} characters; listings truncate it at ${listed}`,
+    );
+  }
+  if (/[<>]/.test(description)) {
+    add("warning", "description", 'the description should not contain "<" or ">"');
+  }
+
+  const tasks = new Map<string, number>();
+  skill.examples.forEach((example, i) => {
+    const field = `examples[${i}]`;
+    const args = example.args.trim();
+    const first = args.split(/\s+/, 1)[0]!;
+    if (args === "") add("warning", `${field}.args`, `example ${i + 1} has empty args`);
+    else if (first.toLowerCase() === skill.name.toLowerCase()) {
+      add(
+        "warning",
+        `${field}.args`,
+        `the args of example ${i + 1} start with the tool name ${quote(first)}; leave it out`,
+      );
+    }
+    const task = example.task.trim().toLowerCase();
+    const earlier = tasks.get(task);
+    if (earlier !== undefined) {
+      add(
+        "warning",
+        `${field}.task`,
+        `example ${i + 1} has the same task as example ${earlier + 1}: ${quote(example.task)}`,
+      );
+    } else tasks.set(task, i);
+    if (example.explanation.trim() === "") {
+      add("warning", `${field}.explanation`, `example ${i + 1} has an empty explanation`);
+    }
+  });
+  return out;
+}
+
+/**
+ * Whether `diagnostics` hold no error (warnings are allowed).
+ *
+ * @param diagnostics What {@linkcode lintSkill} or {@linkcode parseSkill} returned.
+ * @returns `true` when no diagnostic has severity `error`.
+ *
+ * @example Gate on lint errors only
+ * ```ts
+ * import { isLintClean } from "@skillmux/core";
+ * console.log(isLintClean([{ severity: "warning", message: "long description" }])); // true
+ * ```
+ */
+export function isLintClean(diagnostics: readonly SkillDiagnostic[]): boolean {
+  return diagnostics.every((d) => d.severity !== "error");
+}

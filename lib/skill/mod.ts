@@ -1,0 +1,34 @@
+/**
+ * The skill format: parse, check and render skills written as Agent Skills
+ * `SKILL.md`, in the Concepts/Pitfalls/Examples Markdown format, or in the
+ * legacy TOML layout.
+ *
+ * @example Parse, lint and render a skill
+ * ```ts
+ * import { lintSkill, parseSkill, renderSkill } from "@skillmux/core";
+ * const { skill } = await parseSkill("---\nname: demo\ndescription: Demo. Use when testing.\n---\n");
+ * console.log(lintSkill(skill).length, renderSkill(skill));
+ * ```
+ *
+ * @module
+ */
+
+export type { Skill, SkillDiagnostic, SkillExample, SkillFormat } from "./types.ts";
+export {
+  InvalidSkillNameError,
+  isInvalidSkillNameError,
+  isSkillParseError,
+  SkillParseError,
+  type SkillParseErrorOptions,
+} from "./errors.ts";
+export { assertSkillName, isValidSkillName, SKILL_NAME_MAX_LENGTH } from "./name.ts";
+export {
+  DEFAULT_SKILL_MAX_BYTES,
+  type ParsedSkill,
+  parseSkill,
+  type ParseSkillOptions,
+  safeParseSkill,
+  type SafeParseSkillResult,
+} from "./parse.ts";
+export { renderSkill, renderSkillSections } from "./render.ts";
+export { isLintClean, lintSkill, type LintSkillOptions } from "./lint.ts";
