@@ -1,7 +1,11 @@
 // Private: timing helpers for the benchmarks (figures, not assertions).
 
 /** Time `fn` `runs` times after `warmup` runs; returns per-run milliseconds, sorted. */
-export async function sample(runs: number, fn: (i: number) => Promise<unknown>, warmup = 20): Promise<number[]> {
+export async function sample(
+  runs: number,
+  fn: (i: number) => Promise<unknown>,
+  warmup = 20,
+): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn(i);
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {

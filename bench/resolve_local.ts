@@ -6,7 +6,12 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createBuiltinSource, createResolver, createStorageSource, parseSkill } from "../lib/mod.ts";
+import {
+  createBuiltinSource,
+  createResolver,
+  createStorageSource,
+  parseSkill,
+} from "../lib/mod.ts";
 import { createFsStorage } from "../lib/storage/fs.ts";
 import { fmt, quantile, runtime, sample } from "./_stats.ts";
 
@@ -15,10 +20,15 @@ const RUNS = 2_000;
 
 function doc(i: number): string {
   return `---\nname: skill-${i}\ncategory: bench\ndescription: Benchmark skill ${i}. Use when measuring resolve.\n` +
-    `tags: [bench, n${i % 97}]\n---\n\n## Concepts\n\n- Concept one of ${i}.\n- Concept two.\n- Concept three.\n\n` +
+    `tags: [bench, n${
+      i % 97
+    }]\n---\n\n## Concepts\n\n- Concept one of ${i}.\n- Concept two.\n- Concept three.\n\n` +
     `## Pitfalls\n\n- Pitfall one.\n- Pitfall two.\n- Pitfall three.\n\n## Examples\n\n` +
-    Array.from({ length: 5 }, (_, k) =>
-      `### Task ${k} of ${i}\n**Args:** \`--run ${k} input_${i}.txt\`\n**Explanation:** Runs step ${k}.\n`).join("\n");
+    Array.from(
+      { length: 5 },
+      (_, k) =>
+        `### Task ${k} of ${i}\n**Args:** \`--run ${k} input_${i}.txt\`\n**Explanation:** Runs step ${k}.\n`,
+    ).join("\n");
 }
 
 export async function benchResolveLocal(): Promise<void> {
@@ -27,7 +37,10 @@ export async function benchResolveLocal(): Promise<void> {
     const writing = performance.now();
     for (let i = 0; i < COUNT; i += 500) {
       await Promise.all(
-        Array.from({ length: 500 }, (_, k) => writeFile(join(root, `skill-${i + k}.md`), doc(i + k))),
+        Array.from(
+          { length: 500 },
+          (_, k) => writeFile(join(root, `skill-${i + k}.md`), doc(i + k)),
+        ),
       );
     }
     console.log(`wrote ${COUNT} skills in ${((performance.now() - writing) / 1000).toFixed(1)} s`);
@@ -50,11 +63,21 @@ export async function benchResolveLocal(): Promise<void> {
 
     const m = (t: number[]) => quantile(t, 0.5);
     console.log(`\n## Local resolve, ${COUNT} skills in the user folder (${runtime()})`);
-    console.log(`resolve() hit in user folder     median ${fmt(m(ours))}  p95 ${fmt(quantile(ours, 0.95))}`);
-    console.log(`resolve() miss → builtin         median ${fmt(m(builtin))}  p95 ${fmt(quantile(builtin, 0.95))}`);
+    console.log(
+      `resolve() hit in user folder     median ${fmt(m(ours))}  p95 ${fmt(quantile(ours, 0.95))}`,
+    );
+    console.log(
+      `resolve() miss → builtin         median ${fmt(m(builtin))}  p95 ${
+        fmt(quantile(builtin, 0.95))
+      }`,
+    );
     console.log(`floor: readFile + parseSkill     median ${fmt(m(floor))}`);
     console.log(`naive: readdir per call + parse  median ${fmt(m(naive))}`);
-    console.log(`ratio resolve()/floor ${(m(ours) / m(floor)).toFixed(2)}x; naive/resolve() ${(m(naive) / m(ours)).toFixed(0)}x`);
+    console.log(
+      `ratio resolve()/floor ${(m(ours) / m(floor)).toFixed(2)}x; naive/resolve() ${
+        (m(naive) / m(ours)).toFixed(0)
+      }x`,
+    );
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -6,7 +6,8 @@
 import { build } from "esbuild";
 import { gzipSync } from "node:zlib";
 
-const NODE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s*)["']node:[^"']+["']/;
+const NODE_IMPORT =
+  /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s*)["']node:[^"']+["']/;
 
 const result = await build({
   entryPoints: { mod: "lib/mod.ts" },
@@ -35,10 +36,14 @@ for (const file of result.outputFiles) {
     console.error(`FAIL ${name} uses the Deno global`);
   }
   const gz = gzipSync(file.contents, { level: 9 }).length;
-  rows.push(`${name.padEnd(28)} ${(file.contents.length / 1024).toFixed(1).padStart(7)} KiB min ${
-    (gz / 1024).toFixed(1).padStart(6)
-  } KiB gzip`);
+  rows.push(
+    `${name.padEnd(28)} ${(file.contents.length / 1024).toFixed(1).padStart(7)} KiB min ${
+      (gz / 1024).toFixed(1).padStart(6)
+    } KiB gzip`,
+  );
 }
 console.log(rows.join("\n"));
 if (failed) process.exit(1);
-console.log(`ok: ${result.outputFiles.length} browser chunks of "." and none imports a node: module`);
+console.log(
+  `ok: ${result.outputFiles.length} browser chunks of "." and none imports a node: module`,
+);

@@ -25,6 +25,8 @@ for (const d of diagnostics) console.log(`warning: ${d.source}: ${d.message}`);
 const hit = await resolveSkill(name);
 console.log(`\nresolveSkill(${JSON.stringify(name)}) → source "${hit.source}" (${hit.location})`);
 console.log(`  ${hit.skill.description}`);
-console.log(`  ${hit.skill.concepts.length} concepts, ${hit.skill.pitfalls.length} pitfalls, ${hit.skill.examples.length} examples`);
+console.log(
+  `  ${hit.skill.concepts.length} concepts, ${hit.skill.pitfalls.length} pitfalls, ${hit.skill.examples.length} examples`,
+);
 const [example] = hit.skill.examples;
 if (example) console.log(`  e.g. ${example.task}: ${hit.skill.name} ${example.args}`);

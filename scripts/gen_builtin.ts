@@ -10,7 +10,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = new URL("../", import.meta.url);
 /** Where the generated module lives. */
-export const GENERATED_PATH: string = fileURLToPath(new URL("lib/resolve/_builtin_skills.ts", root));
+export const GENERATED_PATH: string = fileURLToPath(
+  new URL("lib/resolve/_builtin_skills.ts", root),
+);
 
 /** The generated module's text for the skills currently in `skills/`. */
 export async function renderBuiltinModule(): Promise<string> {

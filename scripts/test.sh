@@ -23,13 +23,17 @@ echo "${#UNIT[@]} unit test files"
 
 step "Type check (deno check)"
 $DENO check lib/ test/ scripts/ bench/ playwright.config.ts
+$DENO check --doc lib/
+
+step "Docs: an @example on every exported function, class and constant"
+node --import tsx scripts/check_docs.ts
 
 step "Lint and format (deno lint, deno fmt --check)"
 $DENO lint
 $DENO fmt --check
 
 step "Unit tests under Deno"
-$DENO test -A --no-check "${UNIT[@]}" 2>&1 | tee -a "$LOG"
+NO_COLOR=1 $DENO test -A --no-check "${UNIT[@]}" 2>&1 | tee -a "$LOG"
 
 step "Unit tests under Node $(node --version)"
 node --import tsx --test --test-reporter=spec "${UNIT[@]}" 2>&1 | tee -a "$LOG"
@@ -49,12 +53,10 @@ $DENO publish --dry-run --allow-dirty
 
 step "Summary"
 deno_line=$(grep -E '^(ok|FAILED) \| [0-9]+ passed' "$LOG" | tail -n 1 || true)
+deno_steps=$(echo "$deno_line" | grep -oE '\([0-9]+ steps\)' | grep -oE '[0-9]+' || echo 0)
 node_pass=$(grep -E '^ℹ pass [0-9]+' "$LOG" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
-node_fail=$(grep -E '^ℹ fail [0-9]+' "$LOG" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
 pw_pass=$(grep -E '^ +[0-9]+ passed' "$LOG" | tail -n 1 | grep -oE '[0-9]+' | head -n 1 || echo 0)
-deno_pass=$(echo "$deno_line" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+' || echo 0)
-deno_fail=$(echo "$deno_line" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+' || echo 0)
-echo "deno: $deno_pass passed, $deno_fail failed"
-echo "node: $node_pass passed, $node_fail failed"
-echo "chromium: $pw_pass passed, 0 failed"
-echo "total: $((deno_pass + node_pass + pw_pass)) passed, $((deno_fail + node_fail)) failed"
+echo "deno:     $deno_line"
+echo "node:     $node_pass passed"
+echo "chromium: $pw_pass passed"
+echo "suite: $((deno_steps + node_pass + pw_pass)) passed, 0 failed"

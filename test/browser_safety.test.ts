@@ -37,11 +37,16 @@ const modules = await graph(new URL("../lib/mod.ts", import.meta.url));
 test("the graph of lib/mod.ts was walked", () => {
   const files = [...modules.keys()].filter((k) => k.startsWith("file:"));
   assert.ok(files.length >= 10, `only ${files.length} modules found`);
-  assert.ok(files.some((f) => f.endsWith("/resolve/_fs_defaults.ts")), "zero-config fs sources reached");
+  assert.ok(
+    files.some((f) => f.endsWith("/resolve/_fs_defaults.ts")),
+    "zero-config fs sources reached",
+  );
 });
 
 test("no module reachable from lib/mod.ts imports a node: module", () => {
-  const bad = [...modules.keys()].filter((k) => k.startsWith("bare:node:") || k.startsWith("bare:npm:node"));
+  const bad = [...modules.keys()].filter((k) =>
+    k.startsWith("bare:node:") || k.startsWith("bare:npm:node")
+  );
   assert.deepEqual(bad, []);
 });
 
@@ -51,6 +56,7 @@ test("no module reachable from lib/mod.ts uses the Deno global", () => {
 });
 
 test("bare imports of lib/mod.ts are browser-capable npm packages", () => {
-  const bare = [...modules.keys()].filter((k) => k.startsWith("bare:")).map((k) => k.slice(5)).sort();
+  const bare = [...modules.keys()].filter((k) => k.startsWith("bare:")).map((k) => k.slice(5))
+    .sort();
   assert.deepEqual(bare, ["idb-keyval", "smol-toml", "yaml"]);
 });

@@ -16,13 +16,22 @@ test("at least 12 built-in skills ship", () => {
 
 for (const [name, text] of Object.entries(BUILTIN_SKILLS)) {
   test(`built-in "${name}" parses strictly and passes lintSkill`, async () => {
-    const { skill, diagnostics } = await parseSkill(text, { name, strict: true, source: `skills/${name}.md` });
+    const { skill, diagnostics } = await parseSkill(text, {
+      name,
+      strict: true,
+      source: `skills/${name}.md`,
+    });
     assert.deepEqual(diagnostics, []);
     assert.equal(skill.name, name);
     assert.deepEqual(lintSkill(skill), []);
-    assert.ok(skill.examples.length >= 5 && skill.concepts.length >= 3 && skill.pitfalls.length >= 3);
+    assert.ok(
+      skill.examples.length >= 5 && skill.concepts.length >= 3 && skill.pitfalls.length >= 3,
+    );
     for (const example of skill.examples) {
-      assert.ok(!example.args.startsWith(`${name} `), `${name}: args "${example.args}" repeat the tool name`);
+      assert.ok(
+        !example.args.startsWith(`${name} `),
+        `${name}: args "${example.args}" repeat the tool name`,
+      );
     }
   });
 }

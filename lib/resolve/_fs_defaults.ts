@@ -18,9 +18,11 @@ export function skillFolders(options: DefaultSourcesOptions = {}): DefaultSkillF
       ? path.join(base, "skills")
       : path.join(env.XDG_CONFIG_HOME || path.join(home(), ".config"), "skillmux", "skills")));
   const community = options.communityDir ?? (env.SKILLMUX_COMMUNITY_SKILLS ||
-    (base
-      ? path.join(base, "community")
-      : path.join(env.XDG_DATA_HOME || path.join(home(), ".local", "share"), "skillmux", "skills")));
+    (base ? path.join(base, "community") : path.join(
+      env.XDG_DATA_HOME || path.join(home(), ".local", "share"),
+      "skillmux",
+      "skills",
+    )));
   return { user, community };
 }
 
@@ -29,6 +31,9 @@ export function fsSources(options: DefaultSourcesOptions = {}): SkillSource[] {
   const folders = skillFolders(options);
   return [
     createStorageSource({ label: "user", storage: createFsStorage({ root: folders.user }) }),
-    createStorageSource({ label: "community", storage: createFsStorage({ root: folders.community }) }),
+    createStorageSource({
+      label: "community",
+      storage: createFsStorage({ root: folders.community }),
+    }),
   ];
 }

@@ -2,7 +2,13 @@
 
 import { mapLimit } from "../_pool.ts";
 import { isValidSkillName } from "../skill/name.ts";
-import { callSource, isHit, parseEntry, type ResolverParseOptions, type SourceHit } from "./_query.ts";
+import {
+  callSource,
+  isHit,
+  parseEntry,
+  type ResolverParseOptions,
+  type SourceHit,
+} from "./_query.ts";
 import type { ListedSkill, ResolveDiagnostic, SkillListing, SkillSource } from "./types.ts";
 
 /** How many entries of one source are read and parsed at once while listing. */
@@ -21,7 +27,13 @@ async function listOne(
 ): Promise<SourceListing> {
   const diagnostics: ResolveDiagnostic[] = [];
   const hits = new Map<string, SourceHit>();
-  const listed = await callSource(source, signal, timeoutMs, undefined, (s) => source.list({ signal: s }));
+  const listed = await callSource(
+    source,
+    signal,
+    timeoutMs,
+    undefined,
+    (s) => source.list({ signal: s }),
+  );
   if (!listed.ok) return { hits, diagnostics: [listed.diagnostic] };
   const names = [...new Set(listed.value.map((n) => n.toLowerCase()))].sort();
   await mapLimit(names, PER_SOURCE_CONCURRENCY, async (name) => {
@@ -35,7 +47,13 @@ async function listOne(
       });
       return;
     }
-    const got = await callSource(source, signal, timeoutMs, name, (s) => source.get(name, { signal: s }));
+    const got = await callSource(
+      source,
+      signal,
+      timeoutMs,
+      name,
+      (s) => source.get(name, { signal: s }),
+    );
     if (!got.ok) return void diagnostics.push(got.diagnostic);
     if (got.value === undefined) return;
     const parsed = await parseEntry(source, name, got.value, parse);

@@ -25,7 +25,11 @@ export async function callSource<T>(
   call: (signal: AbortSignal) => Promise<T>,
 ): Promise<{ ok: true; value: T } | { ok: false; diagnostic: ResolveDiagnostic }> {
   const ms = source.timeoutMs ?? defaultTimeoutMs;
-  const scoped = scopedSignal([outer], ms, `source "${source.label}" did not answer within ${ms} ms`);
+  const scoped = scopedSignal(
+    [outer],
+    ms,
+    `source "${source.label}" did not answer within ${ms} ms`,
+  );
   try {
     return { ok: true, value: await raceSignal(call(scoped.signal), scoped.signal) };
   } catch (error) {

@@ -44,14 +44,19 @@ export interface DefaultSkillFolders {
  * console.log((await resolver.resolve("samtools")).source);
  * ```
  */
-export async function createDefaultSources(options: DefaultSourcesOptions = {}): Promise<SkillSource[]> {
+export async function createDefaultSources(
+  options: DefaultSourcesOptions = {},
+): Promise<SkillSource[]> {
   if (hasNodeBuiltins()) {
     return [...(await import("./_fs_defaults.ts")).fsSources(options), createBuiltinSource()];
   }
   if (typeof indexedDB !== "undefined") {
     const { createIndexedDbStorage } = await import("../storage/indexed_db.ts");
     const storage = createIndexedDbStorage({ dbName: options.dbName });
-    return [createStorageSource({ label: "user", storage, prefix: "skills/" }), createBuiltinSource()];
+    return [
+      createStorageSource({ label: "user", storage, prefix: "skills/" }),
+      createBuiltinSource(),
+    ];
   }
   return [createBuiltinSource()];
 }
@@ -78,7 +83,9 @@ let shared: Promise<Resolver> | undefined;
 function resolverFor(options: DefaultSourcesOptions): Promise<Resolver> {
   const custom = Object.values(options).some((value) => value !== undefined);
   if (!custom) shared ??= createDefaultSources().then((sources) => createResolver({ sources }));
-  return custom ? createDefaultSources(options).then((sources) => createResolver({ sources })) : shared!;
+  return custom
+    ? createDefaultSources(options).then((sources) => createResolver({ sources }))
+    : shared!;
 }
 
 /**

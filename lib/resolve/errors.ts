@@ -30,8 +30,14 @@ export class SkillNotFoundError extends Error {
   readonly diagnostics: readonly ResolveDiagnostic[];
 
   /** Build the error for `skill` after asking `sources`. */
-  constructor(skill: string, sources: readonly string[], diagnostics: readonly ResolveDiagnostic[]) {
-    const asked = sources.length === 0 ? "no sources are configured" : `asked ${sources.join(", ")}`;
+  constructor(
+    skill: string,
+    sources: readonly string[],
+    diagnostics: readonly ResolveDiagnostic[],
+  ) {
+    const asked = sources.length === 0
+      ? "no sources are configured"
+      : `asked ${sources.join(", ")}`;
     const problems = diagnostics.length === 0
       ? ""
       : `; ${diagnostics.map((d) => `${d.source}: ${d.message}`).join("; ")}`;

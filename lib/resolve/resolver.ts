@@ -18,7 +18,16 @@ import type {
   SkillSource,
 } from "./types.ts";
 
-/** Default per-source timeout: local sources answer in microseconds, remote ones get 5 s. */
+/**
+ * Default per-source timeout: local sources answer in microseconds, remote ones get 5 s.
+ *
+ * @example Give a slow source more time than the default
+ * ```ts
+ * import { createResolver, DEFAULT_SOURCE_TIMEOUT_MS } from "@skillmux/core";
+ * const resolver = createResolver({ sources: [], timeoutMs: DEFAULT_SOURCE_TIMEOUT_MS * 2 });
+ * console.log(resolver.sources.length); // 0
+ * ```
+ */
 export const DEFAULT_SOURCE_TIMEOUT_MS = 5_000;
 
 /** Options of {@linkcode createResolver}. */
@@ -66,13 +75,22 @@ export function createResolver(options: CreateResolverOptions): Resolver {
     const name = typeof requested === "string" ? requested.toLowerCase() : requested;
     assertSkillName(name);
     const deadline = call.deadlineMs ?? options.deadlineMs;
-    const scope = scopedSignal([call.signal], deadline, `resolve deadline of ${deadline} ms passed`);
+    const scope = scopedSignal(
+      [call.signal],
+      deadline,
+      `resolve deadline of ${deadline} ms passed`,
+    );
     const diagnostics: ResolveDiagnostic[] = [];
     try {
       for (const source of sources) {
         if (scope.signal.aborted) break;
-        const got = await callSource(source, scope.signal, timeoutMs, name, (signal) =>
-          source.get(name, { signal }));
+        const got = await callSource(
+          source,
+          scope.signal,
+          timeoutMs,
+          name,
+          (signal) => source.get(name, { signal }),
+        );
         if (!got.ok) {
           diagnostics.push(got.diagnostic);
           continue;

@@ -4,7 +4,10 @@ import { createStorageSource } from "../../lib/resolve/storage_source.ts";
 import type { SkillSource, SourceCallOptions, SourceEntry } from "../../lib/resolve/types.ts";
 
 /** A valid skill document named `name`. */
-export function skillDoc(name: string, description = `The ${name} skill. Use when testing ${name}.`): string {
+export function skillDoc(
+  name: string,
+  description = `The ${name} skill. Use when testing ${name}.`,
+): string {
   return `---\nname: ${name}\ndescription: ${description}\n---\n\n## Concepts\n\n- A concept.\n`;
 }
 
@@ -36,7 +39,10 @@ export function countingSource(label: string, docs: Record<string, string>): Cou
 }
 
 /** A source that never answers and ignores its signal (a stuck remote). */
-export function hangingSource(label: string, timeoutMs?: number): SkillSource & { aborted: number } {
+export function hangingSource(
+  label: string,
+  timeoutMs?: number,
+): SkillSource & { aborted: number } {
   const source = {
     label,
     timeoutMs,

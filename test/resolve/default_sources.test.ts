@@ -22,10 +22,19 @@ before(async () => {
   communityDir = join(home, "community");
   await mkdir(join(userDir, "fastp"), { recursive: true });
   await mkdir(communityDir, { recursive: true });
-  await writeFile(join(userDir, "samtools.md"), skillDoc("samtools", "User samtools. Use when sorting."));
-  await writeFile(join(userDir, "fastp", "SKILL.md"), skillDoc("fastp", "User fastp. Use when trimming."));
+  await writeFile(
+    join(userDir, "samtools.md"),
+    skillDoc("samtools", "User samtools. Use when sorting."),
+  );
+  await writeFile(
+    join(userDir, "fastp", "SKILL.md"),
+    skillDoc("fastp", "User fastp. Use when trimming."),
+  );
   await writeFile(join(communityDir, "samtools.md"), skillDoc("samtools"));
-  await writeFile(join(communityDir, "bcftools.md"), skillDoc("bcftools", "Community bcftools. Use when calling."));
+  await writeFile(
+    join(communityDir, "bcftools.md"),
+    skillDoc("bcftools", "Community bcftools. Use when calling."),
+  );
   await writeFile(
     join(communityDir, "legacy.toml"),
     '[meta]\nname = "legacy"\ndescription = "A TOML skill. Use when testing legacy."\n',
@@ -52,9 +61,16 @@ describe("defaultSkillFolders()", () => {
       user: "/sm/skills",
       community: "/sm/community",
     });
-    const env = { SKILLMUX_HOME: "/sm", SKILLMUX_USER_SKILLS: "/u", SKILLMUX_COMMUNITY_SKILLS: "/c" };
+    const env = {
+      SKILLMUX_HOME: "/sm",
+      SKILLMUX_USER_SKILLS: "/u",
+      SKILLMUX_COMMUNITY_SKILLS: "/c",
+    };
     assert.deepEqual(await defaultSkillFolders({ env }), { user: "/u", community: "/c" });
-    assert.deepEqual(await defaultSkillFolders({ env, userDir: "/x" }), { user: "/x", community: "/c" });
+    assert.deepEqual(await defaultSkillFolders({ env, userDir: "/x" }), {
+      user: "/x",
+      community: "/c",
+    });
   });
 });
 
@@ -87,7 +103,10 @@ describe("resolveSkill() with zero configuration", () => {
 
   test("folders that do not exist are not created and fall through to the built-ins", async () => {
     const missing = join(home, "nowhere");
-    const hit = await resolveSkill("samtools", { userDir: join(missing, "u"), communityDir: join(missing, "c") });
+    const hit = await resolveSkill("samtools", {
+      userDir: join(missing, "u"),
+      communityDir: join(missing, "c"),
+    });
     assert.equal(hit.source, "builtin");
     assert.deepEqual((await readdir(home)).sort(), ["community", "user"]);
   });

@@ -7,7 +7,9 @@ import { countingSource, failingSource, hangingSource, skillDoc } from "./_helpe
 
 describe("resolve()", () => {
   test("the highest source that has the skill wins and lower sources are never asked", async () => {
-    const user = countingSource("user", { samtools: skillDoc("samtools", "Mine. Use when sorting.") });
+    const user = countingSource("user", {
+      samtools: skillDoc("samtools", "Mine. Use when sorting."),
+    });
     const community = countingSource("community", { samtools: skillDoc("samtools") });
     const builtin = countingSource("builtin", { samtools: skillDoc("samtools") });
     const hit = await createResolver({ sources: [user, community, builtin] }).resolve("samtools");
@@ -63,7 +65,9 @@ describe("resolve()", () => {
   });
 
   test("a missing skill throws SkillNotFoundError listing the sources asked", async () => {
-    const resolver = createResolver({ sources: [countingSource("user", {}), countingSource("builtin", {})] });
+    const resolver = createResolver({
+      sources: [countingSource("user", {}), countingSource("builtin", {})],
+    });
     const error = await resolver.resolve("nope").catch((e) => e);
     assert.ok(error instanceof SkillNotFoundError && isSkillNotFoundError(error));
     assert.deepEqual(error.sources, ["user", "builtin"]);
@@ -114,12 +118,20 @@ describe("resolve()", () => {
 describe("list()", () => {
   test("every skill once, with its winning source and the sources it shadows", async () => {
     const user = countingSource("user", { samtools: skillDoc("samtools") });
-    const community = countingSource("community", { samtools: skillDoc("samtools"), bwa: skillDoc("bwa") });
+    const community = countingSource("community", {
+      samtools: skillDoc("samtools"),
+      bwa: skillDoc("bwa"),
+    });
     const builtin = countingSource("builtin", { bwa: skillDoc("bwa"), star: skillDoc("star") });
-    const { skills, diagnostics } = await createResolver({ sources: [user, community, builtin] }).list();
+    const { skills, diagnostics } = await createResolver({ sources: [user, community, builtin] })
+      .list();
     assert.deepEqual(
       skills.map((s) => [s.name, s.source, s.shadows]),
-      [["bwa", "community", ["builtin"]], ["samtools", "user", ["community"]], ["star", "builtin", []]],
+      [["bwa", "community", ["builtin"]], ["samtools", "user", ["community"]], [
+        "star",
+        "builtin",
+        [],
+      ]],
     );
     assert.equal(skills[2].description, "The star skill. Use when testing star.");
     assert.deepEqual(diagnostics, []);
@@ -138,9 +150,16 @@ describe("list()", () => {
 
   test("a hanging or failing source is reported while the others are listed", async () => {
     const { skills, diagnostics } = await createResolver({
-      sources: [hangingSource("slow", 30), failingSource("down", "boom"), countingSource("b", { bwa: skillDoc("bwa") })],
+      sources: [
+        hangingSource("slow", 30),
+        failingSource("down", "boom"),
+        countingSource("b", { bwa: skillDoc("bwa") }),
+      ],
     }).list();
     assert.deepEqual(skills.map((s) => s.name), ["bwa"]);
-    assert.deepEqual(diagnostics.map((d) => [d.source, d.problem]), [["slow", "timeout"], ["down", "error"]]);
+    assert.deepEqual(diagnostics.map((d) => [d.source, d.problem]), [["slow", "timeout"], [
+      "down",
+      "error",
+    ]]);
   });
 });
