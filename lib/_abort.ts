@@ -6,6 +6,32 @@ export interface ScopedSignal {
   dispose(): void;
 }
 
+const subscribers = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Call `fn` once when `signal` aborts; returns an unsubscribe function. Every
+ * subscriber of one signal shares a single event listener, so hundreds of
+ * concurrent calls under one deadline never trip Node's MaxListeners warning.
+ */
+export function onAbort(signal: AbortSignal, fn: () => void): () => void {
+  if (signal.aborted) {
+    fn();
+    return () => {};
+  }
+  let set = subscribers.get(signal);
+  if (set === undefined) {
+    const created = new Set<() => void>();
+    set = created;
+    subscribers.set(signal, created);
+    signal.addEventListener("abort", () => {
+      subscribers.delete(signal);
+      for (const subscriber of created) subscriber();
+    }, { once: true });
+  }
+  set.add(fn);
+  return () => set.delete(fn);
+}
+
 /** An error named `TimeoutError`, the same shape on every runtime. */
 export function timeoutError(message: string): Error {
   const error = new Error(message);
@@ -34,9 +60,7 @@ export function scopedSignal(
       abort(parent.reason);
       break;
     }
-    const onAbort = () => abort(parent.reason);
-    parent.addEventListener("abort", onAbort, { once: true });
-    cleanups.push(() => parent.removeEventListener("abort", onAbort));
+    cleanups.push(onAbort(parent, () => abort(parent.reason)));
   }
   if (ms !== undefined && Number.isFinite(ms) && !controller.signal.aborted) {
     const timer = setTimeout(() => abort(timeoutError(timeoutMessage)), Math.max(0, ms));
@@ -60,18 +84,17 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise
     return Promise.reject(signal.reason);
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
+    const unsubscribe = onAbort(signal, () => {
       promise.catch(() => {});
       reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
+    });
     promise.then(
       (value) => {
-        signal.removeEventListener("abort", onAbort);
+        unsubscribe();
         resolve(value);
       },
       (error) => {
-        signal.removeEventListener("abort", onAbort);
+        unsubscribe();
         reject(error);
       },
     );
