@@ -11,6 +11,8 @@ export type ResolverParseOptions = Pick<ParseSkillOptions, "strict" | "maxBytes"
 
 /** A parsed entry of one source. */
 export interface SourceHit {
+  /** Label of the source that had it. */
+  source: string;
   skill: Skill;
   location?: string;
   diagnostics: ResolveDiagnostic[];
@@ -59,6 +61,7 @@ export async function parseEntry(
       return invalid(source, name, `its front matter names it "${skill.name}", not "${name}"`);
     }
     return {
+      source: source.label,
       skill,
       location: entry.location,
       diagnostics: diagnostics.map((d) => ({
@@ -82,4 +85,61 @@ function invalid(source: SkillSource, name: string, message: string): ResolveDia
 /** Whether a {@linkcode parseEntry} answer is a usable hit. */
 export function isHit(value: SourceHit | ResolveDiagnostic): value is SourceHit {
   return "skill" in value;
+}
+
+/** The outcome of asking one tier for one name. */
+export interface TierAnswer {
+  hit?: SourceHit;
+  diagnostics: ResolveDiagnostic[];
+}
+
+/** Ask one source for `name` and parse its answer. */
+async function askOne(
+  source: SkillSource,
+  name: string,
+  signal: AbortSignal,
+  timeoutMs: number,
+  parse: ResolverParseOptions,
+): Promise<TierAnswer> {
+  const got = await callSource(
+    source,
+    signal,
+    timeoutMs,
+    name,
+    (s) => source.get(name, { signal: s }),
+  );
+  if (!got.ok) return { diagnostics: [got.diagnostic] };
+  if (got.value === undefined) return { diagnostics: [] };
+  const parsed = await parseEntry(source, name, got.value, parse);
+  return isHit(parsed) ? { hit: parsed, diagnostics: [] } : { diagnostics: [parsed] };
+}
+
+/**
+ * Ask a tier: one source, or a group asked in parallel whose answer is the
+ * first valid hit in group order. Once that hit is known, the members after
+ * it are cancelled.
+ */
+export async function askTier(
+  tier: readonly SkillSource[],
+  name: string,
+  signal: AbortSignal,
+  timeoutMs: number,
+  parse: ResolverParseOptions,
+): Promise<TierAnswer> {
+  if (tier.length === 1) return await askOne(tier[0], name, signal, timeoutMs, parse);
+  const cancel = new AbortController();
+  const group = scopedSignal([signal, cancel.signal]);
+  try {
+    const pending = tier.map((source) => askOne(source, name, group.signal, timeoutMs, parse));
+    const diagnostics: ResolveDiagnostic[] = [];
+    for (const answer of pending) {
+      const { hit, diagnostics: found } = await answer;
+      diagnostics.push(...found);
+      if (hit) return { hit, diagnostics };
+    }
+    return { diagnostics };
+  } finally {
+    cancel.abort(new Error("a member earlier in the group answered"));
+    group.dispose();
+  }
 }

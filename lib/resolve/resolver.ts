@@ -7,7 +7,7 @@
 import { scopedSignal } from "../_abort.ts";
 import { assertSkillName } from "../skill/name.ts";
 import { SkillNotFoundError } from "./errors.ts";
-import { callSource, isHit, parseEntry, type ResolverParseOptions } from "./_query.ts";
+import { askTier, type ResolverParseOptions } from "./_query.ts";
 import { listSources } from "./_list.ts";
 import type {
   Resolution,
@@ -16,6 +16,7 @@ import type {
   Resolver,
   SkillListing,
   SkillSource,
+  SourceTier,
 } from "./types.ts";
 
 /**
@@ -32,8 +33,12 @@ export const DEFAULT_SOURCE_TIMEOUT_MS = 5_000;
 
 /** Options of {@linkcode createResolver}. */
 export interface CreateResolverOptions {
-  /** Sources, highest priority first: typically user, community, MCP servers, built-in. */
-  sources: readonly SkillSource[];
+  /**
+   * Sources, highest priority first: typically user, community, MCP servers,
+   * built-in. An inner array is a group asked in parallel whose answer follows
+   * the group's order (registration order for MCP servers).
+   */
+  sources: readonly SourceTier[];
   /** Per-source timeout in milliseconds for sources that set none (default 5000). */
   timeoutMs?: number;
   /** Default overall deadline in milliseconds for each call (default: none). */
@@ -46,7 +51,8 @@ export interface CreateResolverOptions {
  * Build a priority resolver. `resolve(name)` asks the sources in order and
  * returns the first valid skill; **a lower source is never asked once a higher
  * one has answered**. A source that fails, times out or holds invalid content is
- * skipped with a diagnostic, and resolution goes on with the next one.
+ * skipped with a diagnostic, and resolution goes on with the next one. A group
+ * (an inner array) is asked in parallel; its answer follows the group's order.
  *
  * Names are lowercased, then checked (`../x`, `a/b` and the like are rejected
  * with `InvalidSkillNameError` before any source is asked).
@@ -66,7 +72,10 @@ export interface CreateResolverOptions {
  * ```
  */
 export function createResolver(options: CreateResolverOptions): Resolver {
-  const sources = [...options.sources];
+  const tiers = options.sources.map((
+    tier,
+  ) => (Array.isArray(tier) ? [...tier] : [tier as SkillSource]));
+  const sources = tiers.flat();
   const timeoutMs = options.timeoutMs ?? DEFAULT_SOURCE_TIMEOUT_MS;
   const parse = options.parse ?? {};
   const labels = sources.map((s) => s.label);
@@ -82,32 +91,19 @@ export function createResolver(options: CreateResolverOptions): Resolver {
     );
     const diagnostics: ResolveDiagnostic[] = [];
     try {
-      for (const source of sources) {
+      for (const tier of tiers) {
         if (scope.signal.aborted) break;
-        const got = await callSource(
-          source,
-          scope.signal,
-          timeoutMs,
-          name,
-          (signal) => source.get(name, { signal }),
-        );
-        if (!got.ok) {
-          diagnostics.push(got.diagnostic);
-          continue;
+        const answer = await askTier(tier, name, scope.signal, timeoutMs, parse);
+        diagnostics.push(...answer.diagnostics);
+        if (answer.hit) {
+          return {
+            skill: answer.hit.skill,
+            source: answer.hit.source,
+            location: answer.hit.location,
+            shadows: [],
+            diagnostics: [...diagnostics, ...answer.hit.diagnostics],
+          };
         }
-        if (got.value === undefined) continue;
-        const parsed = await parseEntry(source, name, got.value, parse);
-        if (!isHit(parsed)) {
-          diagnostics.push(parsed);
-          continue;
-        }
-        return {
-          skill: parsed.skill,
-          source: source.label,
-          location: parsed.location,
-          shadows: [],
-          diagnostics: [...diagnostics, ...parsed.diagnostics],
-        };
       }
       if (call.signal?.aborted) throw call.signal.reason;
       throw new SkillNotFoundError(name, labels, diagnostics);

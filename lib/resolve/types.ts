@@ -114,9 +114,15 @@ export interface ResolveOptions {
   deadlineMs?: number;
 }
 
+/**
+ * One tier of the priority chain: a source, or a group of sources that are
+ * asked in parallel and answer in the group's order (MCP servers).
+ */
+export type SourceTier = SkillSource | readonly SkillSource[];
+
 /** A priority chain of skill sources. */
 export interface Resolver {
-  /** The sources, highest priority first. */
+  /** Every source, highest priority first (groups flattened in their order). */
   readonly sources: readonly SkillSource[];
   /** The skill from the highest source that has a valid one; throws `SkillNotFoundError` otherwise. */
   resolve(name: string, options?: ResolveOptions): Promise<Resolution>;

@@ -67,3 +67,26 @@ export function failingSource(label: string, message: string): SkillSource {
     list: () => Promise.reject(new Error(message)),
   };
 }
+
+/** A source that answers `doc` for `name` after `delayMs`, recording when it was asked. */
+export function delayedSource(
+  label: string,
+  name: string,
+  doc: string | undefined,
+  delayMs: number,
+): SkillSource & { askedAt: number[]; aborted: number } {
+  const source = {
+    label,
+    askedAt: [] as number[],
+    aborted: 0,
+    get(asked: string, { signal }: SourceCallOptions): Promise<SourceEntry | undefined> {
+      source.askedAt.push(performance.now());
+      signal.addEventListener("abort", () => source.aborted++, { once: true });
+      return new Promise((resolve) =>
+        setTimeout(() => resolve(asked === name && doc ? { text: doc } : undefined), delayMs)
+      );
+    },
+    list: () => Promise.resolve(doc ? [name] : []),
+  };
+  return source;
+}

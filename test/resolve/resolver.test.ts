@@ -3,7 +3,13 @@ import { describe, test } from "node:test";
 import { createResolver } from "../../lib/resolve/resolver.ts";
 import { isSkillNotFoundError, SkillNotFoundError } from "../../lib/resolve/errors.ts";
 import { isInvalidSkillNameError } from "../../lib/skill/errors.ts";
-import { countingSource, failingSource, hangingSource, skillDoc } from "./_helpers.ts";
+import {
+  countingSource,
+  delayedSource,
+  failingSource,
+  hangingSource,
+  skillDoc,
+} from "./_helpers.ts";
 
 describe("resolve()", () => {
   test("the highest source that has the skill wins and lower sources are never asked", async () => {
@@ -161,5 +167,50 @@ describe("list()", () => {
       "down",
       "error",
     ]]);
+  });
+});
+
+describe("groups (MCP servers): asked in parallel, answered in order", () => {
+  test("every member is asked before any answers; the earlier member wins even when slower", async () => {
+    const first = delayedSource("mcp:a", "bwa", skillDoc("bwa", "From a. Use when aligning."), 40);
+    const second = delayedSource("mcp:b", "bwa", skillDoc("bwa", "From b. Use when aligning."), 1);
+    const builtin = countingSource("builtin", { bwa: skillDoc("bwa") });
+    const hit = await createResolver({ sources: [[first, second], builtin] }).resolve("bwa");
+    assert.equal(hit.source, "mcp:a");
+    assert.equal(first.askedAt.length, 1);
+    assert.equal(second.askedAt.length, 1);
+    assert.ok(second.askedAt[0] < first.askedAt[0] + 40, "b was asked while a was still working");
+    assert.equal(builtin.gets.length, 0);
+  });
+
+  test("a member that fails or times out yields to the next one, with a diagnostic", async () => {
+    const down = failingSource("mcp:down", "ECONNREFUSED");
+    const slow = hangingSource("mcp:slow", 30);
+    const good = delayedSource("mcp:good", "star", skillDoc("star"), 5);
+    const hit = await createResolver({ sources: [[down, slow, good]] }).resolve("star");
+    assert.equal(hit.source, "mcp:good");
+    assert.deepEqual(hit.diagnostics.map((d) => [d.source, d.problem]), [
+      ["mcp:down", "error"],
+      ["mcp:slow", "timeout"],
+    ]);
+  });
+
+  test("members after the winner are cancelled", async () => {
+    const winner = delayedSource("mcp:a", "fastp", skillDoc("fastp"), 1);
+    const later = hangingSource("mcp:b", 10_000);
+    const hit = await createResolver({ sources: [[winner, later]] }).resolve("fastp");
+    assert.equal(hit.source, "mcp:a");
+    assert.equal(later.aborted, 1);
+  });
+
+  test("list() covers group members like any source", async () => {
+    const a = delayedSource("mcp:a", "bwa", skillDoc("bwa"), 1);
+    const b = delayedSource("mcp:b", "bwa", skillDoc("bwa"), 1);
+    const resolver = createResolver({ sources: [[a, b]] });
+    assert.deepEqual(resolver.sources.map((s) => s.label), ["mcp:a", "mcp:b"]);
+    const { skills } = await resolver.list();
+    assert.deepEqual(skills.map((s) => [s.name, s.source, s.shadows]), [["bwa", "mcp:a", [
+      "mcp:b",
+    ]]]);
   });
 });
