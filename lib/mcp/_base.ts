@@ -1,0 +1,174 @@
+// Private: the request lifecycle both HTTP transports share — closed check,
+// circuit breaker, one deadline per request (caller signal + timeout + close),
+// the URL check at connect time, retries with backoff for idempotent requests,
+// and turning whatever went wrong into a typed, redacted error.
+
+import { isTimeoutError, raceSignal, scopedSignal } from "../_abort.ts";
+import { McpError, NetworkError, TimeoutError } from "./errors.ts";
+import { checkConnectTarget, type PreparedServer } from "./policy/prepare.ts";
+import type { HttpTransportOptions } from "./http_options.ts";
+import type { TransportRequestOptions } from "./transport.ts";
+import type { JsonRpcNotification, JsonRpcResponse } from "./types.ts";
+import { CircuitBreaker, outcomeOf } from "./_breaker.ts";
+import { type HttpContext, sanitizeCause, scrub } from "./_http.ts";
+import { isRetryable, retryDelay, sleep } from "./_retry.ts";
+import { Router } from "./_router.ts";
+
+/** The transport's fallback when a caller passes no `timeoutMs`. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** The resolved limits. */
+export interface Settings {
+  maxResponseBytes: number;
+  retries: number;
+  retryDelayMs: number;
+  maxRetryAfterMs: number;
+  stallTimeoutMs: number | undefined;
+}
+
+/** The shared half of a transport; subclasses add the wire format. */
+export abstract class HttpTransportBase {
+  /** Server-to-client notifications other than progress. */
+  onNotification?: (message: JsonRpcNotification) => void;
+  protected readonly ctx: HttpContext;
+  protected readonly settings: Settings;
+  protected readonly url: URL;
+  protected readonly router: Router;
+  protected readonly closing: AbortController = new AbortController();
+  readonly #breaker: CircuitBreaker;
+  #target: Promise<void> | undefined;
+
+  constructor(server: PreparedServer, options: HttpTransportOptions) {
+    if (server.kind !== "http" || server.url === undefined) {
+      throw new TypeError(`Server "${server.name}" has no url: HTTP transports need one`);
+    }
+    const write = options.log;
+    const name = server.name;
+    this.url = server.url;
+    this.ctx = {
+      server,
+      name,
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      log: (line) => write?.(scrub(this.ctx, line)),
+    };
+    this.settings = {
+      maxResponseBytes: options.maxResponseBytes ?? 4 * 1024 * 1024,
+      retries: Math.max(0, options.retries ?? 2),
+      retryDelayMs: options.retryDelayMs ?? 300,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 10_000,
+      stallTimeoutMs: options.stallTimeoutMs ?? 30_000,
+    };
+    this.#breaker = new CircuitBreaker(
+      options.circuitThreshold ?? 5,
+      options.circuitCooldownMs ?? 30_000,
+    );
+    this.router = new Router({
+      name,
+      log: this.ctx.log,
+      notification: () => this.onNotification,
+      reply: (response) => this.reply(response),
+    });
+  }
+
+  /** Post a response to a server-to-client request. */
+  protected abstract reply(response: JsonRpcResponse): void;
+
+  /** Whether `close()` was called. */
+  protected get closed(): boolean {
+    return this.closing.signal.aborted;
+  }
+
+  /** Abort everything in flight. */
+  protected abortAll(): void {
+    if (!this.closed) {
+      this.closing.abort(
+        new NetworkError(`${this.ctx.name}: the transport was closed`, { server: this.ctx.name }),
+      );
+    }
+  }
+
+  /**
+   * Run one request: `attempt` is called once, or up to `retries + 1` times
+   * for an idempotent request failing with a retryable error, all within one
+   * deadline. The `signal` passed to `attempt` aborts on timeout, caller abort
+   * or close.
+   */
+  protected async run<T>(
+    label: string,
+    options: TransportRequestOptions,
+    attempt: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const { name } = this.ctx;
+    if (this.closed) throw new NetworkError(`${name}: the transport is closed`, { server: name });
+    const probe = this.#breaker.enter(name);
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const deadline = Date.now() + timeoutMs;
+    const scope = scopedSignal([options.signal, this.closing.signal], timeoutMs);
+    let failure: unknown;
+    try {
+      await raceSignal(this.#checkTarget(), scope.signal);
+      for (let retry = 1;; retry++) {
+        try {
+          return await attempt(scope.signal);
+        } catch (error) {
+          if (scope.signal.aborted || !options.idempotent || retry > this.settings.retries) {
+            throw error;
+          }
+          if (!isRetryable(error)) throw error;
+          const delay = retryDelay(
+            error,
+            retry,
+            this.settings.retryDelayMs,
+            this.settings.maxRetryAfterMs,
+          );
+          if (Date.now() + delay >= deadline) throw error;
+          this.ctx.log(
+            `${name}: ${label} failed (${(error as Error).name}); retry ${retry} in ${
+              Math.round(delay)
+            } ms`,
+          );
+          await sleep(delay, scope.signal);
+        }
+      }
+    } catch (error) {
+      failure = this.#classify(error, options.signal, scope.signal, label, timeoutMs);
+      throw failure;
+    } finally {
+      scope.dispose();
+      const aborted = options.signal?.aborted === true || this.closed;
+      this.#breaker.settle(outcomeOf(failure, aborted), probe);
+    }
+  }
+
+  #checkTarget(): Promise<void> {
+    this.#target ??= checkConnectTarget(this.url, this.ctx.server.urlPolicy, {
+      server: this.ctx.name,
+    }).catch((error) => {
+      this.#target = undefined;
+      throw error;
+    });
+    return this.#target;
+  }
+
+  #classify(
+    error: unknown,
+    caller: AbortSignal | undefined,
+    scope: AbortSignal,
+    label: string,
+    ms: number,
+  ): unknown {
+    const { name } = this.ctx;
+    if (caller?.aborted) return caller.reason;
+    if (this.closed) return this.closing.signal.reason;
+    const timedOut = scope.aborted && isTimeoutError(scope.reason);
+    if (timedOut && (!(error instanceof McpError) || error instanceof NetworkError)) {
+      return new TimeoutError(`${name}: ${label} timed out after ${ms} ms`, { server: name });
+    }
+    if (error instanceof McpError) return error;
+    const message = error instanceof Error ? error.message : String(error);
+    return new McpError(`${name}: ${label} failed: ${scrub(this.ctx, message)}`, {
+      server: name,
+      cause: sanitizeCause(error, this.ctx.server.secrets),
+    });
+  }
+}

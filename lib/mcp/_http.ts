@@ -1,0 +1,211 @@
+// Private: what both HTTP transports share — headers, the fetch wrapper with the
+// redirect policy, HTTP status → typed error, and secret redaction.
+
+import { hasNodeBuiltins } from "../_node.ts";
+import {
+  HttpError,
+  type McpError,
+  NetworkError,
+  PolicyError,
+  SessionExpiredError,
+} from "./errors.ts";
+import { checkConnectTarget, type PreparedServer, redact } from "./policy/prepare.ts";
+import { raceSignal } from "../_abort.ts";
+
+/** Redirect hops followed before giving up. */
+export const MAX_REDIRECTS = 5;
+
+/** What a transport's helpers need to know. */
+export interface HttpContext {
+  server: PreparedServer;
+  /** The server name used in messages. */
+  name: string;
+  fetch: typeof fetch;
+  /** Writes one already-redacted line. */
+  log(line: string): void;
+}
+
+/** Remove every configured secret from `text`. */
+export function scrub(ctx: HttpContext, text: string): string {
+  return redact(text, ctx.server.secrets);
+}
+
+/** The headers of every request: custom headers, then `Authorization`, then `extra`. */
+export function buildHeaders(ctx: HttpContext, extra: Record<string, string | undefined>): Headers {
+  const headers = new Headers(ctx.server.headers);
+  if (ctx.server.authorization) headers.set("Authorization", ctx.server.authorization);
+  for (const [name, value] of Object.entries(extra)) {
+    if (value !== undefined) headers.set(name, value);
+  }
+  return headers;
+}
+
+/**
+ * A copy of `error` (and its `cause` chain) with secrets removed from every
+ * message. Errors that carry no secret are returned unchanged.
+ */
+export function sanitizeCause(error: unknown, secrets: readonly string[], depth = 0): unknown {
+  if (!(error instanceof Error) || depth > 4) return error;
+  const message = redact(error.message, secrets);
+  const cause = sanitizeCause(error.cause, secrets, depth + 1);
+  if (message === error.message && cause === error.cause) return error;
+  const copy = new Error(message, cause === undefined ? undefined : { cause });
+  copy.name = error.name;
+  return copy;
+}
+
+function describe(error: unknown): string {
+  let current: unknown = error;
+  const parts: string[] = [];
+  for (let depth = 0; current instanceof Error && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    parts.push(typeof code === "string" ? code : current.message);
+    current = current.cause;
+  }
+  return parts.filter(Boolean).join(": ") || "network error";
+}
+
+/** Whether this runtime lets us read redirect responses (Deno, Node); browsers hand back opaque ones. */
+const readableRedirects = hasNodeBuiltins();
+
+/**
+ * `fetch` with the redirect policy: follow only same-origin redirects that keep
+ * the method (at most {@linkcode MAX_REDIRECTS} hops, each re-checked against
+ * the URL policy); refuse the rest with `PolicyError`. In browsers, redirects
+ * are errors. A failed fetch becomes `NetworkError` unless `signal` aborted, in
+ * which case its reason is thrown.
+ */
+export async function send(
+  ctx: HttpContext,
+  url: URL,
+  init: { method: string; headers: Headers; body?: string },
+  signal: AbortSignal,
+): Promise<Response> {
+  const { name } = ctx;
+  let target = url;
+  for (let hop = 0;; hop++) {
+    let response: Response;
+    try {
+      response = await ctx.fetch(target, {
+        ...init,
+        signal,
+        redirect: readableRedirects ? "manual" : "error",
+      });
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      const cause = sanitizeCause(error, ctx.server.secrets);
+      throw new NetworkError(
+        `${name}: ${init.method} ${target.origin} failed (${scrub(ctx, describe(error))})`,
+        {
+          server: name,
+          cause,
+        },
+      );
+    }
+    if (response.type === "opaqueredirect") {
+      throw new PolicyError(
+        `${name}: the server redirected and redirects cannot be followed here`,
+        {
+          server: name,
+          field: "url",
+        },
+      );
+    }
+    const location = response.headers.get("location");
+    if (![301, 302, 303, 307, 308].includes(response.status) || location === null) return response;
+    response.body?.cancel().catch(() => {});
+    let next: URL;
+    try {
+      next = new URL(location, target);
+    } catch {
+      throw new HttpError(response.status, response.statusText, "invalid Location header", {
+        server: name,
+      });
+    }
+    if (next.origin !== url.origin) {
+      throw new PolicyError(
+        `${name}: refused a redirect from ${url.origin} to another origin (${next.origin})`,
+        {
+          server: name,
+          field: "url",
+        },
+      );
+    }
+    if (init.method === "POST" && response.status !== 307 && response.status !== 308) {
+      throw new PolicyError(
+        `${name}: refused a ${response.status} redirect that would turn POST into GET`,
+        {
+          server: name,
+          field: "url",
+        },
+      );
+    }
+    if (hop >= MAX_REDIRECTS) {
+      throw new PolicyError(`${name}: too many redirects (more than ${MAX_REDIRECTS})`, {
+        server: name,
+        field: "url",
+      });
+    }
+    await checkConnectTarget(next, ctx.server.urlPolicy, { server: name });
+    ctx.log(`${name}: following a ${response.status} redirect to ${next.pathname}`);
+    target = next;
+  }
+}
+
+const SESSION_GONE = /session/i;
+
+/**
+ * The typed error for a non-success status. A 404 to a request that carried a
+ * session id, or a 400 whose body talks about the session, is
+ * `SessionExpiredError`; everything else is `HttpError` with at most 1 KiB of
+ * redacted body. Reads at most 4 KiB of the body.
+ */
+export async function statusError(
+  ctx: HttpContext,
+  response: Response,
+  sentSession: boolean,
+  signal: AbortSignal,
+): Promise<McpError> {
+  const { name } = ctx;
+  let body = "";
+  try {
+    const head = await readPrefix(response, 4096, signal);
+    body = scrub(ctx, head).replace(/\s+/g, " ").trim();
+  } catch (error) {
+    if (signal.aborted) throw error;
+  }
+  const httpError = new HttpError(response.status, response.statusText, body, { server: name });
+  const unknownMethod = body.includes("-32601");
+  if (
+    sentSession && !unknownMethod &&
+    (response.status === 404 || (response.status === 400 && SESSION_GONE.test(body)))
+  ) {
+    return new SessionExpiredError(
+      `${name}: the server no longer knows this session (HTTP ${response.status})`,
+      {
+        server: name,
+        cause: httpError,
+      },
+    );
+  }
+  return httpError;
+}
+
+async function readPrefix(response: Response, max: number, signal: AbortSignal): Promise<string> {
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let total = 0;
+  try {
+    while (total < max) {
+      const { done, value } = await raceSignal(reader.read(), signal);
+      if (done) break;
+      total += value.byteLength;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return text.slice(0, max);
+}

@@ -1,0 +1,224 @@
+/**
+ * The Streamable HTTP transport (MCP 2025-03-26 and later): one endpoint,
+ * every message a POST answered with JSON or an SSE stream, `Mcp-Session-Id`
+ * sessions, `MCP-Protocol-Version` after negotiation, resumption with
+ * `Last-Event-ID`, and DELETE to end a session.
+ *
+ * @module
+ */
+
+import { scopedSignal } from "../_abort.ts";
+import { ProtocolError, SessionExpiredError, StreamEndedError } from "./errors.ts";
+import type { HttpTransportOptions } from "./http_options.ts";
+import type { PreparedServer } from "./policy/prepare.ts";
+import type { McpTransport, TransportRequestOptions } from "./transport.ts";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./types.ts";
+import { HttpTransportBase } from "./_base.ts";
+import { buildHeaders, scrub, send, statusError } from "./_http.ts";
+import { attachRetryAfter } from "./_retry.ts";
+import { readAnswer } from "./_answer.ts";
+
+export type { HttpTransportOptions } from "./http_options.ts";
+
+const VISIBLE_ASCII = /^[\x21-\x7E]{1,1024}$/;
+
+/**
+ * Create a Streamable HTTP transport for a prepared server. Nothing is sent
+ * until the first request; the client then runs the handshake over it.
+ *
+ * @example Initialise by hand and list tools
+ * ```ts
+ * import { createStreamableHttpTransport, prepareServer } from "@skillmux/core";
+ * const transport = createStreamableHttpTransport(
+ *   prepareServer({ name: "local", url: "http://127.0.0.1:3001/mcp" }),
+ *   { maxResponseBytes: 1 << 20 },
+ * );
+ * const init = await transport.request({
+ *   jsonrpc: "2.0",
+ *   id: 1,
+ *   method: "initialize",
+ *   params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "demo", version: "1.0.0" } },
+ * }, { timeoutMs: 5000, idempotent: true });
+ * if ("result" in init) transport.setProtocolVersion(String(init.result.protocolVersion));
+ * await transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" });
+ * console.log(await transport.request({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { idempotent: true }));
+ * await transport.close();
+ * ```
+ */
+export function createStreamableHttpTransport(
+  server: PreparedServer,
+  options: HttpTransportOptions = {},
+): McpTransport {
+  return new StreamableHttpTransport(server, options);
+}
+
+type Outgoing = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+class StreamableHttpTransport extends HttpTransportBase implements McpTransport {
+  readonly kind = "streamable-http" as const;
+  #session: string | undefined;
+  #version: string | undefined;
+  #closed: Promise<void> | undefined;
+
+  get sessionId(): string | undefined {
+    return this.#session;
+  }
+
+  request(
+    message: JsonRpcRequest,
+    options: TransportRequestOptions = {},
+  ): Promise<JsonRpcResponse> {
+    const tracked = this.router.track(message, options);
+    return this.run(message.method, options, async (signal) => {
+      const answer = await this.#post(tracked.message, signal);
+      if (answer === undefined) {
+        throw new ProtocolError(`${this.ctx.name}: no answer`, { server: this.ctx.name });
+      }
+      return answer;
+    }).finally(tracked.done);
+  }
+
+  async notify(message: JsonRpcNotification, options: TransportRequestOptions = {}): Promise<void> {
+    await this.run(message.method, options, (signal) => this.#post(message, signal));
+  }
+
+  setProtocolVersion(version: string): void {
+    this.#version = version;
+  }
+
+  resetSession(): void {
+    this.#session = undefined;
+    this.#version = undefined;
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= this.#shutdown();
+    return this.#closed;
+  }
+
+  protected reply(response: JsonRpcResponse): void {
+    if (this.closed) return;
+    this.run("reply", { timeoutMs: 10_000 }, (signal) => this.#post(response, signal)).catch((
+      error,
+    ) =>
+      this.ctx.log(`${this.ctx.name}: could not answer a server request (${(error as Error).name})`)
+    );
+  }
+
+  #headers(extra: Record<string, string | undefined>): Headers {
+    return buildHeaders(this.ctx, {
+      "Mcp-Session-Id": this.#session,
+      "MCP-Protocol-Version": this.#version,
+      ...extra,
+    });
+  }
+
+  /** One attempt: POST `message`; for a request, read its answer (JSON or SSE). */
+  async #post(message: Outgoing, signal: AbortSignal): Promise<JsonRpcResponse | undefined> {
+    const { ctx } = this;
+    const attempt = new AbortController();
+    const scope = scopedSignal([signal, attempt.signal]);
+    try {
+      const sent = this.#session;
+      const headers = this.#headers({
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+      });
+      const response = await send(ctx, this.url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(message),
+      }, scope.signal);
+      if (!response.ok) {
+        const error = await statusError(ctx, response, sent !== undefined, scope.signal);
+        attachRetryAfter(error, response);
+        if (error instanceof SessionExpiredError && this.#session === sent) {
+          this.#session = undefined;
+        }
+        throw error;
+      }
+      const request = "method" in message && "id" in message ? message : undefined;
+      if (request?.method === "initialize") this.#capture(response);
+      if (request === undefined) {
+        response.body?.cancel().catch(() => {});
+        return undefined;
+      }
+      return await readAnswer({
+        ctx,
+        settings: this.settings,
+        router: this.router,
+        request,
+        response,
+        signal: scope.signal,
+        resume: (lastEventId) => this.#resume(request.method, lastEventId, scope.signal),
+      });
+    } finally {
+      attempt.abort();
+      scope.dispose();
+    }
+  }
+
+  #capture(response: Response): void {
+    const id = response.headers.get("mcp-session-id");
+    if (id === null) return;
+    if (!VISIBLE_ASCII.test(id)) {
+      response.body?.cancel().catch(() => {});
+      throw new ProtocolError(
+        `${this.ctx.name}: the server sent an invalid Mcp-Session-Id (it must be 1–1024 visible ASCII characters)`,
+        { server: this.ctx.name },
+      );
+    }
+    this.#session = id;
+  }
+
+  /** Reopen an interrupted answer stream with GET + `Last-Event-ID`, after the server's `retry`. */
+  async #resume(
+    method: string,
+    lastEventId: string,
+    signal: AbortSignal,
+  ): Promise<ReadableStream<Uint8Array>> {
+    const { ctx } = this;
+    const headers = this.#headers({ Accept: "text/event-stream", "Last-Event-ID": lastEventId });
+    ctx.log(`${ctx.name}: the event stream for ${method} ended early; resuming with Last-Event-ID`);
+    const response = await send(ctx, this.url, { method: "GET", headers }, signal);
+    const type = response.headers.get("content-type") ?? "";
+    if (response.ok && type.includes("text/event-stream") && response.body !== null) {
+      return response.body;
+    }
+    const cause = response.ok
+      ? undefined
+      : await statusError(ctx, response, this.#session !== undefined, signal);
+    if (cause instanceof SessionExpiredError) throw cause;
+    response.body?.cancel().catch(() => {});
+    throw new StreamEndedError(
+      `${ctx.name}: the event stream for ${method} ended before its response and could not be resumed (HTTP ${response.status})`,
+      { server: ctx.name, cause },
+    );
+  }
+
+  async #shutdown(): Promise<void> {
+    const { ctx } = this;
+    this.abortAll();
+    if (this.#session === undefined) return;
+    const scope = scopedSignal([], 2_000);
+    try {
+      const response = await send(
+        ctx,
+        this.url,
+        { method: "DELETE", headers: this.#headers({}) },
+        scope.signal,
+      );
+      response.body?.cancel().catch(() => {});
+      if (!response.ok && response.status !== 404 && response.status !== 405) {
+        ctx.log(`${ctx.name}: ending the session answered HTTP ${response.status}`);
+      }
+    } catch (error) {
+      ctx.log(
+        `${ctx.name}: could not end the session: ${scrub(ctx, (error as Error).message ?? "")}`,
+      );
+    } finally {
+      scope.dispose();
+      this.#session = undefined;
+    }
+  }
+}
