@@ -1,0 +1,123 @@
+// Private: route one stdout line of a stdio server: responses to their pending
+// request, progress to its callback, server requests answered, the rest reported.
+
+import { ProtocolError } from "./errors.ts";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse, Progress } from "./types.ts";
+
+/** A request waiting for its response. */
+export interface Pending {
+  method: string;
+  resolve(response: JsonRpcResponse): void;
+  reject(error: unknown): void;
+  onProgress?: (progress: Progress) => void;
+  timer?: ReturnType<typeof setTimeout>;
+  unsubscribe?: () => void;
+  /** Forget the request (timers, listeners, maps); call before resolving or rejecting. */
+  settle?: () => void;
+}
+
+/** What {@linkcode dispatchLine} needs from the transport. */
+export interface DispatchContext {
+  pending: Map<JsonRpcId, Pending>;
+  progress: Map<string | number, Pending>;
+  label: string;
+  server: string;
+  reply(message: JsonRpcResponse): void;
+  notify(message: JsonRpcNotification): void;
+  diagnose(text: string): void;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** Handle one line (a message or a batch); never throws. */
+export function dispatchLine(line: string, ctx: DispatchContext): void {
+  const text = line.trim();
+  if (text === "") return;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    ctx.diagnose(`${ctx.label}: ignored a stdout line that is not JSON: ${clip(text)}`);
+    return;
+  }
+  for (const message of Array.isArray(parsed) ? parsed : [parsed]) dispatchMessage(message, ctx);
+}
+
+function guard(ctx: DispatchContext, what: string, fn: () => void): void {
+  try {
+    fn();
+  } catch (error) {
+    ctx.diagnose(`${ctx.label}: the ${what} callback threw: ${(error as Error)?.message ?? error}`);
+  }
+}
+
+function dispatchMessage(message: unknown, ctx: DispatchContext): void {
+  if (!isObject(message) || message.jsonrpc !== "2.0") {
+    ctx.diagnose(`${ctx.label}: ignored a message that is not JSON-RPC 2.0`);
+    return;
+  }
+  const id = message.id;
+  const hasId = typeof id === "string" || typeof id === "number";
+  if (typeof message.method === "string") {
+    if (hasId) {
+      ctx.reply(
+        message.method === "ping" ? { jsonrpc: "2.0", id, result: {} } : {
+          jsonrpc: "2.0",
+          id,
+          error: { code: -32601, message: `Method not found: ${message.method}` },
+        },
+      );
+    } else if (message.method === "notifications/progress") {
+      const params = isObject(message.params) ? message.params : {};
+      const token = params.progressToken;
+      const target = typeof token === "string" || typeof token === "number"
+        ? ctx.progress.get(token)
+        : undefined;
+      if (target?.onProgress && typeof params.progress === "number") {
+        const progress: Progress = { progress: params.progress };
+        if (typeof params.total === "number") progress.total = params.total;
+        if (typeof params.message === "string") progress.message = params.message;
+        guard(ctx, "onProgress", () => target.onProgress!(progress));
+      }
+    } else {
+      guard(ctx, "onNotification", () => ctx.notify(message as unknown as JsonRpcNotification));
+    }
+    return;
+  }
+  if (!hasId) {
+    const error = isObject(message.error) && typeof message.error.message === "string"
+      ? `: ${clip(message.error.message)}`
+      : "";
+    ctx.diagnose(`${ctx.label}: ignored a response without an id${error}`);
+    return;
+  }
+  const pending = ctx.pending.get(id);
+  if (pending === undefined) {
+    ctx.diagnose(`${ctx.label}: ignored a response for unknown id ${JSON.stringify(id)}`);
+    return;
+  }
+  pending.settle?.();
+  const error = message.error;
+  if (isObject(message.result)) {
+    pending.resolve(message as unknown as JsonRpcResponse);
+  } else if (
+    isObject(error) && typeof error.code === "number" && typeof error.message === "string"
+  ) {
+    pending.resolve(message as unknown as JsonRpcResponse);
+  } else {
+    pending.reject(
+      new ProtocolError(
+        `${ctx.label}: the response to ${pending.method} has neither a result object nor a valid error`,
+        { server: ctx.server },
+      ),
+    );
+  }
+}

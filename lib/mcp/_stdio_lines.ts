@@ -1,0 +1,82 @@
+// Private: byte framing for the stdio transport. Newline-delimited messages on
+// stdout with a per-line cap, and a bounded tail of stderr lines for errors.
+
+/** Splits a byte stream into lines (without `\n` or `\r\n`), refusing any longer than `maxBytes`. */
+export class LineSplitter {
+  readonly #maxBytes: number;
+  readonly #decoder = new TextDecoder();
+  #chunks: Uint8Array[] = [];
+  #size = 0;
+
+  constructor(maxBytes: number) {
+    this.#maxBytes = maxBytes;
+  }
+
+  /** Feed bytes; returns the complete lines, or `undefined` when a line exceeds the cap. */
+  push(chunk: Uint8Array): string[] | undefined {
+    const lines: string[] = [];
+    let start = 0;
+    for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
+      const part = chunk.subarray(start, nl);
+      if (this.#size + part.length > this.#maxBytes) return undefined;
+      lines.push(this.#take(part));
+      start = nl + 1;
+    }
+    const rest = chunk.subarray(start);
+    if (rest.length > 0) {
+      this.#size += rest.length;
+      if (this.#size > this.#maxBytes) return undefined;
+      this.#chunks.push(rest);
+    }
+    return lines;
+  }
+
+  #take(last: Uint8Array): string {
+    let bytes = last;
+    if (this.#chunks.length > 0) {
+      bytes = new Uint8Array(this.#size + last.length);
+      let at = 0;
+      for (const c of this.#chunks) {
+        bytes.set(c, at);
+        at += c.length;
+      }
+      bytes.set(last, at);
+      this.#chunks = [];
+      this.#size = 0;
+    }
+    const text = this.#decoder.decode(bytes);
+    return text.endsWith("\r") ? text.slice(0, -1) : text;
+  }
+}
+
+/** Keeps the last `limit` lines written to a stream (each clipped to 1,000 characters). */
+export class LineTail {
+  readonly #limit: number;
+  readonly #decoder = new TextDecoder();
+  #lines: string[] = [];
+  #partial = "";
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  push(chunk: Uint8Array): void {
+    const text = this.#partial + this.#decoder.decode(chunk, { stream: true });
+    const parts = text.split("\n");
+    this.#partial = parts.pop()!.slice(-4096);
+    for (const line of parts) this.#add(line);
+  }
+
+  #add(line: string): void {
+    const clean = line.endsWith("\r") ? line.slice(0, -1) : line;
+    this.#lines.push(clean.length > 1000 ? `${clean.slice(0, 1000)}…` : clean);
+    if (this.#lines.length > this.#limit) this.#lines.splice(0, this.#lines.length - this.#limit);
+  }
+
+  /** The kept lines, oldest first, including an unterminated last line. */
+  lines(): string[] {
+    const out = [...this.#lines];
+    if (this.#partial !== "") out.push(this.#partial.slice(0, 1000));
+    return out.slice(-this.#limit);
+  }
+}
