@@ -5,6 +5,8 @@
 // bundlers building "." for a browser never meet a built-in, while Deno and Node
 // still get the filesystem with zero configuration.
 
+import type * as ChildProcess from "node:child_process";
+import type * as Dns from "node:dns/promises";
 import type * as FsPromises from "node:fs/promises";
 import type * as Os from "node:os";
 import type * as Path from "node:path";
@@ -14,6 +16,8 @@ export interface NodeBuiltins {
   fs: typeof FsPromises;
   path: typeof Path;
   os: typeof Os;
+  childProcess: typeof ChildProcess;
+  dns: typeof Dns;
   env: Record<string, string | undefined>;
 }
 
@@ -43,6 +47,8 @@ export function nodeBuiltins(feature: string): NodeBuiltins {
     fs: load.call(process, "node:fs/promises") as typeof FsPromises,
     path: load.call(process, "node:path") as typeof Path,
     os: load.call(process, "node:os") as typeof Os,
+    childProcess: load.call(process, "node:child_process") as typeof ChildProcess,
+    dns: load.call(process, "node:dns/promises") as typeof Dns,
     env: process?.env ?? {},
   };
 }

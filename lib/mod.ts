@@ -3,7 +3,8 @@
  *
  * This entry is isomorphic: it uses web-standard globals only and runs on Deno,
  * Node and in browsers. Runtime-specific parts have their own entries:
- * `@skillmux/core/fs` (filesystem storage, Deno/Node) and
+ * `@skillmux/core/fs` (filesystem storage, Deno/Node),
+ * `@skillmux/core/stdio` (MCP over stdio, Deno/Node) and
  * `@skillmux/core/indexed-db` (browser storage).
  *
  * @example Resolve a skill with zero configuration
@@ -19,4 +20,5 @@
 
 export * from "./skill/mod.ts";
 export * from "./storage/mod.ts";
+export * from "./mcp/mod.ts";
 export * from "./resolve/mod.ts";

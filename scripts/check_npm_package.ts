@@ -1,32 +1,76 @@
-// Import the compiled npm package (dist/, through package.json "exports") the way a
-// Node user would, and check the zero-config resolver and the built-ins work from it.
+// Use the compiled npm package (dist/, through package.json "exports") the way a Node
+// user would: type-check a consumer against its .d.ts files, then import it and check
+// the zero-config resolver and the built-ins work from it.
 //
 //   npm run build && node --import tsx scripts/check_npm_package.ts
 
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
-const core = await import("skillmux");
-const fs = await import("skillmux/fs");
-await import("skillmux/indexed-db");
-
+const root = resolve(import.meta.dirname ?? ".", "..");
 const home = await mkdtemp(join(tmpdir(), "skillmux-npm-"));
 try {
-  const userDir = join(home, "user");
-  const storage = fs.createFsStorage({ root: userDir });
-  await storage.set(
+  // 1. A TypeScript consumer (NodeNext, strict, no skipLibCheck) type-checks against dist/.
+  const consumer = join(home, "consumer");
+  await mkdir(join(consumer, "node_modules", "@types"), { recursive: true });
+  await symlink(root, join(consumer, "node_modules", "skillmux"));
+  await symlink(
+    join(root, "node_modules", "@types", "node"),
+    join(consumer, "node_modules", "@types", "node"),
+  );
+  await writeFile(join(consumer, "package.json"), '{ "type": "module", "private": true }');
+  await writeFile(
+    join(consumer, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2022",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        lib: ["ES2023", "DOM"],
+        types: ["node"],
+      },
+    }),
+  );
+  await writeFile(
+    join(consumer, "index.ts"),
+    [
+      'import { connect, resolveSkill, type Skill } from "skillmux";',
+      'import { createFsStorage } from "skillmux/fs";',
+      'import { createStdioTransport } from "skillmux/stdio";',
+      'import { createIndexedDbStorage } from "skillmux/indexed-db";',
+      'const skill: Skill = (await resolveSkill("samtools")).skill;',
+      "console.log(skill.name, connect, createFsStorage, createStdioTransport, createIndexedDbStorage);",
+      "",
+    ].join("\n"),
+  );
+  execFileSync(join(root, "node_modules", ".bin", "tsc"), ["-p", consumer], { stdio: "inherit" });
+
+  // 2. The compiled JavaScript runs: user skills override built-ins.
+  const name = "skillmux"; // a computed specifier: type checkers don't follow it into dist/
+  const core = await import(name) as typeof import("../lib/mod.ts");
+  const fs = await import(`${name}/fs`) as typeof import("../lib/storage/fs.ts");
+  await import(`${name}/indexed-db`);
+  await import(`${name}/stdio`);
+  const folders = {
+    userDir: join(home, "user"),
+    communityDir: join(home, "c"),
+    configDir: join(home, "k"),
+  };
+  await fs.createFsStorage({ root: folders.userDir }).set(
     "samtools.md",
     "---\nname: samtools\ndescription: My own samtools notes. Use when sorting.\n---\n",
   );
-  const mine = await core.resolveSkill("samtools", { userDir, communityDir: join(home, "c") });
-  assert.equal(mine.source, "user");
-  const builtin = await core.resolveSkill("bcftools", { userDir, communityDir: join(home, "c") });
-  assert.equal(builtin.source, "builtin");
+  assert.equal((await core.resolveSkill("samtools", folders)).source, "user");
+  assert.equal((await core.resolveSkill("bcftools", folders)).source, "builtin");
   const names = await core.builtinSkillNames();
   console.log(
-    `ok: dist/ imports as "skillmux"; ${names.length} built-ins; user skills override them`,
+    `ok: dist/ type-checks for a NodeNext consumer and imports as "skillmux"; ${names.length} built-ins`,
   );
 } finally {
   await rm(home, { recursive: true, force: true });

@@ -47,7 +47,6 @@ test("version and license agree; Deno reads npm's node_modules", () => {
 test("every npm dependency is mapped to an npm: specifier in deno.json", async () => {
   const imports = (await read<{ imports: Record<string, string> }>("deno.json")).imports;
   for (const [name, range] of Object.entries(pkg.dependencies)) {
-    if (name === "ky" || name === "valibot") continue; // used from the MCP client onwards
     assert.equal(imports[name], `npm:${name}@${range}`, `deno.json imports["${name}"]`);
   }
 });

@@ -62,11 +62,19 @@ export interface McpClient {
   /** Every tool, following `nextCursor` to the end (bounded). */
   listTools(options?: CallOptions): Promise<Tool[]>;
   /** Call a tool. Never retried or replayed automatically. */
-  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<CallToolResult>;
   /** Every prompt, following `nextCursor` to the end (bounded). */
   listPrompts(options?: CallOptions): Promise<Prompt[]>;
   /** One prompt, filled in with `args`. */
-  getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult>;
+  getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options?: CallOptions,
+  ): Promise<GetPromptResult>;
   /** Round-trip a `ping`; resolves with the latency in milliseconds. */
   ping(options?: CallOptions): Promise<number>;
   /** End the session and release the connection. Idempotent. */

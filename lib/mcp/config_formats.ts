@@ -31,7 +31,15 @@ function text(value: unknown, where: string): string | undefined {
   return value;
 }
 
-/** A server name derived from a URL when an entry has none: `host-port`. */
+/**
+ * A server name derived from a URL when an entry has none: `host-port`.
+ *
+ * @example
+ * ```ts
+ * import { nameFromUrl } from "@skillmux/core";
+ * console.log(nameFromUrl("http://localhost:3000/mcp")); // "localhost-3000"
+ * ```
+ */
 export function nameFromUrl(url: string): string {
   try {
     const { hostname, port } = new URL(url);

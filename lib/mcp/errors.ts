@@ -57,7 +57,10 @@ export class HttpError extends McpError {
   constructor(status: number, statusText: string, body: string, options: McpErrorOptions = {}) {
     const clipped = body.length > 1024 ? `${body.slice(0, 1024)}…` : body;
     const from = options.server ? ` from ${options.server}` : "";
-    super(`HTTP ${status}${statusText ? ` ${statusText}` : ""}${from}${clipped ? `: ${clipped}` : ""}`, options);
+    super(
+      `HTTP ${status}${statusText ? ` ${statusText}` : ""}${from}${clipped ? `: ${clipped}` : ""}`,
+      options,
+    );
     this.name = "HttpError";
     this.status = status;
     this.body = clipped;
@@ -195,7 +198,10 @@ export class ResponseTooLargeError extends McpError {
   readonly limit: number;
   /** Build the error for a cap of `limit` bytes. */
   constructor(limit: number, options: McpErrorOptions = {}) {
-    super(`${options.server ? `${options.server}: ` : ""}response exceeds the ${limit}-byte cap`, options);
+    super(
+      `${options.server ? `${options.server}: ` : ""}response exceeds the ${limit}-byte cap`,
+      options,
+    );
     this.name = "ResponseTooLargeError";
     this.limit = limit;
   }
@@ -252,7 +258,10 @@ export class UnsupportedProtocolVersionError extends McpError {
   readonly version: string;
   /** Build the error. */
   constructor(version: string, options: McpErrorOptions = {}) {
-    super(`${options.server ? `${options.server}: ` : ""}unsupported protocol version "${version}"`, options);
+    super(
+      `${options.server ? `${options.server}: ` : ""}unsupported protocol version "${version}"`,
+      options,
+    );
     this.name = "UnsupportedProtocolVersionError";
     this.version = version;
   }

@@ -7,7 +7,13 @@
  * @module
  */
 
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, Progress, TransportKind } from "./types.ts";
+import type {
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  Progress,
+  TransportKind,
+} from "./types.ts";
 
 /** Options of one request. */
 export interface TransportRequestOptions {

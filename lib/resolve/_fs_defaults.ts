@@ -3,9 +3,11 @@
 
 import { nodeBuiltins } from "../_node.ts";
 import { createFsStorage } from "../storage/fs.ts";
+import { createServerRegistry } from "../mcp/registry.ts";
+import { createMcpSkillSources } from "./mcp_source.ts";
 import { createStorageSource } from "./storage_source.ts";
 import type { DefaultSkillFolders, DefaultSourcesOptions } from "./default_sources.ts";
-import type { SkillSource } from "./types.ts";
+import type { SkillSource, SourceTier } from "./types.ts";
 
 /** The user and community skill folders, after options and environment variables. */
 export function skillFolders(options: DefaultSourcesOptions = {}): DefaultSkillFolders {
@@ -23,17 +25,24 @@ export function skillFolders(options: DefaultSourcesOptions = {}): DefaultSkillF
       "skillmux",
       "skills",
     )));
-  return { user, community };
+  const config = options.configDir ?? (env.SKILLMUX_CONFIG_DIR ||
+    (base ? base : path.join(env.XDG_CONFIG_HOME || path.join(home(), ".config"), "skillmux")));
+  return { user, community, config };
 }
 
-/** Sources over the user and community folders, in that order. */
-export function fsSources(options: DefaultSourcesOptions = {}): SkillSource[] {
+/** Sources over the user and community folders, then the registered MCP servers as one group. */
+export async function fsSources(options: DefaultSourcesOptions = {}): Promise<SourceTier[]> {
   const folders = skillFolders(options);
+  const registry = createServerRegistry({
+    storage: createFsStorage({ root: folders.config, private: true }),
+  });
+  const mcp: SkillSource[] = await createMcpSkillSources(registry);
   return [
     createStorageSource({ label: "user", storage: createFsStorage({ root: folders.user }) }),
     createStorageSource({
       label: "community",
       storage: createFsStorage({ root: folders.community }),
     }),
+    ...(mcp.length > 0 ? [mcp] : []),
   ];
 }

@@ -8,7 +8,9 @@ import { hasNodeBuiltins } from "../_node.ts";
 import { createBuiltinSource } from "./builtin_source.ts";
 import { createResolver } from "./resolver.ts";
 import { createStorageSource } from "./storage_source.ts";
-import type { Resolution, ResolveOptions, Resolver, SkillListing, SkillSource } from "./types.ts";
+import { createServerRegistry } from "../mcp/registry.ts";
+import { createMcpSkillSources } from "./mcp_source.ts";
+import type { Resolution, ResolveOptions, Resolver, SkillListing, SourceTier } from "./types.ts";
 
 /** Options of {@linkcode createDefaultSources}, {@linkcode resolveSkill} and {@linkcode listSkills}. */
 export interface DefaultSourcesOptions {
@@ -16,6 +18,8 @@ export interface DefaultSourcesOptions {
   userDir?: string;
   /** Deno/Node: the community skills folder (else `$SKILLMUX_COMMUNITY_SKILLS`, `$SKILLMUX_HOME/community`, `$XDG_DATA_HOME/skillmux/skills`, `~/.local/share/skillmux/skills`). */
   communityDir?: string;
+  /** Deno/Node: the folder of `config.toml`, whose `[[mcp.servers]]` become MCP sources (else `$SKILLMUX_CONFIG_DIR`, `$SKILLMUX_HOME`, `$XDG_CONFIG_HOME/skillmux`, `~/.config/skillmux`). */
+  configDir?: string;
   /** Deno/Node: environment variables to read instead of the process environment. */
   env?: Record<string, string | undefined>;
   /** Browser: the IndexedDB database holding user skills under `skills/` (default `skillmux`). */
@@ -28,33 +32,39 @@ export interface DefaultSkillFolders {
   user: string;
   /** Community-installed skills. */
   community: string;
+  /** The folder of `config.toml` (registered MCP servers). */
+  config: string;
 }
 
 /**
  * The default sources for this platform, highest priority first. On Deno and
- * Node: the user folder, the community folder, then the built-ins. In a
- * browser: user skills in IndexedDB (keys `skills/<name>.md`), then the built-ins.
+ * Node: the user folder, the community folder, the MCP servers registered in
+ * `config.toml` (one group, asked in parallel), then the built-ins. In a
+ * browser: user skills in IndexedDB (keys `skills/<name>.md`), the MCP servers
+ * registered there (key `config.toml`), then the built-ins.
  *
  * @example Add an MCP or team source between community and built-ins
  * ```ts
  * import { createDefaultSources, createResolver } from "@skillmux/core";
  * const sources = await createDefaultSources();
  * const resolver = createResolver({ sources });
- * console.log(sources.map((s) => s.label)); // ["user", "community", "builtin"] on Deno/Node
+ * console.log(sources.flat().map((s) => s.label)); // ["user", "community", "builtin"] with no MCP servers
  * console.log((await resolver.resolve("samtools")).source);
  * ```
  */
 export async function createDefaultSources(
   options: DefaultSourcesOptions = {},
-): Promise<SkillSource[]> {
+): Promise<SourceTier[]> {
   if (hasNodeBuiltins()) {
-    return [...(await import("./_fs_defaults.ts")).fsSources(options), createBuiltinSource()];
+    return [...await (await import("./_fs_defaults.ts")).fsSources(options), createBuiltinSource()];
   }
   if (typeof indexedDB !== "undefined") {
     const { createIndexedDbStorage } = await import("../storage/indexed_db.ts");
     const storage = createIndexedDbStorage({ dbName: options.dbName });
+    const mcp = await createMcpSkillSources(createServerRegistry({ storage }));
     return [
       createStorageSource({ label: "user", storage, prefix: "skills/" }),
+      ...(mcp.length > 0 ? [mcp] : []),
       createBuiltinSource(),
     ];
   }
@@ -89,8 +99,8 @@ function resolverFor(options: DefaultSourcesOptions): Promise<Resolver> {
 }
 
 /**
- * Resolve a skill with zero configuration: user > community > built-in on
- * Deno and Node, IndexedDB > built-in in a browser. The answer says where the
+ * Resolve a skill with zero configuration: user > community > registered MCP
+ * servers > built-in on Deno and Node, IndexedDB > MCP > built-in in a browser. The answer says where the
  * skill came from. Throws `SkillNotFoundError` when no source has it.
  *
  * On Deno, grant `--allow-read` for the folders and `--allow-env` (the folders

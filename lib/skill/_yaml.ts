@@ -2,13 +2,24 @@
 // Uses `yaml` with the YAML 1.2 core schema: no code execution, no custom
 // tags, no merge keys, unique keys and a low alias budget.
 
-import { type Document, isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
+import type * as Yaml from "yaml";
+import type { Document } from "yaml";
 import type { FrontMatterSplit } from "./_front_matter.ts";
 import type { RawField, RawValue } from "./_raw.ts";
 import { toPlain } from "./_raw.ts";
 import type { At, Report } from "./_report.ts";
 import { isValidSkillName } from "./name.ts";
 import { lineIndexAt, lineStarts } from "./_text.ts";
+
+let Y: typeof Yaml | undefined;
+
+/**
+ * Load the `yaml` package (about 30 KiB gzip) on first use, so bundles that
+ * never parse a skill never fetch it. {@linkcode readYamlFields} needs it loaded.
+ */
+export async function loadYaml(): Promise<void> {
+  Y ??= await import("yaml");
+}
 
 /** The most aliases a front matter may expand (YAML "billion laughs" guard). */
 export const MAX_ALIAS_COUNT = 50;
@@ -27,7 +38,7 @@ export function readYamlFields(split: FrontMatterSplit, report: Report): YamlFie
     split.yamlLine + lineIndexAt(starts, Math.min(offset, last));
   let doc: Document;
   try {
-    doc = parseDocument(split.yaml, {
+    doc = Y!.parseDocument(split.yaml, {
       schema: "core",
       version: "1.2",
       uniqueKeys: true,
@@ -41,11 +52,11 @@ export function readYamlFields(split: FrontMatterSplit, report: Report): YamlFie
   const root = doc.contents;
   peekName(root, report);
   const fieldAt = (offset: number): string | undefined => {
-    if (!isMap(root)) return undefined;
+    if (!Y!.isMap(root)) return undefined;
     let found: string | undefined;
     for (const pair of root.items) {
       const start = (pair.key as { range?: [number, number, number] } | null)?.range?.[0];
-      if (start !== undefined && start <= offset && isScalar(pair.key)) {
+      if (start !== undefined && start <= offset && Y!.isScalar(pair.key)) {
         found = scalarText(pair.key);
       }
     }
@@ -73,32 +84,32 @@ export function readYamlFields(split: FrontMatterSplit, report: Report): YamlFie
     const at = { line: lineOf(w.pos[0]), field: fieldAt(w.pos[0]) };
     return { detail: `front matter${inField(at.field)}: ${w.message}`, at };
   });
-  if (root === null || (isScalar(root) && root.value === null)) return { fields: [], warnings };
-  if (!isMap(root)) {
+  if (root === null || (Y!.isScalar(root) && root.value === null)) return { fields: [], warnings };
+  if (!Y!.isMap(root)) {
     report.fail("front matter must be a YAML mapping of fields", { line: split.yamlLine });
   }
   const toRaw = (node: unknown, depth: number): RawValue => {
     const line = lineOfNode(node, lineOf);
-    const target = isAlias(node) ? node.resolve(doc) : node;
+    const target = Y!.isAlias(node) ? node.resolve(doc) : node;
     if (target === null || target === undefined) return { kind: "null", line };
-    if (isScalar(target)) {
+    if (Y!.isScalar(target)) {
       return target.value === null ? { kind: "null", line } : {
         kind: "scalar",
         text: scalarText(target),
         line,
       };
     }
-    if (isSeq(target)) {
+    if (Y!.isSeq(target)) {
       return { kind: "list", items: depth > 0 ? target.items.map((i) => toRaw(i, 0)) : [], line };
     }
-    if (isMap(target) && depth > 0) return { kind: "map", entries: toFields(target, 0), line };
+    if (Y!.isMap(target) && depth > 0) return { kind: "map", entries: toFields(target, 0), line };
     return { kind: "map", entries: [], line };
   };
   const toFields = (map: { items: { key: unknown; value: unknown }[] }, depth: number) =>
     map.items.map((pair): RawField => {
-      const key = isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
+      const key = Y!.isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
       const line = lineOfNode(pair.key, lineOf);
-      if (key !== null && key !== undefined && !isScalar(key)) {
+      if (key !== null && key !== undefined && !Y!.isScalar(key)) {
         report.fail("front matter keys must be strings", { line });
       }
       const value = pair.value;
@@ -107,7 +118,7 @@ export function readYamlFields(split: FrontMatterSplit, report: Report): YamlFie
         value: toRaw(value, depth),
         line,
         toJS: () =>
-          isScalar(value) || isMap(value) || isSeq(value) || isAlias(value)
+          Y!.isScalar(value) || Y!.isMap(value) || Y!.isSeq(value) || Y!.isAlias(value)
             ? toPlain(value.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }))
             : null,
       };
@@ -132,9 +143,9 @@ function inField(field: string | undefined): string {
 
 /** Uses a valid `name` from a broken front matter to label its errors. */
 function peekName(root: unknown, report: Report): void {
-  if (!isMap(root)) return;
+  if (!Y!.isMap(root)) return;
   const value = root.get("name", true);
-  if (isScalar(value) && isValidSkillName(value.value)) report.skill = value.value;
+  if (Y!.isScalar(value) && isValidSkillName(value.value)) report.skill = value.value;
 }
 
 function failUnexpected(error: unknown, report: Report, line: number): never {

@@ -13,7 +13,7 @@ import { Report } from "./_report.ts";
 import { readSections } from "./_sections.ts";
 import { encoder, normalizeNewlines, sha256Digest } from "./_text.ts";
 import { readToml } from "./_toml.ts";
-import { readYamlFields } from "./_yaml.ts";
+import { loadYaml, readYamlFields } from "./_yaml.ts";
 import { isValidSkillName } from "./name.ts";
 
 /**
@@ -110,6 +110,7 @@ export async function parseSkill(
     skill = { ...header, format, ...toml.sections, body: "" };
   } else {
     const split = splitFrontMatter(lines, report);
+    await loadYaml();
     const { fields, warnings } = readYamlFields(split, report);
     const header = readHeader(fields, report, options.name);
     for (const { detail, at } of warnings) report.warn(detail, at);

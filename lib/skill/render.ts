@@ -4,7 +4,6 @@
  * @module
  */
 
-import { Document, isSeq, Scalar, visit } from "yaml";
 import type { Skill } from "./types.ts";
 import { KNOWN_KEYS } from "./_header.ts";
 import { defineData } from "./_raw.ts";
@@ -16,6 +15,48 @@ import { defineData } from "./_raw.ts";
  */
 const AMBIGUOUS =
   /^(?:[yYnN~=]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|[-+]?\.?[0-9][0-9_:.]*(?:[eE][-+]?[0-9]+)?|0[bxo][0-9a-fA-F_]+|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt ].*)?)$/s;
+
+/** Words a YAML reader would take for a boolean or null rather than a string. */
+const KEYWORD = /^(?:true|false|null|~|y|n|yes|no|on|off)$/i;
+
+/**
+ * Whether `text` can be written as a plain (unquoted) YAML scalar and read back
+ * as the same string: starts with a letter or digit, one line, none of the
+ * sequences that end a plain scalar, not a keyword or number-like, and (in a
+ * flow list) no flow indicators.
+ */
+function isPlain(text: string, flow: boolean): boolean {
+  return /^[\p{L}\p{N}]/u.test(text) &&
+    // deno-lint-ignore no-control-regex -- control characters are exactly what must be quoted
+    !/[\u0000-\u001f\u007f\u0085\u2028\u2029\ufeff]/.test(text) &&
+    !text.includes(": ") && !text.includes(" #") && !text.endsWith(":") && !/\s$/.test(text) &&
+    !AMBIGUOUS.test(text) && !KEYWORD.test(text) && !(flow && /[,[\]{}]/.test(text));
+}
+
+/** A scalar or collection as YAML: plain when safe, otherwise JSON (which YAML reads as flow style). */
+function emitValue(value: unknown, flow = false): string {
+  if (typeof value === "string") return isPlain(value, flow) ? value : JSON.stringify(value);
+  return JSON.stringify(value) ?? "null";
+}
+
+/** One top-level `key: value` line (a block map for string maps, a flow list for string lists). */
+function emitEntry(key: string, value: unknown): string {
+  const name = isPlain(key, true) && !key.includes(":") ? key : JSON.stringify(key);
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) {
+    return `${name}: [${value.map((item) => emitValue(item, true)).join(", ")}]\n`;
+  }
+  const isMap = typeof value === "object" && value !== null && !Array.isArray(value);
+  if (
+    isMap && Object.keys(value).length > 0 &&
+    Object.values(value).every((v) => typeof v === "string")
+  ) {
+    const entries = Object.entries(value as Record<string, string>);
+    return `${name}:\n${
+      entries.map(([k, v]) => `  ${emitValue(k, true)}: ${emitValue(v)}\n`).join("")
+    }`;
+  }
+  return `${name}: ${emitValue(value)}\n`;
+}
 
 /**
  * Renders `skill` as Markdown: YAML front matter with the known fields in a
@@ -78,17 +119,7 @@ export function renderSkill(skill: Skill): string {
     const value = skill.meta[key];
     if (!KNOWN_KEYS.includes(key) && value !== undefined) defineData(front, key, value);
   }
-  const doc = new Document(front, { version: "1.2", logLevel: "error" });
-  const tags = doc.get("tags", true);
-  if (isSeq(tags)) tags.flow = true;
-  visit(doc, {
-    Scalar(_key, node) {
-      if (typeof node.value === "string" && AMBIGUOUS.test(node.value)) {
-        node.type = Scalar.QUOTE_DOUBLE;
-      }
-    },
-  });
-  const yaml = doc.toString({ lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false });
+  const yaml = Object.keys(front).map((key) => emitEntry(key, front[key])).join("");
   const body = skill.body !== "" ? skill.body : renderSkillSections(skill);
   return `---\n${yaml}---\n${body}`;
 }

@@ -32,7 +32,7 @@ test.describe("resolver in Chromium", () => {
     const found = await page.evaluate(async () => {
       const { createDefaultSources, defaultSkillFolders } = (globalThis as PageGlobals).__skillmux;
       return {
-        labels: (await createDefaultSources({ dbName: "labels" })).map((s) => s.label),
+        labels: (await createDefaultSources({ dbName: "labels" })).flat().map((s) => s.label),
         folders: (await defaultSkillFolders()) ?? null,
       };
     });

@@ -11,6 +11,7 @@ import {
   resolveSkill,
 } from "../../lib/resolve/default_sources.ts";
 import { skillDoc } from "./_helpers.ts";
+import { startSdkServer } from "../mcp/_servers.ts";
 
 let home: string;
 let userDir: string;
@@ -47,6 +48,7 @@ describe("defaultSkillFolders()", () => {
     assert.deepEqual(await defaultSkillFolders({ env: { HOME: "/home/ada" } }), {
       user: "/home/ada/.config/skillmux/skills",
       community: "/home/ada/.local/share/skillmux/skills",
+      config: "/home/ada/.config/skillmux",
     });
   });
   test("XDG_CONFIG_HOME and XDG_DATA_HOME move them", async () => {
@@ -54,34 +56,48 @@ describe("defaultSkillFolders()", () => {
     assert.deepEqual(await defaultSkillFolders({ env }), {
       user: "/cfg/skillmux/skills",
       community: "/data/skillmux/skills",
+      config: "/cfg/skillmux",
     });
   });
   test("SKILLMUX_HOME, then the per-folder variables, then options win", async () => {
     assert.deepEqual(await defaultSkillFolders({ env: { SKILLMUX_HOME: "/sm" } }), {
       user: "/sm/skills",
       community: "/sm/community",
+      config: "/sm",
     });
     const env = {
       SKILLMUX_HOME: "/sm",
       SKILLMUX_USER_SKILLS: "/u",
       SKILLMUX_COMMUNITY_SKILLS: "/c",
     };
-    assert.deepEqual(await defaultSkillFolders({ env }), { user: "/u", community: "/c" });
-    assert.deepEqual(await defaultSkillFolders({ env, userDir: "/x" }), {
+    assert.deepEqual(await defaultSkillFolders({ env }), {
+      user: "/u",
+      community: "/c",
+      config: "/sm",
+    });
+    assert.deepEqual(await defaultSkillFolders({ env, userDir: "/x", configDir: "/k" }), {
       user: "/x",
       community: "/c",
+      config: "/k",
     });
   });
 });
 
 describe("resolveSkill() with zero configuration", () => {
   test("the sources are user, community, builtin on this runtime", async () => {
-    const sources = await createDefaultSources({ userDir, communityDir });
-    assert.deepEqual(sources.map((s) => s.label), ["user", "community", "builtin"]);
+    const sources = await createDefaultSources({ userDir, communityDir, configDir: home });
+    assert.deepEqual(
+      sources.map((s) => Array.isArray(s) ? "group" : (s as { label: string }).label),
+      [
+        "user",
+        "community",
+        "builtin",
+      ],
+    );
   });
 
   test("user beats community beats builtin, each answer says where it came from", async () => {
-    const options = { userDir, communityDir };
+    const options = { userDir, communityDir, configDir: home };
     const samtools = await resolveSkill("samtools", options);
     assert.equal(samtools.source, "user");
     assert.equal(samtools.skill.description, "User samtools. Use when sorting.");
@@ -97,7 +113,11 @@ describe("resolveSkill() with zero configuration", () => {
   });
 
   test("environment variables choose the folders", async () => {
-    const env = { SKILLMUX_USER_SKILLS: userDir, SKILLMUX_COMMUNITY_SKILLS: communityDir };
+    const env = {
+      SKILLMUX_USER_SKILLS: userDir,
+      SKILLMUX_COMMUNITY_SKILLS: communityDir,
+      SKILLMUX_CONFIG_DIR: home,
+    };
     assert.equal((await resolveSkill("bcftools", { env })).source, "community");
   });
 
@@ -106,17 +126,60 @@ describe("resolveSkill() with zero configuration", () => {
     const hit = await resolveSkill("samtools", {
       userDir: join(missing, "u"),
       communityDir: join(missing, "c"),
+      configDir: join(missing, "k"),
     });
     assert.equal(hit.source, "builtin");
     assert.deepEqual((await readdir(home)).sort(), ["community", "user"]);
   });
 
   test("listSkills() shows each skill once with what it shadows", async () => {
-    const { skills } = await listSkills({ userDir, communityDir });
+    const { skills } = await listSkills({ userDir, communityDir, configDir: home });
     const row = (name: string) => skills.find((s) => s.name === name);
     assert.deepEqual(row("samtools")?.shadows, ["community", "builtin"]);
     assert.equal(row("legacy")?.source, "community");
     assert.equal(row("star")?.source, "builtin");
     assert.equal(new Set(skills.map((s) => s.name)).size, skills.length);
+  });
+});
+
+describe("zero configuration with registered MCP servers", () => {
+  test("servers in config.toml sit between community and the built-ins", async () => {
+    const server = await startSdkServer({
+      json: true,
+      skills: {
+        bwa: skillDoc("bwa", "BWA from the team server. Use when aligning."),
+        samtools: skillDoc("samtools"),
+      },
+    });
+    const configDir = join(home, "config");
+    try {
+      await mkdir(configDir, { recursive: true });
+      await writeFile(
+        join(configDir, "config.toml"),
+        `[[mcp.servers]]\nname = "team"\nurl = "${server.url}"\n`,
+      );
+      const options = { userDir, communityDir, configDir };
+      const sources = await createDefaultSources(options);
+      assert.deepEqual(sources.flat().map((s) => s.label), [
+        "user",
+        "community",
+        "mcp:team",
+        "builtin",
+      ]);
+      assert.equal((await resolveSkill("bwa", options)).source, "mcp:team");
+      assert.equal((await resolveSkill("samtools", options)).source, "user");
+      const { skills } = await listSkills(options);
+      assert.deepEqual(skills.find((s) => s.name === "samtools")?.shadows, [
+        "community",
+        "mcp:team",
+        "builtin",
+      ]);
+      for (const tier of sources.flat()) {
+        await (tier as { dispose?: () => Promise<void> }).dispose?.();
+      }
+    } finally {
+      await server.close();
+      await rm(configDir, { recursive: true, force: true });
+    }
   });
 });

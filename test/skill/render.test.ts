@@ -85,7 +85,7 @@ describe("renderSkill", () => {
 
   test("allowed-tools that contain spaces are written as a list", async () => {
     const text = renderSkill({ ...BASE, allowedTools: ["Bash(git log:*)", "Read"] });
-    assert.match(text, /^allowed-tools:\n {2}- Bash\(git log:\*\)\n {2}- Read$/m);
+    assert.match(text, /^allowed-tools: \[Bash\(git log:\*\), Read\]$/m);
     assert.deepEqual((await parseSkill(text)).skill.allowedTools, ["Bash(git log:*)", "Read"]);
   });
 

@@ -1,0 +1,79 @@
+// Browser bundle sizes (esbuild, minified, gzip -9), side by side in one run:
+//  - "." as a page loads it first (the entry and every chunk it imports statically),
+//    and everything "." can ever load (lazy chunks too, built-in skill texts apart);
+//  - the MCP HTTP client alone (connect);
+//  - the official SDK's Client + StreamableHTTPClientTransport.
+
+import { build, type Metafile } from "esbuild";
+import { gzipSync } from "node:zlib";
+import { resolve } from "node:path";
+
+interface Sized {
+  first: number;
+  all: number;
+}
+
+/** Bundle `contents` (an entry module's source, resolved from the repository root). */
+async function measure(contents: string): Promise<Sized> {
+  const result = await build({
+    stdin: { contents, resolveDir: resolve("."), loader: "ts", sourcefile: "entry.ts" },
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "browser",
+    minify: true,
+    write: false,
+    outdir: "out",
+    metafile: true,
+    logLevel: "error",
+  });
+  const gz = new Map(
+    result.outputFiles.map((
+      f,
+    ) => [
+      f.path.slice(f.path.lastIndexOf("/out/") + 1),
+      gzipSync(f.contents, { level: 9 }).length,
+    ]),
+  );
+  const outputs = (result.metafile as Metafile).outputs;
+  const entryOut = Object.keys(outputs).find((k) => outputs[k].entryPoint !== undefined)!;
+  const seen = new Set<string>();
+  const walk = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const imported of outputs[file].imports) {
+      if (imported.kind === "import-statement") walk(imported.path);
+    }
+  };
+  walk(entryOut);
+  const first = [...seen].reduce((n, f) => n + (gz.get(f) ?? 0), 0);
+  const all = [...gz].filter(([f]) => !f.includes("_builtin_skills")).reduce(
+    (n, [, size]) => n + size,
+    0,
+  );
+  return { first, all };
+}
+
+const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+
+export async function benchBundle(): Promise<void> {
+  {
+    const mod = await measure('export * from "./lib/mod.ts";');
+    const client = await measure('export { connect } from "./lib/mcp/client.ts";');
+    const sdk = await measure(
+      'export { Client } from "@modelcontextprotocol/sdk/client/index.js";\n' +
+        'export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";\n',
+    );
+    console.log(`\n## Browser bundles (esbuild --minify, gzip -9)`);
+    console.log(`"." first load (entry + static chunks)   ${kib(mod.first)}`);
+    console.log(`"." with every lazy chunk (no skill data) ${kib(mod.all)}`);
+    console.log(`MCP HTTP client alone (connect)          ${kib(client.first)}`);
+    console.log(
+      `SDK Client + StreamableHTTPClientTransport ${kib(sdk.first)}  (${
+        (sdk.first / client.first).toFixed(1)
+      }x our client)`,
+    );
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchBundle();

@@ -1,0 +1,150 @@
+// Private: the initialize handshake, version negotiation, and one re-initialise
+// after a lost session (replaying only idempotent requests).
+
+import * as v from "valibot";
+import {
+  isMcpError,
+  ProtocolError,
+  RpcError,
+  SessionExpiredError,
+  UnsupportedProtocolVersionError,
+} from "./errors.ts";
+import { InitializeResultSchema } from "./_results.ts";
+import type { McpTransport, TransportRequestOptions } from "./transport.ts";
+import type { Implementation, JsonRpcRequest } from "./types.ts";
+
+/**
+ * The newest protocol revision this client speaks; `connect` asks for it first.
+ *
+ * @example
+ * ```ts
+ * import { connect, LATEST_PROTOCOL_VERSION } from "@skillmux/core";
+ * const client = await connect({ name: "local", url: "http://127.0.0.1:3001/mcp" });
+ * console.log(client.protocolVersion === LATEST_PROTOCOL_VERSION ? "newest" : "older server");
+ * ```
+ */
+export const LATEST_PROTOCOL_VERSION = "2025-11-25";
+
+/**
+ * Every protocol revision this client speaks, newest first.
+ *
+ * @example
+ * ```ts
+ * import { SUPPORTED_PROTOCOL_VERSIONS } from "@skillmux/core";
+ * console.log(SUPPORTED_PROTOCOL_VERSIONS.includes("2024-11-05")); // true
+ * ```
+ */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
+  "2025-11-25",
+  "2025-06-18",
+  "2025-03-26",
+  "2024-11-05",
+];
+
+/** What the server said in `initialize`. */
+export type InitializeResult = v.InferOutput<typeof InitializeResultSchema>;
+
+/** A session over one transport: ids, the handshake, and re-initialising once when it is lost. */
+export class Session {
+  readonly #transport: McpTransport;
+  readonly #server: string;
+  readonly #clientInfo: Implementation;
+  readonly #version: string;
+  #nextId = 1;
+  #reinit: Promise<InitializeResult> | undefined;
+  /** The latest initialize result. */
+  info!: InitializeResult;
+
+  constructor(
+    transport: McpTransport,
+    server: string,
+    clientInfo: Implementation,
+    version: string,
+  ) {
+    this.#transport = transport;
+    this.#server = server;
+    this.#clientInfo = clientInfo;
+    this.#version = version;
+  }
+
+  /** Run `initialize` and `notifications/initialized`; negotiate the version. */
+  async initialize(options: TransportRequestOptions): Promise<InitializeResult> {
+    const result = await this.#send("initialize", {
+      protocolVersion: this.#version,
+      capabilities: {},
+      clientInfo: this.#clientInfo,
+    }, { ...options, idempotent: true });
+    const parsed = v.safeParse(InitializeResultSchema, result);
+    if (!parsed.success) {
+      throw new ProtocolError(
+        `${this.#server}: invalid initialize result: ${v.summarize(parsed.issues)}`,
+        {
+          server: this.#server,
+        },
+      );
+    }
+    const version = parsed.output.protocolVersion;
+    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      throw new UnsupportedProtocolVersionError(version, { server: this.#server });
+    }
+    this.#transport.setProtocolVersion(version);
+    await this.#transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" }, options);
+    this.info = parsed.output;
+    return parsed.output;
+  }
+
+  /**
+   * Send a request. When the server lost the session, initialise again (once,
+   * shared by concurrent callers) and replay the request if it is idempotent;
+   * otherwise surface `SessionExpiredError`.
+   */
+  async request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: TransportRequestOptions,
+  ): Promise<Record<string, unknown>> {
+    try {
+      return await this.#send(method, params, options);
+    } catch (error) {
+      if (!isMcpError(error, "SessionExpiredError")) throw error;
+      await this.#reinitialize(options);
+      if (!options.idempotent) {
+        throw new SessionExpiredError(
+          `${this.#server}: the session expired during ${method}; the session was renewed but ${method} is not replayed`,
+          { server: this.#server, cause: error },
+        );
+      }
+      return await this.#send(method, params, options);
+    }
+  }
+
+  #reinitialize(options: TransportRequestOptions): Promise<InitializeResult> {
+    this.#reinit ??= (async () => {
+      this.#transport.resetSession();
+      try {
+        return await this.initialize(options);
+      } finally {
+        this.#reinit = undefined;
+      }
+    })();
+    return this.#reinit;
+  }
+
+  async #send(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: TransportRequestOptions,
+  ): Promise<Record<string, unknown>> {
+    const id = this.#nextId++;
+    const message: JsonRpcRequest = { jsonrpc: "2.0", id, method };
+    // Progress notifications name the request by its progress token: use the request id.
+    if (options.onProgress) message.params = { ...params, _meta: { progressToken: id } };
+    else if (params !== undefined) message.params = params;
+    const response = await this.#transport.request(message, options);
+    if ("error" in response) {
+      const { code, message: text, data } = response.error;
+      throw new RpcError(code, text, data, { server: this.#server });
+    }
+    return response.result;
+  }
+}

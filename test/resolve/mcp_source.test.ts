@@ -1,0 +1,153 @@
+// MCP servers as resolver sources: real SDK servers serving skill:// resources.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { createBuiltinSource } from "../../lib/resolve/builtin_source.ts";
+import {
+  createMcpSkillSource,
+  createMcpSkillSources,
+  type McpSkillSource,
+} from "../../lib/resolve/mcp_source.ts";
+import { createResolver } from "../../lib/resolve/resolver.ts";
+import { createServerRegistry } from "../../lib/mcp/registry.ts";
+import { createMemoryStorage } from "../../lib/storage/memory.ts";
+import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
+import { startFaultServer, status } from "../mcp/_fault_server.ts";
+import { countingSource, skillDoc } from "./_helpers.ts";
+
+let a: SdkServer;
+let b: SdkServer;
+let broken: SdkServer;
+const sources: McpSkillSource[] = [];
+const source = (name: string, url: string, ttlMs?: number) => {
+  const created = createMcpSkillSource({ name, url }, { ttlMs });
+  sources.push(created);
+  return created;
+};
+const count = (server: SdkServer) => server.requests.length;
+
+before(async () => {
+  [a, b, broken] = await Promise.all([
+    startSdkServer({
+      json: true,
+      skills: { star: skillDoc("star", "STAR from a. Use when mapping RNA-seq.") },
+    }),
+    startSdkServer({
+      json: true,
+      skills: {
+        star: skillDoc("star", "STAR from b. Use when mapping RNA-seq."),
+        bwa: skillDoc("bwa", "BWA from b. Use when aligning."),
+      },
+    }),
+    startSdkServer({
+      json: true,
+      skills: { bwa: "---\nname: bwa\n---\nno description\n", huge: "x".repeat(300_000) },
+    }),
+  ]);
+});
+after(async () => {
+  await Promise.all(sources.map((s) => s.dispose()));
+  await Promise.all([a.close(), b.close(), broken.close()]);
+});
+
+describe("MCP skill sources", () => {
+  test("user > MCP (registration order) > builtin, labelled mcp:<server>; lower sources untouched", async () => {
+    const user = countingSource("user", { samtools: skillDoc("samtools") });
+    const mcp = [source("a", a.url), source("b", b.url)];
+    const builtin = createBuiltinSource();
+    const resolver = createResolver({ sources: [user, mcp, builtin] });
+    const before = [count(a), count(b)];
+    assert.equal((await resolver.resolve("samtools")).source, "user");
+    assert.deepEqual(
+      [count(a), count(b)],
+      before,
+      "MCP servers are not asked when the user has the skill",
+    );
+
+    const star = await resolver.resolve("star");
+    assert.deepEqual([star.source, star.location], ["mcp:a", "skill://star"]);
+    assert.equal(star.skill.description, "STAR from a. Use when mapping RNA-seq.");
+    assert.equal((await resolver.resolve("bwa")).source, "mcp:b");
+    assert.equal((await resolver.resolve("fastqc")).source, "builtin");
+
+    const { skills } = await resolver.list();
+    const row = (name: string) => skills.find((s) => s.name === name)!;
+    assert.deepEqual([row("star").source, row("star").shadows], ["mcp:a", ["mcp:b", "builtin"]]);
+    assert.deepEqual([row("bwa").source, row("bwa").shadows], ["mcp:b", ["builtin"]]);
+  });
+
+  test("a warm resolve costs at most one request per server", async () => {
+    const mcp = [source("a", a.url), source("b", b.url)];
+    const resolver = createResolver({ sources: [mcp] });
+    await resolver.resolve("bwa"); // cold: connect + list on both, read on b
+    const warm = [count(a), count(b)];
+    assert.equal((await resolver.resolve("bwa")).source, "mcp:b");
+    assert.equal((await resolver.resolve("star")).source, "mcp:a");
+    const used = [count(a) - warm[0], count(b) - warm[1]];
+    assert.ok(used[0] <= 2 && used[1] <= 2, `two warm resolves used ${used} requests`);
+    const reads = [...a.requests.slice(warm[0]), ...b.requests.slice(warm[1])].map((r) => r.rpc);
+    assert.ok(reads.every((m) => m === "resources/read"), JSON.stringify(reads));
+  });
+
+  test("the listing is re-fetched once its TTL has passed", async () => {
+    const resolver = createResolver({ sources: [[source("a0", a.url, 0)]] });
+    await resolver.resolve("star");
+    const lists = () => a.requests.filter((r) => r.rpc === "resources/list").length;
+    const before = lists();
+    await resolver.resolve("star");
+    assert.equal(lists(), before + 1);
+  });
+
+  test("a dead server and invalid or oversized remote content are diagnostics; resolution goes on", async () => {
+    const dead = source("dead", "http://127.0.0.1:9/mcp");
+    const bad = source("broken", broken.url);
+    const resolver = createResolver({ sources: [[dead, bad, source("b2", b.url)]] });
+    const hit = await resolver.resolve("bwa");
+    assert.equal(hit.source, "mcp:b2");
+    assert.deepEqual(hit.diagnostics.map((d) => [d.source, d.problem]), [["mcp:dead", "error"], [
+      "mcp:broken",
+      "invalid",
+    ]]);
+    assert.match(hit.diagnostics[1].message, /description/);
+    const error = await createResolver({ sources: [[bad]] }).resolve("huge").catch((e) => e);
+    assert.equal(error.name, "SkillNotFoundError");
+    assert.match(error.diagnostics[0].message, /262144|256 KiB|too large|cap/i);
+  });
+
+  test("a server that failed to connect is skipped until its cooldown ends", async () => {
+    const fault = await startFaultServer();
+    fault.fallback = status(500, "down for maintenance");
+    try {
+      const flaky = createMcpSkillSource({ name: "flaky", url: fault.url }, {
+        retryAfterMs: 60_000,
+      });
+      sources.push(flaky);
+      const resolver = createResolver({ sources: [[flaky, source("b3", b.url)]] });
+      const first = await resolver.resolve("bwa");
+      const tried = fault.received.length;
+      assert.ok(tried >= 1);
+      const second = await resolver.resolve("bwa");
+      assert.equal(fault.received.length, tried, "no new attempt during the cooldown");
+      assert.equal(second.source, "mcp:b3");
+      assert.match(
+        second.diagnostics[0].message,
+        /down for maintenance.*skipped; next attempt in \d+ s/,
+      );
+      assert.equal(first.diagnostics[0].source, "mcp:flaky");
+    } finally {
+      await fault.close();
+    }
+  });
+
+  test("sources from a registry follow its order and skip disabled servers", async () => {
+    const registry = createServerRegistry({ storage: createMemoryStorage() });
+    await registry.import([
+      { name: "first", url: a.url },
+      { name: "off", url: b.url, enabled: false },
+      { name: "second", url: b.url.replace("127.0.0.1", "localhost") },
+    ]);
+    const mcp = await createMcpSkillSources(registry);
+    sources.push(...mcp);
+    assert.deepEqual(mcp.map((s) => s.label), ["mcp:first", "mcp:second"]);
+    assert.equal((await createResolver({ sources: [mcp] }).resolve("star")).source, "mcp:first");
+  });
+});
