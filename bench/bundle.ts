@@ -76,4 +76,4 @@ export async function benchBundle(): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchBundle();
+

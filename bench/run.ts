@@ -1,10 +1,18 @@
 // Benchmarks: figures and ratios against peers measured in the same run. Not tests.
 //
 //   npm run bench                         (Node)
-//   npx deno run -A bench/run.ts          (Deno)
+//   npx deno run -A bench/run.ts          (Deno: the Node-only parts are skipped)
 
+import process from "node:process";
 import { benchParse } from "./parse.ts";
 import { benchResolveLocal } from "./resolve_local.ts";
+import { benchMcpTools } from "./mcp_tools.ts";
 
 await benchParse();
 await benchResolveLocal();
+await benchMcpTools();
+if (!("Deno" in globalThis)) {
+  await (await import("./bundle.ts")).benchBundle();
+  await (await import("./big_list.ts")).benchBigList();
+}
+process.exit(0);
