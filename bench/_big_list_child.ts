@@ -28,5 +28,12 @@ try {
 }
 clearInterval(sampler);
 peak = Math.max(peak, process.memoryUsage().rss);
-console.log(JSON.stringify({ which, outcome, ms: performance.now() - start, peakGrowthMiB: (peak - baseline) / 2 ** 20 }));
+console.log(
+  JSON.stringify({
+    which,
+    outcome,
+    ms: performance.now() - start,
+    peakGrowthMiB: (peak - baseline) / 2 ** 20,
+  }),
+);
 process.exit(0);

@@ -8,7 +8,11 @@ import { listenLocal } from "../test/mcp/_servers.ts";
 
 const TOOLS = 20_000;
 const tool = (i: number) =>
-  JSON.stringify({ name: `tool-${i}`, description: "x".repeat(900), inputSchema: { type: "object", properties: {} } });
+  JSON.stringify({
+    name: `tool-${i}`,
+    description: "x".repeat(900),
+    inputSchema: { type: "object", properties: {} },
+  });
 
 export async function benchBigList(): Promise<void> {
   const server = http.createServer(async (req, res) => {
@@ -18,7 +22,11 @@ export async function benchBigList(): Promise<void> {
     if (rpc.id === undefined) return void res.writeHead(202).end();
     res.writeHead(200, { "content-type": "application/json" });
     if (rpc.method === "initialize") {
-      const result = { protocolVersion: rpc.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "big", version: "1" } };
+      const result = {
+        protocolVersion: rpc.params.protocolVersion,
+        capabilities: { tools: {} },
+        serverInfo: { name: "big", version: "1" },
+      };
       return void res.end(JSON.stringify({ jsonrpc: "2.0", id: rpc.id, result }));
     }
     res.write(`{"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":{"tools":[`);
@@ -32,7 +40,11 @@ export async function benchBigList(): Promise<void> {
   const listening = await listenLocal(server);
   const url = `http://127.0.0.1:${listening.port}/mcp`;
   try {
-    console.log(`\n## A ${(TOOLS * 1 / 1000).toFixed(0)}k-tool, ~${(TOOLS * tool(0).length / 2 ** 20).toFixed(0)} MiB tools/list (Node child processes)`);
+    console.log(
+      `\n## A ${(TOOLS * 1 / 1000).toFixed(0)}k-tool, ~${
+        (TOOLS * tool(0).length / 2 ** 20).toFixed(0)
+      } MiB tools/list (Node child processes)`,
+    );
     for (const which of ["skillmux", "sdk"]) {
       // Async: the server lives in this process and must keep answering.
       const { stdout: out } = await promisify(execFile)(
@@ -41,7 +53,11 @@ export async function benchBigList(): Promise<void> {
         { encoding: "utf8" },
       );
       const row = JSON.parse(out.trim().split("\n").at(-1)!);
-      console.log(`${which.padEnd(9)} ${row.outcome.padEnd(34)} peak RSS growth ${row.peakGrowthMiB.toFixed(1)} MiB in ${row.ms.toFixed(0)} ms`);
+      console.log(
+        `${which.padEnd(9)} ${row.outcome.padEnd(34)} peak RSS growth ${
+          row.peakGrowthMiB.toFixed(1)
+        } MiB in ${row.ms.toFixed(0)} ms`,
+      );
     }
   } finally {
     await listening.close();

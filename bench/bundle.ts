@@ -4,9 +4,8 @@
 //  - the MCP HTTP client alone (connect);
 //  - the official SDK's Client + StreamableHTTPClientTransport.
 
-import { build, type Metafile } from "esbuild";
+import { bundleForBrowser, chunkName } from "../scripts/_browser_bundle.ts";
 import { gzipSync } from "node:zlib";
-import { resolve } from "node:path";
 
 interface Sized {
   first: number;
@@ -15,27 +14,10 @@ interface Sized {
 
 /** Bundle `contents` (an entry module's source, resolved from the repository root). */
 async function measure(contents: string): Promise<Sized> {
-  const result = await build({
-    stdin: { contents, resolveDir: resolve("."), loader: "ts", sourcefile: "entry.ts" },
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "browser",
-    minify: true,
-    write: false,
-    outdir: "out",
-    metafile: true,
-    logLevel: "error",
-  });
-  const gz = new Map(
-    result.outputFiles.map((
-      f,
-    ) => [
-      f.path.slice(f.path.lastIndexOf("/out/") + 1),
-      gzipSync(f.contents, { level: 9 }).length,
-    ]),
-  );
-  const outputs = (result.metafile as Metafile).outputs;
+  const result = await bundleForBrowser(contents);
+  const gzipped = (f: { contents: Uint8Array }) => gzipSync(f.contents, { level: 9 }).length;
+  const gz = new Map(result.outputFiles.map((f) => [`out/${chunkName(f)}`, gzipped(f)]));
+  const { outputs } = result.metafile;
   const entryOut = Object.keys(outputs).find((k) => outputs[k].entryPoint !== undefined)!;
   const seen = new Set<string>();
   const walk = (file: string) => {
@@ -75,5 +57,3 @@ export async function benchBundle(): Promise<void> {
     );
   }
 }
-
-

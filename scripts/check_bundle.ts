@@ -3,29 +3,18 @@
 //
 //   node --import tsx scripts/check_bundle.ts
 
-import { build } from "esbuild";
+import { bundleForBrowser, chunkName } from "./_browser_bundle.ts";
 import { gzipSync } from "node:zlib";
 
 const NODE_IMPORT =
   /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s*)["']node:[^"']+["']/;
 
-const result = await build({
-  entryPoints: { mod: "lib/mod.ts" },
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  platform: "browser",
-  minify: true,
-  write: false,
-  outdir: "out",
-  metafile: true,
-  logLevel: "error",
-});
+const result = await bundleForBrowser('export * from "./lib/mod.ts";');
 
 let failed = false;
 const rows: string[] = [];
 for (const file of result.outputFiles) {
-  const name = file.path.slice(file.path.lastIndexOf("/out/") + 5);
+  const name = chunkName(file);
   const match = file.text.match(NODE_IMPORT);
   if (match) {
     failed = true;

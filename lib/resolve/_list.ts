@@ -2,13 +2,7 @@
 
 import { mapLimit } from "../_pool.ts";
 import { isValidSkillName } from "../skill/name.ts";
-import {
-  callSource,
-  isHit,
-  parseEntry,
-  type ResolverParseOptions,
-  type SourceHit,
-} from "./_query.ts";
+import { askOne, callSource, type ResolverParseOptions, type SourceHit } from "./_query.ts";
 import type { ListedSkill, ResolveDiagnostic, SkillListing, SkillSource } from "./types.ts";
 
 /** How many entries of one source are read and parsed at once while listing. */
@@ -47,18 +41,9 @@ async function listOne(
       });
       return;
     }
-    const got = await callSource(
-      source,
-      signal,
-      timeoutMs,
-      name,
-      (s) => source.get(name, { signal: s }),
-    );
-    if (!got.ok) return void diagnostics.push(got.diagnostic);
-    if (got.value === undefined) return;
-    const parsed = await parseEntry(source, name, got.value, parse);
-    if (isHit(parsed)) hits.set(name, parsed);
-    else diagnostics.push(parsed);
+    const answer = await askOne(source, name, signal, timeoutMs, parse);
+    if (answer.hit) hits.set(name, answer.hit);
+    diagnostics.push(...answer.diagnostics);
   });
   return { hits, diagnostics };
 }

@@ -94,7 +94,7 @@ export interface TierAnswer {
 }
 
 /** Ask one source for `name` and parse its answer. */
-async function askOne(
+export async function askOne(
   source: SkillSource,
   name: string,
   signal: AbortSignal,
