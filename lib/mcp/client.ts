@@ -5,7 +5,8 @@
  */
 
 import * as v from "valibot";
-import { isMcpError, ProtocolError } from "./errors.ts";
+import { isTimeoutError, raceSignal, scopedSignal } from "../_abort.ts";
+import { isMcpError, ProtocolError, TimeoutError } from "./errors.ts";
 import { type PreparedServer, prepareServer, type PrepareServerOptions } from "./policy/prepare.ts";
 import { LATEST_PROTOCOL_VERSION, Session } from "./_session.ts";
 import {
@@ -49,6 +50,8 @@ export interface ConnectOptions extends PrepareServerOptions {
   timeoutMs?: number;
   /** Cancels the connection attempt. */
   signal?: AbortSignal;
+  /** Deadline in milliseconds for the whole connection attempt, fallback included. */
+  deadlineMs?: number;
   /** A `fetch` to use instead of the global one (tests, proxies). */
   fetch?: typeof fetch;
   /** How this client introduces itself. */
@@ -162,8 +165,37 @@ export async function connect(
   options: ConnectOptions = {},
 ): Promise<McpClient> {
   const prepared = prepareServer(server, options);
-  const [transport, session] = await handshake(prepared, options);
+  const [transport, session] = await withDeadline(
+    options,
+    `${prepared.name}: connecting took longer than its ${options.deadlineMs} ms deadline`,
+    prepared.name,
+    (signal) => handshake(prepared, { ...options, signal }),
+  );
   return new Client(prepared.name, transport, session, options);
+}
+
+/**
+ * Run `fn` under `options.signal` and, when `options.deadlineMs` is set, a
+ * deadline that rejects with a `TimeoutError` carrying `message`.
+ */
+async function withDeadline<T>(
+  options: { signal?: AbortSignal; deadlineMs?: number },
+  message: string,
+  server: string,
+  fn: (signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T> {
+  if (options.deadlineMs === undefined) return await fn(options.signal);
+  const scope = scopedSignal([options.signal], options.deadlineMs, message);
+  try {
+    return await raceSignal(fn(scope.signal), scope.signal);
+  } catch (error) {
+    if (scope.signal.aborted && isTimeoutError(scope.signal.reason) && !options.signal?.aborted) {
+      throw new TimeoutError(message, { server, cause: error });
+    }
+    throw error;
+  } finally {
+    scope.dispose();
+  }
 }
 
 class Client implements McpClient {
@@ -198,12 +230,41 @@ class Client implements McpClient {
     return this.#transport.kind;
   }
 
-  async #call<S extends v.GenericSchema>(
+  #deadline<T>(
+    method: string,
+    options: CallOptions,
+    fn: (options: CallOptions) => Promise<T>,
+  ): Promise<T> {
+    const message =
+      `${this.name}: ${method} took longer than its ${options.deadlineMs} ms deadline`;
+    return withDeadline(
+      options,
+      message,
+      this.name,
+      (signal) => fn({ ...options, signal, deadlineMs: undefined }),
+    );
+  }
+
+  #call<S extends v.GenericSchema>(
     schema: S,
     method: string,
     params: Record<string, unknown> | undefined,
     options: CallOptions,
     idempotent = true,
+  ): Promise<v.InferOutput<S>> {
+    return this.#deadline(
+      method,
+      options,
+      (scoped) => this.#callOnce(schema, method, params, scoped, idempotent),
+    );
+  }
+
+  async #callOnce<S extends v.GenericSchema>(
+    schema: S,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions,
+    idempotent: boolean,
   ): Promise<v.InferOutput<S>> {
     const request: TransportRequestOptions = {
       signal: options.signal,
@@ -224,7 +285,20 @@ class Client implements McpClient {
     return parsed.output;
   }
 
-  async #all<T>(
+  #all<T>(
+    schema: v.GenericSchema<unknown, Record<string, unknown>>,
+    method: string,
+    key: string,
+    options: CallOptions,
+  ): Promise<T[]> {
+    return this.#deadline(
+      method,
+      options,
+      (scoped) => this.#allPages<T>(schema, method, key, scoped),
+    );
+  }
+
+  async #allPages<T>(
     schema: v.GenericSchema<unknown, Record<string, unknown>>,
     method: string,
     key: string,

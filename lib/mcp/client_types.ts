@@ -24,6 +24,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Per-request timeout in milliseconds (default: the connection's, 5000). */
   timeoutMs?: number;
+  /**
+   * Deadline in milliseconds for the whole call: every page of a list, and a
+   * re-initialisation after a lost session. Rejects with `TimeoutError`.
+   */
+  deadlineMs?: number;
   /** Progress notifications for this call (e.g. long-running tools). */
   onProgress?: (progress: Progress) => void;
 }

@@ -5,6 +5,7 @@ import { after, before, beforeEach, describe, test } from "node:test";
 import { connect } from "../../lib/mcp/client.ts";
 import {
   type FaultServer,
+  hangHeaders,
   initialize,
   json,
   ok,
@@ -148,11 +149,47 @@ describe("pagination is bounded", () => {
   test("more pages than maxPages stops the listing", async () => {
     fault.script(initialize(), ok());
     const client = await connect({ name: "f", url: fault.url }, { maxPages: 3 });
-    fault.script(page("1"), page("2"), page("3"), page("4"));
+    fault.script(page("1"), page("2"), page("3"));
     const error = await client.listTools().catch((e) => e);
     assert.match(error.message, /more than 3 pages/);
     assert.equal(rpcs().filter((m) => m === "tools/list").length, 3);
     await client.close();
+  });
+});
+
+describe("deadlines", () => {
+  test("deadlineMs bounds a whole paginated list, not just each request", async () => {
+    fault.script(initialize(), ok());
+    const client = await connect({ name: "f", url: fault.url });
+    fault.script(
+      json((rpc: { id: number }) => rpcResult(rpc, { tools: [], nextCursor: "2" })),
+      hangHeaders(),
+    );
+    const error = await client.listTools({ timeoutMs: 30_000, deadlineMs: 150 }).catch((e) => e);
+    assert.equal(error.name, "TimeoutError");
+    assert.match(error.message, /tools\/list took longer than its 150 ms deadline/);
+    assert.equal(error.server, "f");
+    fault.script(ok({ tools: [] }));
+    assert.deepEqual(await client.listTools(), [], "the client still works afterwards");
+    await client.close();
+  });
+
+  test("deadlineMs bounds connect, and the caller's own abort keeps its reason", async () => {
+    fault.script(hangHeaders());
+    const error = await connect({ name: "f", url: fault.url }, {
+      timeoutMs: 30_000,
+      deadlineMs: 150,
+    }).catch((e) => e);
+    assert.equal(error.name, "TimeoutError");
+    assert.match(error.message, /connecting took longer than its 150 ms deadline/);
+    fault.script(hangHeaders());
+    const controller = new AbortController();
+    const pending = connect({ name: "f", url: fault.url }, {
+      signal: controller.signal,
+      deadlineMs: 10_000,
+    });
+    controller.abort(new Error("user gave up"));
+    assert.equal((await pending.catch((e) => e)).message, "user gave up");
   });
 });
 
