@@ -1,0 +1,111 @@
+// Private: the skills a server exposes, parsed once per change of the folder (or per call for a
+// caller's resolver), with a version string that changes exactly when the set or a text changes.
+
+import { createBuiltinSource } from "../resolve/builtin_source.ts";
+import { createResolver } from "../resolve/resolver.ts";
+import { createStorageSource } from "../resolve/storage_source.ts";
+import type { Resolver } from "../resolve/types.ts";
+import { renderSkill } from "../skill/render.ts";
+import { createFsStorage } from "../storage/fs.ts";
+import { folderSignature } from "./_folder.ts";
+
+/** One served skill. */
+export interface CatalogEntry {
+  name: string;
+  description: string;
+  tags: string[];
+  /** The Markdown served for it (the parsed skill rendered with `renderSkill`). */
+  text: string;
+}
+
+/** Every served skill, and a version that changes whenever one is added, changed or removed. */
+export interface Snapshot {
+  version: string;
+  entries: ReadonlyMap<string, CatalogEntry>;
+}
+
+/** Where a catalog reads its skills. */
+export interface CatalogOptions {
+  folder?: string;
+  resolver?: Resolver;
+}
+
+/** The skills behind a server; see the top of this file. */
+export class SkillCatalog {
+  readonly #resolver: Resolver;
+  /** Fingerprint of the source, or `undefined` when it cannot be fingerprinted (rebuild each call). */
+  readonly #signature: (() => Promise<string>) | undefined;
+  #cached: { signature: string; snapshot: Promise<Snapshot> } | undefined;
+
+  constructor(options: CatalogOptions) {
+    const folder = options.folder;
+    if (options.resolver !== undefined) {
+      this.#resolver = options.resolver;
+    } else if (folder !== undefined) {
+      const storage = createFsStorage({ root: folder });
+      this.#resolver = createResolver({
+        sources: [createStorageSource({ label: "folder", storage })],
+      });
+      this.#signature = () => folderSignature(folder);
+    } else {
+      this.#resolver = createResolver({ sources: [createBuiltinSource()] });
+      this.#signature = () => Promise.resolve("builtin");
+    }
+  }
+
+  /** The current skills; a folder is re-read only when its fingerprint changed. */
+  async snapshot(): Promise<Snapshot> {
+    if (this.#signature === undefined) return await this.#build();
+    const signature = await this.#signature();
+    if (this.#cached?.signature !== signature) {
+      const snapshot = this.#build();
+      this.#cached = { signature, snapshot };
+      snapshot.catch(() => {
+        if (this.#cached?.snapshot === snapshot) this.#cached = undefined;
+      });
+    }
+    return await this.#cached.snapshot;
+  }
+
+  /** One skill, or `undefined` when there is none of that name. */
+  async get(name: string): Promise<CatalogEntry | undefined> {
+    if (this.#signature !== undefined) return (await this.snapshot()).entries.get(name);
+    try {
+      const { skill } = await this.#resolver.resolve(name);
+      return {
+        name: skill.name,
+        description: skill.description,
+        tags: skill.tags,
+        text: renderSkill(skill),
+      };
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #build(): Promise<Snapshot> {
+    const { skills } = await this.#resolver.list();
+    const found = await Promise.all(skills.map(async ({ name, description }) => {
+      try {
+        const { skill } = await this.#resolver.resolve(name);
+        const entry: CatalogEntry = {
+          name,
+          description,
+          tags: skill.tags,
+          text: renderSkill(skill),
+        };
+        return { entry, digest: skill.digest };
+      } catch {
+        return undefined;
+      }
+    }));
+    const entries = new Map<string, CatalogEntry>();
+    const parts: string[] = [];
+    for (const hit of found) {
+      if (hit === undefined) continue;
+      entries.set(hit.entry.name, hit.entry);
+      parts.push(`${hit.entry.name}@${hit.digest}`);
+    }
+    return { version: parts.join(","), entries };
+  }
+}

@@ -1,0 +1,115 @@
+// Private: the MCP server of one session (or one stateless request) over a skill catalog:
+// `skill://{name}` resources with a list callback, and the tools `search_skills` and `get_skill`.
+
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { SkillCatalog } from "./_catalog.ts";
+import { searchSkills } from "./_search.ts";
+import { SKILL_TOOLS } from "./_tools.ts";
+
+/** Called before each skills request with a way to send `list_changed` on that request's stream. */
+export type BeforeRequest = (notifyListChanged: () => Promise<void>) => Promise<void>;
+
+const MARKDOWN = "text/markdown";
+const RESOURCE_NOT_FOUND = -32002;
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 50;
+
+const failure = (text: string): CallToolResult => ({
+  content: [{ type: "text", text }],
+  isError: true,
+});
+
+async function getSkill(catalog: SkillCatalog, args: Record<string, unknown>) {
+  if (typeof args.name !== "string" || args.name === "") {
+    return failure('get_skill needs a "name" string argument, e.g. { "name": "samtools" }');
+  }
+  const entry = await catalog.get(args.name.toLowerCase());
+  if (entry !== undefined) return { content: [{ type: "text", text: entry.text }] };
+  const close = searchSkills((await catalog.snapshot()).entries.values(), args.name, 5);
+  const hint = close.length > 0
+    ? ` Did you mean ${close.map((hit) => `"${hit.name}"`).join(", ")}?`
+    : "";
+  return failure(`No skill named "${args.name}".${hint} Use search_skills to find skills.`);
+}
+
+async function search(catalog: SkillCatalog, args: Record<string, unknown>) {
+  const { query, limit = DEFAULT_LIMIT } = args;
+  if (typeof query !== "string") {
+    return failure('search_skills needs a "query" string argument, e.g. { "query": "sort bam" }');
+  }
+  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1) {
+    return failure('search_skills: "limit" must be a positive integer');
+  }
+  const hits = searchSkills(
+    (await catalog.snapshot()).entries.values(),
+    query,
+    Math.min(limit, MAX_LIMIT),
+  );
+  const results = hits.map((hit) => ({ ...hit, uri: `skill://${hit.name}` }));
+  const text = results.length === 0
+    ? `No skill matches "${query}".`
+    : results.map((hit) => `- ${hit.name} (${hit.uri}): ${hit.description}`).join("\n");
+  return { content: [{ type: "text", text }], structuredContent: { results } };
+}
+
+/** An MCP server exposing `catalog`; `before` runs ahead of every list, read and tool call. */
+export function buildMcpServer(catalog: SkillCatalog, before?: BeforeRequest): McpServer {
+  const mcp = new McpServer(
+    { name: "skillmux", version: "0.1.0" },
+    {
+      capabilities: { tools: {}, resources: { listChanged: true } },
+      instructions:
+        "Skills are Markdown documents at skill://<name>. Use search_skills to find one and get_skill to read it.",
+    },
+  );
+  type Extra = {
+    sendNotification(n: { method: "notifications/resources/list_changed" }): Promise<void>;
+  };
+  const hook = (extra: Extra) =>
+    before?.(() => extra.sendNotification({ method: "notifications/resources/list_changed" }));
+  const template = new ResourceTemplate("skill://{name}", {
+    list: async (extra) => {
+      await hook(extra);
+      const { entries } = await catalog.snapshot();
+      return {
+        resources: [...entries.values()].map((entry) => ({
+          uri: `skill://${entry.name}`,
+          name: entry.name,
+          description: entry.description,
+          mimeType: MARKDOWN,
+        })),
+      };
+    },
+  });
+  mcp.registerResource(
+    "skill",
+    template,
+    { description: "A skill by name, as Markdown", mimeType: MARKDOWN },
+    async (uri, { name }, extra) => {
+      await hook(extra);
+      const entry = await catalog.get(decodeURIComponent(String(name)).toLowerCase());
+      if (entry === undefined) {
+        throw new McpError(RESOURCE_NOT_FOUND, `Resource ${uri.href} not found`, { uri: uri.href });
+      }
+      return { contents: [{ uri: uri.href, mimeType: MARKDOWN, text: entry.text }] };
+    },
+  );
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: SKILL_TOOLS }));
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    await hook(extra);
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    if (request.params.name === "search_skills") return await search(catalog, args);
+    if (request.params.name === "get_skill") return await getSkill(catalog, args);
+    throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+  });
+  return mcp;
+}

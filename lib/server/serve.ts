@@ -1,0 +1,159 @@
+/**
+ * `serveSkills`: a folder of skills (or any resolver) as a Streamable HTTP MCP server.
+ *
+ * @module
+ */
+
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+// @ts-types="@modelcontextprotocol/sdk/server/streamableHttp"
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { SkillCatalog } from "./_catalog.ts";
+import {
+  acceptsJsonOnly,
+  bearerCheck,
+  corsHeaders,
+  hostAllowed,
+  isLoopback,
+  originAllowed,
+  preflight,
+  readBody,
+  rpcError,
+  rpcMethod,
+} from "./_http.ts";
+import { buildMcpServer } from "./_mcp.ts";
+import { Sessions } from "./_sessions.ts";
+import type { ServeSkillsOptions, SkillsServer } from "./types.ts";
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const POLL_MS = 1_000;
+const CLOSE_GRACE_MS = 2_000;
+
+/**
+ * Serve skills over MCP (Streamable HTTP at `/mcp`, Deno and Node). Each skill is the resource
+ * `skill://<name>` (`text/markdown`, the parsed skill rendered with `renderSkill`), listed through
+ * the template `skill://{name}`; the tools `search_skills` ({ query, limit? }) and `get_skill`
+ * ({ name }) find and read them. A folder is re-read when a skill file's mtime or size changes, so
+ * edits are served without a restart, and sessions hear `notifications/resources/list_changed`.
+ *
+ * Stateless by default (a server and transport per POST); `sessions: true` keeps
+ * `Mcp-Session-Id` sessions. Answers JSON when the client accepts only JSON, SSE otherwise.
+ * Binds 127.0.0.1; browser origins other than loopback (or `allowedOrigins`) get 403, and when
+ * bound to loopback a `Host` that is not loopback gets 403 too (DNS rebinding). With `token`,
+ * requests without `Authorization: Bearer <token>` get 401.
+ *
+ * @example Serve a folder to browser pages on one origin, with a token
+ * ```ts
+ * import { serveSkills } from "@skillmux/core/server";
+ * const server = await serveSkills({
+ *   folder: "./my-skills",
+ *   port: 3737,
+ *   token: "s3cret",
+ *   allowedOrigins: ["http://localhost:5173"],
+ *   log: console.error,
+ * });
+ * console.log(server.url); // "http://127.0.0.1:3737/mcp"
+ * await server.close();
+ * ```
+ */
+export async function serveSkills(options: ServeSkillsOptions = {}): Promise<SkillsServer> {
+  if (options.token !== undefined && options.token === "") {
+    throw new TypeError("Cannot serve skills: token must not be empty");
+  }
+  const host = options.host ?? "127.0.0.1";
+  const catalog = new SkillCatalog(options);
+  const sessions = options.sessions === true ? new Sessions(catalog, POLL_MS) : undefined;
+  const authorized = options.token === undefined ? undefined : bearerCheck(options.token);
+  const checkHost = isLoopback(host);
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, note: (rpc: string) => void) => {
+    const path = (req.url ?? "/").split("?")[0];
+    const origin = req.headers.origin;
+    if (!originAllowed(origin, options.allowedOrigins)) {
+      return rpcError(res, 403, `Forbidden: origin ${origin} is not allowed`);
+    }
+    if (checkHost && !hostAllowed(req.headers.host)) {
+      return rpcError(res, 403, "Forbidden: host is not allowed");
+    }
+    const cors = corsHeaders(origin);
+    if (path !== "/mcp") return rpcError(res, 404, "Not found: the MCP endpoint is /mcp", cors);
+    if (req.method === "OPTIONS") return preflight(res, origin);
+    if (authorized !== undefined && !authorized(req.headers.authorization)) {
+      const headers = { ...cors, "WWW-Authenticate": 'Bearer realm="skillmux"' };
+      return rpcError(res, 401, "Unauthorized: send Authorization: Bearer <token>", headers);
+    }
+    for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
+    let body: unknown;
+    if (req.method === "POST") {
+      const text = await readBody(req, MAX_BODY_BYTES);
+      if (text === undefined) return rpcError(res, 413, "Request body too large", cors);
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return rpcError(res, 400, "Parse error", cors, -32700);
+      }
+    }
+    const rpc = rpcMethod(body);
+    if (rpc !== undefined) note(rpc);
+    if (sessions !== undefined) return await sessions.handle(req, res, body, rpc, cors);
+    if (req.method !== "POST") {
+      res.writeHead(405, { ...cors, Allow: "POST, OPTIONS" }).end();
+      return;
+    }
+    const mcp = buildMcpServer(catalog);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: acceptsJsonOnly(req),
+    });
+    res.on("close", () => {
+      transport.close().catch(() => {});
+      mcp.close().catch(() => {});
+    });
+    await mcp.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const server = createServer((req, res) => {
+    const started = performance.now();
+    let rpc = "-";
+    res.on("close", () => {
+      const ms = (performance.now() - started).toFixed(1);
+      const path = (req.url ?? "/").split("?")[0];
+      options.log?.(`${req.method} ${path} ${rpc} ${res.statusCode} ${ms}ms`);
+    });
+    handle(req, res, (method) => (rpc = method)).catch(() => {
+      if (!res.headersSent) rpcError(res, 500, "Internal error", {}, -32603);
+      else res.destroy();
+    });
+  });
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shown = host.includes(":") ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shown}:${port}/mcp`,
+    close(): Promise<void> {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections?.();
+        await sessions?.close();
+        const grace = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref?.());
+        await Promise.race([stopped, grace]);
+        for (const socket of sockets) socket.destroy();
+        await stopped;
+      })();
+      return closing;
+    },
+  };
+}
