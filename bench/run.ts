@@ -7,10 +7,12 @@ import process from "node:process";
 import { benchParse } from "./parse.ts";
 import { benchResolveLocal } from "./resolve_local.ts";
 import { benchMcpTools } from "./mcp_tools.ts";
+import { benchServe } from "./serve.ts";
 
 await benchParse();
 await benchResolveLocal();
 await benchMcpTools();
+await benchServe();
 if (!("Deno" in globalThis)) {
   await (await import("./bundle.ts")).benchBundle();
   await (await import("./big_list.ts")).benchBigList();

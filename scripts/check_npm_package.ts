@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import process from "node:process";
 
 const root = resolve(import.meta.dirname ?? ".", "..");
 const home = await mkdtemp(join(tmpdir(), "skillmux-npm-"));
@@ -68,9 +69,28 @@ try {
   );
   assert.equal((await core.resolveSkill("samtools", folders)).source, "user");
   assert.equal((await core.resolveSkill("bcftools", folders)).source, "builtin");
+  // 3. The npm bin (dist/cli/main.js) runs and sees the same folders as resolveSkill().
+  const cli = execFileSync(
+    process.execPath,
+    [
+      join(root, "dist", "cli", "main.js"),
+      "skill",
+      "list",
+      "--json",
+      "--user-dir",
+      folders.userDir,
+      "--community-dir",
+      folders.communityDir,
+      "--config-dir",
+      folders.configDir,
+    ],
+    { encoding: "utf8" },
+  );
+  const listed = JSON.parse(cli) as { skills: Array<{ name: string; source: string }> };
+  assert.equal(listed.skills.find((s) => s.name === "samtools")?.source, "user");
   const names = await core.builtinSkillNames();
   console.log(
-    `ok: dist/ type-checks for a NodeNext consumer and imports as "skillmux"; ${names.length} built-ins`,
+    `ok: dist/ type-checks for a NodeNext consumer, imports as "skillmux" and its bin runs; ${names.length} built-ins`,
   );
 } finally {
   await rm(home, { recursive: true, force: true });

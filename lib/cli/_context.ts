@@ -1,0 +1,120 @@
+// Private: what every command gets — output, colours, the folders and the server registry.
+
+import { chmod, mkdir } from "node:fs/promises";
+import process from "node:process";
+import {
+  type DefaultSkillFolders,
+  defaultSkillFolders,
+  type DefaultSourcesOptions,
+} from "../resolve/default_sources.ts";
+import { createServerRegistry, type ServerRegistry } from "../mcp/registry.ts";
+import { createFsStorage } from "../storage/fs.ts";
+import { str, type Values } from "./_args.ts";
+
+/**
+ * Input and output of one {@linkcode run} call: where text goes, the
+ * environment to read, whether to colour, and a signal that stops `serve`.
+ */
+export interface CliIo {
+  /** Receives standard output, in chunks that end with a newline. */
+  stdout: (text: string) => void;
+  /** Receives errors, warnings and progress lines. */
+  stderr: (text: string) => void;
+  /** Environment variables (default: none; the command-line entry passes the process environment). */
+  env?: Record<string, string | undefined>;
+  /** Use ANSI colours (the entry sets it when stdout is a TTY); `NO_COLOR` always wins. */
+  color?: boolean;
+  /** Stops a running `serve` (the entry uses SIGINT and SIGTERM when this is absent). */
+  signal?: AbortSignal;
+}
+
+/** Styles text when colours are on. */
+export interface Paint {
+  ok(text: string): string;
+  bad(text: string): string;
+  dim(text: string): string;
+  bold(text: string): string;
+}
+
+/** The state a command runs with. */
+export interface Context {
+  io: CliIo;
+  env: Record<string, string | undefined>;
+  json: boolean;
+  paint: Paint;
+  /** Options for `listSkills`, `resolveSkill` and `defaultSkillFolders`. */
+  sourceOptions: DefaultSourcesOptions;
+  /** The user, community and config folders. */
+  folders(): Promise<DefaultSkillFolders>;
+  /** The registry over `config.toml` in the config folder (created 0700, file 0600). */
+  registry(): Promise<ServerRegistry>;
+  out(line?: string): void;
+  err(line: string): void;
+}
+
+const ESC = "\x1b";
+const style = (on: boolean, open: number, close: number) => (text: string) =>
+  on ? `\x1b[${open}m${text}\x1b[${close}m` : text;
+
+/** Build the context from the global option values. */
+export function createContext(io: CliIo, values: Values): Context {
+  const home = str(values, "home");
+  const env: Record<string, string | undefined> = { ...io.env };
+  if (home !== undefined) env.SKILLMUX_HOME = home;
+  const on = io.color === true && !env.NO_COLOR;
+  const sourceOptions: DefaultSourcesOptions = {
+    env,
+    userDir: str(values, "user-dir"),
+    communityDir: str(values, "community-dir"),
+    configDir: str(values, "config-dir"),
+  };
+  const folders = async () => (await defaultSkillFolders(sourceOptions))!;
+  return {
+    io,
+    env,
+    json: values.json === true,
+    paint: {
+      ok: style(on, 32, 39),
+      bad: style(on, 31, 39),
+      dim: style(on, 2, 22),
+      bold: style(on, 1, 22),
+    },
+    sourceOptions,
+    folders,
+    async registry() {
+      const { config } = await folders();
+      return createServerRegistry({ storage: createFsStorage({ root: config, private: true }) });
+    },
+    out: (line = "") => io.stdout(`${line}\n`),
+    err: (line) => io.stderr(`${line}\n`),
+  };
+}
+
+/**
+ * Create the config folder 0700 (and tighten it if it exists), before anything is written
+ * there or below it: `config.toml` holds API keys.
+ */
+export async function ensureConfigDir(ctx: Context): Promise<string> {
+  const { config } = await ctx.folders();
+  await mkdir(config, { recursive: true, mode: 0o700 });
+  if (process.platform !== "win32") await chmod(config, 0o700);
+  return config;
+}
+
+/** Print `value` as indented JSON. */
+export function printJson(ctx: Context, value: unknown): void {
+  ctx.out(JSON.stringify(value, null, 2));
+}
+
+/** Pad cells into aligned columns (the last column is not padded). */
+export function table(rows: readonly string[][]): string[] {
+  const width = (s: string) => s.replace(new RegExp(`${ESC}\\[[0-9;]*m`, "g"), "").length;
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, width(cell))));
+  }
+  return rows.map((row) =>
+    row.map((cell, i) => i === row.length - 1 ? cell : cell + " ".repeat(widths[i] - width(cell)))
+      .join("  ").trimEnd()
+  );
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+/**
+ * The `skillmux` command (Deno and Node): skills, MCP servers and the skills
+ * server from a terminal. Run it as `skillmux <command>`, `deno run -A
+ * jsr:@skillmux/core/cli <command>` or `npx skillmux <command>`; call
+ * {@linkcode run} to use it in-process.
+ *
+ * @example
+ * ```ts
+ * import { run } from "@skillmux/core/cli";
+ * const code = await run(["skill", "show", "samtools"], {
+ *   stdout: (text) => console.log(text),
+ *   stderr: (text) => console.error(text),
+ *   env: { HOME: "/tmp/skillmux-demo" },
+ * });
+ * console.log(code); // 0
+ * ```
+ *
+ * @module
+ */
+
+import { realpathSync } from "node:fs";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { run } from "./run.ts";
+
+export { run } from "./run.ts";
+export type { CliIo } from "./run.ts";
+
+/** Whether this module is the program: `import.meta.main` on Deno, `argv[1]` on Node. */
+function isMain(): boolean {
+  const main = (import.meta as { main?: boolean }).main;
+  if (typeof main === "boolean") return main;
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) {
+  const env = process.env as Record<string, string | undefined>;
+  process.exitCode = await run(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env,
+    color: process.stdout.isTTY === true && !env.NO_COLOR,
+  });
+}

@@ -1,0 +1,240 @@
+/**
+ * `skillmux mcp add|list|remove|ping|refresh|import`: the MCP servers in `config.toml`.
+ *
+ * @module
+ */
+
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { nameFromUrl, parseMcpServersJson } from "../mcp/config_formats.ts";
+import type { McpServerConfig } from "../mcp/types.ts";
+import { CliError, splitCommand, str, UsageError, type Values } from "./_args.ts";
+import type { Command } from "./_command.ts";
+import { type Context, ensureConfigDir, printJson, table } from "./_context.ts";
+
+interface ServerView {
+  name: string;
+  url?: string;
+  command?: string;
+  args?: string[];
+  transport: string;
+  apiKey: boolean;
+  headers: string[];
+  enabled: boolean;
+}
+
+/** A server as shown: never the API key, never header values (they may be secrets). */
+function view(s: McpServerConfig): ServerView {
+  return {
+    name: s.name,
+    ...(s.url ? { url: s.url } : { command: s.command, args: s.args ?? [] }),
+    transport: s.transport ?? (s.url ? "auto" : "stdio"),
+    apiKey: s.apiKey !== undefined,
+    headers: Object.keys(s.headers ?? {}),
+    enabled: s.enabled !== false,
+  };
+}
+
+function headers(values: Values): Record<string, string> | undefined {
+  const list = (values.header as string[] | undefined) ?? [];
+  if (list.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const line of list) {
+    const at = line.indexOf(":");
+    if (at <= 0) throw new CliError(`Invalid --header "${line}": expected "Name: value"`);
+    out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return out;
+}
+
+const add: Command = {
+  words: ["mcp", "add"],
+  args: '<url> | --command "<cmd …>"',
+  max: 1,
+  summary: "Register an MCP server (checked, connected and discovered before saving)",
+  options: [
+    "--name <n>          server name (default: host-port of the URL, or the program name)",
+    "--api-key <k>       sent as Authorization: Bearer <k>; ${VAR} reads the environment",
+    '--header "K: V"     extra HTTP header (repeatable); values may use ${VAR}',
+    '--command "<cmd>"   a stdio server: program and arguments, shell-style quoting',
+    "--no-verify         save without connecting",
+    "--replace           replace a server of the same name",
+  ],
+  spec: {
+    name: { type: "string" },
+    "api-key": { type: "string" },
+    header: { type: "string", multiple: true },
+    command: { type: "string" },
+    "no-verify": { type: "boolean" },
+    replace: { type: "boolean" },
+  },
+  async run(ctx, [url], values) {
+    const line = str(values, "command");
+    if ((url === undefined) === (line === undefined)) {
+      throw new UsageError("skillmux mcp add: give either a URL or --command, not both or neither");
+    }
+    const server: McpServerConfig = { name: "" };
+    if (url !== undefined) server.url = url;
+    else {
+      const [command, ...args] = splitCommand(line!);
+      if (!command) throw new CliError("--command is empty");
+      Object.assign(server, { command, args });
+    }
+    server.name = str(values, "name") ??
+      (url !== undefined ? nameFromUrl(url) : basename(server.command!));
+    const apiKey = str(values, "api-key");
+    if (apiKey !== undefined) server.apiKey = apiKey;
+    const extra = headers(values);
+    if (extra) server.headers = extra;
+    await ensureConfigDir(ctx);
+    const registry = await ctx.registry();
+    const verify = values["no-verify"] !== true;
+    const { discovery } = await registry.add(server, {
+      discover: verify,
+      replace: values.replace === true,
+      timeoutMs: 10_000,
+    });
+    if (ctx.json) return printJson(ctx, { server: view(server), discovery }), 0;
+    const found = discovery
+      ? ` — ${discovery.serverInfo.name} v${discovery.serverInfo.version}, ${discovery.skills.length} skills, ${discovery.tools.length} tools`
+      : " (not verified)";
+    ctx.out(`${ctx.paint.ok("✓")} Added "${server.name}" ${server.url ?? server.command}${found}`);
+    return 0;
+  },
+};
+
+const list: Command = {
+  words: ["mcp", "list"],
+  args: "",
+  summary: "List the registered MCP servers",
+  async run(ctx) {
+    const servers = (await (await ctx.registry()).list()).map(view);
+    if (ctx.json) return printJson(ctx, { servers }), 0;
+    if (servers.length === 0) {
+      ctx.out("No MCP servers registered. Add one with: skillmux mcp add <url> --name <name>");
+      return 0;
+    }
+    const rows = servers.map((s) => [
+      ctx.paint.bold(s.name),
+      s.url ?? [s.command, ...(s.args ?? [])].join(" "),
+      [
+        s.enabled ? "" : "disabled",
+        s.apiKey ? "api key" : "",
+        s.headers.length ? `headers: ${s.headers.join(",")}` : "",
+      ]
+        .filter(Boolean).join("; "),
+    ]);
+    table([["NAME", "URL / COMMAND", "NOTES"], ...rows]).forEach(ctx.out);
+    ctx.out(`${servers.length} server${servers.length === 1 ? "" : "s"} registered`);
+    return 0;
+  },
+};
+
+const remove: Command = {
+  words: ["mcp", "remove"],
+  args: "<name-or-url>",
+  min: 1,
+  summary: "Remove a registered server by name or URL",
+  async run(ctx, [target]) {
+    const removed = await (await ctx.registry()).remove(target);
+    if (ctx.json) return printJson(ctx, { removed: view(removed) }), 0;
+    ctx.out(`${ctx.paint.ok("✓")} Removed "${removed.name}" ${removed.url ?? removed.command}`);
+    return 0;
+  },
+};
+
+async function selected(ctx: Context, args: string[], verb: string): Promise<string[] | undefined> {
+  const all = await (await ctx.registry()).list();
+  const unknown = args.find((a) => !all.some((s) => s.name === a || s.url === a));
+  if (unknown !== undefined) throw new CliError(`No server named "${unknown}" is registered`);
+  const count = args.length > 0 ? args.length : all.filter((s) => s.enabled !== false).length;
+  if (count > 1) ctx.err(ctx.paint.dim(`${verb} ${count} servers…`));
+  return args.length > 0 ? args : undefined;
+}
+
+const ping: Command = {
+  words: ["mcp", "ping"],
+  args: "[name…]",
+  max: Infinity,
+  summary:
+    "Connect to each server: ✓/✗, version, protocol, latency, skills and tools; exit 1 if any is down",
+  async run(ctx, args) {
+    const names = await selected(ctx, args, "Pinging");
+    const results = await (await ctx.registry()).ping(names, { timeoutMs: 10_000 });
+    const failed = results.some((r) => !r.ok);
+    if (ctx.json) return printJson(ctx, { results }), failed ? 1 : 0;
+    if (results.length === 0) {
+      ctx.out("No MCP servers registered. Add one with: skillmux mcp add <url> --name <name>");
+    }
+    const rows = results.map((r) =>
+      r.ok
+        ? [
+          ctx.paint.ok("✓"),
+          r.name,
+          `${r.serverInfo.name} v${r.serverInfo.version}`,
+          r.protocolVersion,
+          `${r.latencyMs.toFixed(0)} ms`,
+          `${r.skills} skills`,
+          `${r.tools} tools`,
+        ]
+        : [ctx.paint.bad("✗"), r.name, r.error]
+    );
+    table(rows).forEach(ctx.out);
+    return failed ? 1 : 0;
+  },
+};
+
+const refresh: Command = {
+  words: ["mcp", "refresh"],
+  args: "[name…]",
+  max: Infinity,
+  summary: "Re-discover the tools and skills of each server and cache them; exit 1 if any fails",
+  async run(ctx, args) {
+    const names = await selected(ctx, args, "Refreshing");
+    const results = await (await ctx.registry()).refresh(names, { timeoutMs: 10_000 });
+    const failed = results.some((r) => !r.ok);
+    if (ctx.json) return printJson(ctx, { results }), failed ? 1 : 0;
+    table(
+      results.map((r) =>
+        r.ok
+          ? [
+            ctx.paint.ok("✓"),
+            r.name,
+            `${r.discovery.skills.length} skills`,
+            `${r.discovery.tools.length} tools`,
+          ]
+          : [ctx.paint.bad("✗"), r.name, r.error]
+      ),
+    ).forEach(ctx.out);
+    return failed ? 1 : 0;
+  },
+};
+
+const importJson: Command = {
+  words: ["mcp", "import"],
+  args: "<mcp.json>",
+  min: 1,
+  summary: "Register every server of an mcpServers JSON file (validated first, not connected)",
+  options: ["--replace    replace servers of the same name"],
+  spec: { replace: { type: "boolean" } },
+  async run(ctx, [file], values) {
+    const text = await readFile(file, "utf8").catch((error: Error) => {
+      throw new CliError(`Cannot read ${file}: ${error.message}`, { cause: error });
+    });
+    const servers = parseMcpServersJson(text);
+    await ensureConfigDir(ctx);
+    const added = await (await ctx.registry()).import(servers, {
+      replace: values.replace === true,
+    });
+    if (ctx.json) return printJson(ctx, { imported: added.map(view) }), 0;
+    ctx.out(
+      `${ctx.paint.ok("✓")} Imported ${added.length} server${added.length === 1 ? "" : "s"}: ${
+        added.map((s) => s.name).join(", ")
+      }`,
+    );
+    return 0;
+  },
+};
+
+/** The `mcp` command group. */
+export const mcpCommands: readonly Command[] = [add, list, remove, ping, refresh, importJson];

@@ -1,0 +1,184 @@
+// `skillmux mcp …` end to end against a real MCP server, in a temporary home.
+import assert from "node:assert/strict";
+import { readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { resolveSkill } from "../../lib/resolve/default_sources.ts";
+import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
+import { cli, DEAD, sub, tempHome } from "./_helpers.ts";
+
+const SKILL = (name: string) =>
+  `---\nname: ${name}\ndescription: ${name} over MCP. Use when testing.\n---\n`;
+
+let home: Awaited<ReturnType<typeof tempHome>>;
+let env: Record<string, string>;
+let up: SdkServer;
+let config: string;
+const bytes = () => readFile(config).catch(() => undefined);
+
+before(async () => {
+  home = await tempHome();
+  env = home.env;
+  config = join(env.XDG_CONFIG_HOME, "skillmux", "config.toml");
+  up = await startSdkServer({
+    json: true,
+    skills: { "variant-qc": SKILL("variant-qc"), bwa: SKILL("bwa") },
+  });
+});
+after(async () => {
+  await up.close();
+  await home.close();
+});
+
+describe("mcp", () => {
+  test("list with nothing registered hints at mcp add", async () => {
+    const out = await cli(["mcp", "list"], env);
+    assert.equal(out.code, 0);
+    assert.match(out.stdout, /No MCP servers registered.*mcp add/);
+    assert.deepEqual(JSON.parse((await cli(["mcp", "list", "--json"], env)).stdout), {
+      servers: [],
+    });
+  });
+
+  test("add connects, discovers and saves config.toml 0600 in a 0700 folder", async () => {
+    const out = await cli([
+      "mcp",
+      "add",
+      up.url,
+      "--name",
+      "team",
+      "--api-key",
+      "sk-secret-1",
+      "--header",
+      "X-Team: genomics",
+    ], env);
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stdout, /Added "team" .* 2 skills, \d+ tools/);
+    assert.equal((await stat(config)).mode & 0o777, 0o600);
+    assert.equal((await stat(join(env.XDG_CONFIG_HOME, "skillmux"))).mode & 0o777, 0o700);
+    const text = await readFile(config, "utf8");
+    assert.match(text, /\[\[mcp\.servers\]\]/);
+    assert.match(text, /name = "team"/);
+    const hit = await resolveSkill("variant-qc", { env });
+    assert.equal(hit.source, "mcp:team");
+    const listed = await cli(["skill", "list"], env);
+    assert.match(listed.stdout, /variant-qc\s+mcp:team \(MCP\)/);
+    assert.match(listed.stdout, /17 skills available \(2 from MCP servers, 15 builtin\)/);
+  });
+
+  test("bad input is refused with one line and config.toml is untouched", async () => {
+    const before = await bytes();
+    const cases: Array<[string[], RegExp]> = [
+      [["mcp", "add", "ftp://example.org/mcp", "--name", "x"], /./],
+      [["mcp", "add", "not a url", "--name", "x"], /./],
+      [["mcp", "add", up.url, "--name", "x", "--header", "Cookie: a=b"], /Cookie/i],
+      [["mcp", "add", up.url, "--name", "x", "--header", "nocolon"], /Invalid --header/],
+      [["mcp", "add", DEAD, "--name", "dead"], /./],
+      [["mcp", "add", up.url, "--name", "team"], /already registered/],
+      [["mcp", "remove", "nobody"], /No server matches "nobody"/],
+      [["mcp", "import", join(home.dir, "missing.json")], /Cannot read/],
+      [["mcp", "ping", "nobody"], /No server named "nobody"/],
+    ];
+    for (const [argv, message] of cases) {
+      const out = await cli(argv, env);
+      assert.equal(out.code, 1, argv.join(" "));
+      assert.match(out.stderr, message);
+      assert.equal(out.stderr.trim().split("\n").length, 1, out.stderr);
+      assert.doesNotMatch(out.stderr, /sk-secret/);
+    }
+    assert.equal((await cli(["mcp", "add", "--name", "x"], env)).code, 2);
+    assert.deepEqual(await bytes(), before);
+  });
+
+  test("add --no-verify saves a dead server; ping shows ✓ and ✗ and exits 1", async () => {
+    assert.equal((await cli(["mcp", "add", DEAD, "--name", "dead", "--no-verify"], env)).code, 0);
+    const out = await cli(["mcp", "ping"], env);
+    assert.equal(out.code, 1);
+    assert.match(out.stderr, /Pinging 2 servers/);
+    assert.match(
+      out.stdout,
+      /✓\s+team\s+\S+ v\S+\s+\d{4}-\d\d-\d\d\s+\d+ ms\s+2 skills\s+\d+ tools/,
+    );
+    assert.match(out.stdout, /✗\s+dead\s+\S/);
+    const json = JSON.parse((await cli(["mcp", "ping", "--json"], env)).stdout);
+    assert.deepEqual(json.results.map((r: { name: string; ok: boolean }) => [r.name, r.ok]), [[
+      "team",
+      true,
+    ], ["dead", false]]);
+    const one = await cli(["mcp", "ping", "team"], env);
+    assert.equal(one.code, 0);
+  });
+
+  test("refresh, list, remove by URL, import", async () => {
+    const refreshed = await cli(["mcp", "refresh", "team"], env);
+    assert.equal(refreshed.code, 0);
+    assert.match(refreshed.stdout, /✓\s+team\s+2 skills/);
+    assert.equal((await cli(["mcp", "refresh"], env)).code, 1);
+    const listed = await cli(["mcp", "list"], env);
+    assert.match(listed.stdout, /team\s+http:\/\/127\.0\.0\.1:\d+\/mcp\s+api key; headers: X-Team/);
+    assert.match(listed.stdout, /2 servers registered/);
+    assert.doesNotMatch(listed.stdout, /sk-secret|genomics/);
+    const json = JSON.parse((await cli(["mcp", "list", "--json"], env)).stdout);
+    assert.deepEqual(json.servers[0], {
+      name: "team",
+      url: up.url,
+      transport: "auto",
+      apiKey: true,
+      headers: ["X-Team"],
+      enabled: true,
+    });
+    assert.equal((await cli(["mcp", "remove", DEAD], env)).code, 0);
+    const file = join(home.dir, "mcp.json");
+    await writeFile(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          fs: { command: "npx", args: ["-y", "server-fs"] },
+          docs: { url: "https://docs.example.org/mcp" },
+        },
+      }),
+    );
+    const imported = await cli(["mcp", "import", file], env);
+    assert.equal(imported.code, 0, imported.stderr);
+    assert.match(imported.stdout, /Imported 2 servers: fs, docs/);
+    const before = await bytes();
+    await writeFile(file, "{ not json");
+    assert.equal((await cli(["mcp", "import", file], env)).code, 1);
+    assert.deepEqual(await bytes(), before);
+    const names = JSON.parse((await cli(["mcp", "list", "--json"], env)).stdout).servers.map((
+      s: { name: string },
+    ) => s.name);
+    assert.deepEqual(names, ["team", "fs", "docs"]);
+  });
+
+  test("as subprocesses: add a stdio command, list, remove, ping exit code", async () => {
+    const added = await sub([
+      "mcp",
+      "add",
+      "--command",
+      "node 'my server.js' --flag",
+      "--name",
+      "local",
+      "--no-verify",
+    ], env);
+    assert.equal(added.code, 0, added.stderr);
+    const listed = JSON.parse((await sub(["mcp", "list", "--json"], env)).stdout);
+    assert.deepEqual(listed.servers.at(-1), {
+      name: "local",
+      command: "node",
+      args: ["my server.js", "--flag"],
+      transport: "stdio",
+      apiKey: false,
+      headers: [],
+      enabled: true,
+    });
+    for (const name of ["local", "fs", "docs"]) {
+      assert.equal((await sub(["mcp", "remove", name], env)).code, 0);
+    }
+    const ping = await sub(["mcp", "ping"], env);
+    assert.equal(ping.code, 0, ping.stderr);
+    assert.match(ping.stdout, /✓\s+team/);
+    assert.equal((await sub(["mcp", "add", DEAD, "--name", "dead"], env)).code, 1);
+    assert.equal((await stat(config)).mode & 0o777, 0o600);
+  });
+});

@@ -1,0 +1,79 @@
+// `skillmux serve`: a real subprocess on port 0, connected to, then stopped with SIGTERM.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import process from "node:process";
+import { test } from "node:test";
+import { connect } from "../../lib/mcp/client.ts";
+import { cli, command, ROOT, tempHome } from "./_helpers.ts";
+
+const hasServer = existsSync(join(ROOT, "lib/server/mod.ts"));
+
+test("serve --help", async () => {
+  const out = await cli(["serve", "--help"], {});
+  assert.equal(out.code, 0);
+  assert.match(out.stdout, /Usage: skillmux serve \[folder\]/);
+  assert.match(out.stdout, /--port/);
+  assert.equal((await cli(["serve", "--port", "nope"], {})).code, 1);
+});
+
+test(
+  "serve runs the built-in skills until SIGTERM",
+  { skip: !hasServer, timeout: 30_000 },
+  async () => {
+    const home = await tempHome();
+    const [file, args] = command(["serve", "--port", "0"]);
+    const child = spawn(file, args, {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", ...home.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      let stdout = "";
+      let stderr = "";
+      child.stderr.on("data", (chunk) => (stderr += chunk));
+      const url = await new Promise<string>((done, fail) => {
+        child.stdout.on("data", (chunk) => {
+          stdout += chunk;
+          const found = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(stdout);
+          if (found) done(found[1]);
+        });
+        child.once("exit", (code) => fail(new Error(`serve exited ${code}: ${stderr}`)));
+      });
+      const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+      const client = await connect({ name: "served", url });
+      try {
+        const resources = await client.listResources();
+        assert.ok(
+          resources.some((r) => r.uri === "skill://samtools"),
+          JSON.stringify(resources.slice(0, 3)),
+        );
+      } finally {
+        await client.close();
+      }
+      await new Promise((done) => setTimeout(done, 200));
+      assert.match(stdout, /"mcpServers"/);
+      // process.kill, not child.kill: Deno's child.kill reports a signal exit even when the child exits 0.
+      process.kill(child.pid!, "SIGTERM");
+      assert.equal(await exited, 0, stderr);
+    } finally {
+      child.kill("SIGKILL");
+      await home.close();
+    }
+  },
+);
+
+test(
+  "serve in-process stops when the signal aborts",
+  { skip: !hasServer, timeout: 30_000 },
+  async () => {
+    const stop = new AbortController();
+    const running = cli(["serve", "--json"], {}, { signal: stop.signal });
+    await new Promise((done) => setTimeout(done, 1500));
+    stop.abort();
+    const out = await running;
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(JSON.parse(out.stdout).url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  },
+);

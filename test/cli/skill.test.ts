@@ -1,0 +1,216 @@
+// `skillmux skill …` end to end in a temporary home.
+import assert from "node:assert/strict";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { listSkills, resolveSkill } from "../../lib/resolve/default_sources.ts";
+import { cli, sub, tempHome } from "./_helpers.ts";
+
+const skill = (name: string, description = `${name} for tests. Use when testing the CLI.`) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n\n## Concepts\n- a\n`;
+const GOOD = [
+  "---",
+  "name: demo",
+  "description: Sorts and indexes demo files. Use when you need to sort demo files.",
+  "---",
+  "## Concepts",
+  "- one",
+  "- two",
+  "- three",
+  "## Pitfalls",
+  "- one",
+  "- two",
+  "- three",
+  "## Examples",
+  ...[1, 2, 3, 4, 5].flatMap((i) => [
+    `### Task number ${i}`,
+    `**Args:** \`sort -n ${i} in.txt\``,
+    `**Explanation:** sorts with ${i}.`,
+  ]),
+  "",
+].join("\n");
+
+let home: Awaited<ReturnType<typeof tempHome>>;
+let env: Record<string, string>;
+let files: string;
+before(async () => {
+  home = await tempHome();
+  env = home.env;
+  files = join(home.dir, "files");
+  await mkdir(files);
+  await writeFile(
+    join(files, "samtools.md"),
+    skill("samtools", "My own samtools. Use when sorting."),
+  );
+  await writeFile(join(files, "demo.md"), GOOD);
+  await writeFile(join(files, "bad.md"), "---\nname: Bad Name!\ndescription: x\n---\n");
+  await writeFile(join(files, "weak.md"), skill("weak"));
+});
+after(() => home.close());
+
+describe("skill list / show", () => {
+  test("lists the built-ins with a count line, and --json", async () => {
+    const text = await cli(["skill", "list"], env);
+    assert.equal(text.code, 0);
+    assert.match(text.stdout, /^NAME\s+SOURCE\s+SHADOWS\s+DESCRIPTION/);
+    assert.match(text.stdout, /samtools\s+builtin\s+-\s+Reads, writes/);
+    assert.match(text.stdout, /16 skills available \(16 builtin\)\n$/);
+    const json = await cli(["skill", "list", "--json"], env);
+    const parsed = JSON.parse(json.stdout);
+    assert.equal(parsed.skills.length, 16);
+    assert.deepEqual(Object.keys(parsed.skills[0]).sort(), [
+      "description",
+      "location",
+      "name",
+      "shadows",
+      "source",
+    ]);
+    assert.deepEqual(parsed.diagnostics, []);
+  });
+
+  test("show renders the winning skill with its provenance; a miss exits 1", async () => {
+    const shown = await cli(["skill", "show", "bwa"], env);
+    assert.equal(shown.code, 0);
+    assert.match(shown.stdout, /^Source: +builtin \(builtin:skills\/bwa\.md\)/);
+    assert.match(shown.stdout, /\nname: bwa\n/);
+    assert.match(shown.stdout, /## Examples/);
+    const json = JSON.parse((await cli(["skill", "show", "bwa", "--json"], env)).stdout);
+    assert.equal(json.source, "builtin");
+    assert.equal(json.skill.name, "bwa");
+    const miss = await cli(["skill", "show", "nope"], env);
+    assert.equal(miss.code, 1);
+    assert.match(miss.stderr, /^skillmux: .*"nope"/);
+    assert.equal(miss.stderr.trim().split("\n").length, 1);
+    assert.equal((await cli(["skill", "show", "../etc"], env)).code, 1);
+  });
+});
+
+describe("skill add / remove", () => {
+  test("add installs into the user folder, shadowing the built-in, where resolveSkill sees it", async () => {
+    const added = await cli(["skill", "add", join(files, "samtools.md")], env);
+    assert.equal(added.code, 0, added.stderr);
+    const path = join(env.XDG_CONFIG_HOME, "skillmux", "skills", "samtools.md");
+    assert.match(added.stdout, /Installed "samtools" in the user skills/);
+    assert.equal(
+      await readFile(path, "utf8"),
+      skill("samtools", "My own samtools. Use when sorting."),
+    );
+    assert.equal((await stat(join(env.XDG_CONFIG_HOME, "skillmux"))).mode & 0o777, 0o700);
+    const hit = await resolveSkill("samtools", { env });
+    assert.equal(hit.source, "user");
+    const listed = (await listSkills({ env })).skills.find((s) => s.name === "samtools");
+    assert.deepEqual(listed?.shadows, ["builtin"]);
+    const text = await cli(["skill", "list"], env);
+    assert.match(text.stdout, /samtools\s+user\s+builtin\s+My own samtools/);
+    assert.match(text.stdout, /16 skills available \(1 user, 15 builtin\)/);
+    const again = await cli(["skill", "add", join(files, "samtools.md")], env);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /already installed.*--force/);
+  });
+
+  test("--community installs into the community folder", async () => {
+    const added = await cli(["skill", "add", join(files, "weak.md"), "--community"], env);
+    assert.equal(added.code, 0);
+    assert.match(added.stderr, /misses the quality bar/);
+    assert.equal((await resolveSkill("weak", { env })).source, "community");
+  });
+
+  test("invalid or unreadable files are refused and nothing is written", async () => {
+    const bad = await cli(["skill", "add", join(files, "bad.md")], env);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /^skillmux: Cannot parse skill/);
+    const missing = await cli(["skill", "add", join(files, "missing.md")], env);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^skillmux: Cannot read .*missing\.md/);
+    const { skills } = await listSkills({ env });
+    assert.equal(skills.some((s) => s.name === "bad" || s.name === "missing"), false);
+  });
+
+  test("remove: user first, then community; built-ins and unknown names fail", async () => {
+    const removed = await cli(["skill", "remove", "samtools"], env);
+    assert.equal(removed.code, 0);
+    assert.match(removed.stdout, /Removed "samtools" from the user skills/);
+    assert.equal((await resolveSkill("samtools", { env })).source, "builtin");
+    const builtin = await cli(["skill", "remove", "samtools"], env);
+    assert.equal(builtin.code, 1);
+    assert.match(builtin.stderr, /built in and cannot be removed/);
+    const json = JSON.parse((await cli(["skill", "remove", "weak", "--json"], env)).stdout);
+    assert.deepEqual(json, { name: "weak", source: "community", removed: ["weak.md"] });
+    const unknown = await cli(["skill", "remove", "weak"], env);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /No skill named "weak" is installed/);
+  });
+});
+
+describe("skill lint", () => {
+  test("a clean skill passes; errors name file, line and field and exit 1", async () => {
+    const clean = await cli(["skill", "lint", join(files, "demo.md")], env);
+    assert.equal(clean.code, 0, clean.stdout);
+    assert.match(clean.stdout, /1 file: 0 errors/);
+    const weak = await cli(["skill", "lint", join(files, "weak.md")], env);
+    assert.equal(weak.code, 1);
+    assert.match(weak.stdout, /weak\.md:\d+: error \[examples\]: /);
+    const bad = await cli(["skill", "lint", join(files, "bad.md")], env);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stdout, /bad\.md:2: error \[name\]: /);
+  });
+
+  test("a folder is linted file by file, with --json", async () => {
+    const out = await cli(["skill", "lint", files, "--json"], env);
+    assert.equal(out.code, 1);
+    const parsed = JSON.parse(out.stdout);
+    assert.equal(parsed.files.length, 4);
+    assert.ok(parsed.errors > 0);
+    for (const f of parsed.files) for (const d of f.diagnostics) assert.equal(d.source, f.file);
+    assert.equal((await cli(["skill", "lint", join(files, "nope")], env)).code, 1);
+  });
+});
+
+describe("usage, help and subprocesses", () => {
+  test("help on every command, usage errors exit 2", async () => {
+    for (
+      const argv of [["help"], ["--help"], ["skill", "--help"], ["help", "mcp", "add"], [
+        "serve",
+        "--help",
+      ]]
+    ) {
+      const out = await cli(argv, env);
+      assert.equal(out.code, 0, argv.join(" "));
+      assert.match(out.stdout, /Usage: skillmux/);
+    }
+    for (
+      const argv of [[], ["nope"], ["skill", "nope"], ["skill", "list", "--nope"], [
+        "skill",
+        "show",
+      ], ["skill", "show", "a", "b"]]
+    ) {
+      const out = await cli(argv, env);
+      assert.equal(out.code, 2, argv.join(" "));
+      assert.equal(out.stdout, "");
+    }
+  });
+
+  test("colours only when asked and never with NO_COLOR", async () => {
+    const noColor = await cli(["skill", "lint", join(files, "demo.md")], env, { color: true });
+    assert.equal(noColor.stdout.includes("\x1b["), false);
+    const { NO_COLOR: _, ...plain } = env;
+    const colored = await cli(["skill", "lint", join(files, "demo.md")], plain, { color: true });
+    assert.ok(colored.stdout.includes("\x1b[32m✓"));
+  });
+
+  test("as a subprocess: list, show, lint exit codes, usage error", async () => {
+    const [list, show, lint, usage] = await Promise.all([
+      sub(["skill", "list", "--json"], env),
+      sub(["skill", "show", "samtools"], env),
+      sub(["skill", "lint", join(files, "weak.md")], env),
+      sub(["skill", "--bogus"], env),
+    ]);
+    assert.equal(list.code, 0, list.stderr);
+    assert.equal(JSON.parse(list.stdout).skills.length, 16);
+    assert.equal(show.code, 0);
+    assert.match(show.stdout, /Source: +builtin/);
+    assert.equal(lint.code, 1);
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /Unknown option '--bogus'/);
+  });
+});
