@@ -55,7 +55,7 @@ export async function benchServe(): Promise<{ skillmux: ServeFigures; everything
   console.log(
     `\nserveSkills resources/read, ${CLIENTS} clients, ${DURATION_MS / 1000} s (${runtime()})`,
   );
-  const server = await serveSkills();
+  const server = await serveSkills({ sessions: process.env.BENCH_SESSIONS === "1" });
   let skillmux: ServeFigures;
   try {
     skillmux = await load(server.url, "skill://samtools");

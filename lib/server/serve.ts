@@ -29,6 +29,9 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const POLL_MS = 1_000;
 const CLOSE_GRACE_MS = 2_000;
 
+/** Idle stateless MCP servers kept for reuse. */
+const IDLE_SERVERS = 16;
+
 /**
  * Serve skills over MCP (Streamable HTTP at `/mcp`, Deno and Node). Each skill is the resource
  * `skill://<name>` (`text/markdown`, the parsed skill rendered with `renderSkill`), listed through
@@ -62,6 +65,7 @@ export async function serveSkills(options: ServeSkillsOptions = {}): Promise<Ski
   }
   const host = options.host ?? "127.0.0.1";
   const catalog = new SkillCatalog(options);
+  const idle: ReturnType<typeof buildMcpServer>[] = [];
   const sessions = options.sessions === true ? new Sessions(catalog, POLL_MS) : undefined;
   const authorized = options.token === undefined ? undefined : bearerCheck(options.token);
   const checkHost = isLoopback(host);
@@ -100,14 +104,18 @@ export async function serveSkills(options: ServeSkillsOptions = {}): Promise<Ski
       res.writeHead(405, { ...cors, Allow: "POST, OPTIONS" }).end();
       return;
     }
-    const mcp = buildMcpServer(catalog);
+    // Stateless: a new transport per request (the SDK requires it), but servers are reused:
+    // building one per request cost about a third of the throughput (bench/serve.ts).
+    const mcp = idle.pop() ?? buildMcpServer(catalog);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: acceptsJsonOnly(req),
     });
     res.on("close", () => {
-      transport.close().catch(() => {});
-      mcp.close().catch(() => {});
+      transport.close().catch(() => {}).finally(() => {
+        if (!mcp.isConnected() && idle.length < IDLE_SERVERS) idle.push(mcp);
+        else mcp.close().catch(() => {});
+      });
     });
     await mcp.connect(transport);
     await transport.handleRequest(req, res, body);
