@@ -20,6 +20,28 @@ import { dispatchLine, type Pending } from "./_stdio_dispatch.ts";
 
 export { MINIMAL_ENV } from "./_stdio_env.ts";
 
+/** Children still running, killed when the host process exits (they may be unref'd). */
+const liveChildren = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function trackChild(child: ChildProcess): void {
+  liveChildren.add(child);
+  child.once("close", () => liveChildren.delete(child));
+  const host =
+    (globalThis as { process?: { on?: (event: "exit", fn: () => void) => void } }).process;
+  if (exitHookInstalled || typeof host?.on !== "function") return;
+  exitHookInstalled = true;
+  host.on("exit", () => {
+    for (const running of liveChildren) {
+      try {
+        running.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
 /** Options of {@linkcode createStdioTransport}. */
 export interface StdioTransportOptions {
   /** The longest stdout line accepted, in bytes; a longer one is a `ProtocolError` and kills the child. Default 4 MiB. */
@@ -121,12 +143,14 @@ class StdioTransportImpl implements StdioTransport {
       };
       const settle = () => {
         this.#pending.delete(message.id);
+        this.#updateRef();
         if (token !== undefined) this.#progress.delete(token);
         if (pending.timer !== undefined) clearTimeout(pending.timer);
         pending.unsubscribe?.();
       };
       pending.settle = settle;
       this.#pending.set(message.id, pending);
+      this.#updateRef();
       if (token !== undefined) this.#progress.set(token, pending);
       const { timeoutMs, signal } = options;
       if (timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs >= 0) {
@@ -177,6 +201,7 @@ class StdioTransportImpl implements StdioTransport {
     this.#state = "closed";
     this.#rejectAll(new NetworkError(`${this.#label} was closed`, { server: this.#server.name }));
     this.#closing = wasRunning ? this.#terminate() : this.#exited;
+    this.#updateRef();
     return this.#closing;
   }
 
@@ -275,6 +300,29 @@ class StdioTransportImpl implements StdioTransport {
     );
     child.stdout!.on("error", () => {});
     child.stderr!.on("error", () => {});
+    trackChild(child);
+    this.#updateRef();
+  }
+
+  /**
+   * Hold the runtime open only while a request waits for its answer, so an idle
+   * server never keeps a script or CLI from exiting (the child is killed when
+   * the host process exits; see `trackChild`).
+   */
+  #updateRef(): void {
+    const child = this.#child;
+    if (child === undefined) return;
+    // Busy while a request waits, and while close() waits for the child to exit.
+    const busy = this.#pending.size > 0 || (this.#closing !== undefined && !this.#hasExited);
+    for (const handle of [child, child.stdin, child.stdout, child.stderr]) {
+      const refable = handle as { ref?: () => void; unref?: () => void } | null;
+      try {
+        if (busy) refable?.ref?.();
+        else refable?.unref?.();
+      } catch {
+        // Deno throws for a child that never started; nothing to hold then.
+      }
+    }
   }
 
   #write(message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse): void {
