@@ -5,6 +5,10 @@ import assert from "node:assert/strict";
 import type { PreparedServer } from "../../lib/mcp/policy/prepare.ts";
 import { prepareServer } from "../../lib/mcp/policy/prepare.ts";
 import type { McpTransport } from "../../lib/mcp/transport.ts";
+import { createStreamableHttpTransport } from "../../lib/mcp/streamable_http.ts";
+import type { HttpTransportOptions } from "../../lib/mcp/http_options.ts";
+import { test } from "node:test";
+import { type FaultServer, startFaultServer } from "./_fault_server.ts";
 import type { JsonRpcRequest, JsonRpcResponse, McpServerConfig } from "../../lib/mcp/types.ts";
 
 /** A prepared HTTP server config. */
@@ -105,4 +109,47 @@ export async function rejection(promise: Promise<unknown>): Promise<Error> {
     return error as Error;
   }
   assert.fail("expected a rejection");
+}
+
+/** What a {@linkcode faultTest} body gets: a fresh fault server and a transport to it. */
+export interface Rig {
+  fault: FaultServer;
+  transport: McpTransport;
+  logs: string[];
+}
+
+/** Shared setup of a {@linkcode faultTest} file: the server config and secrets to check logs for. */
+export interface RigSetup {
+  config?: Partial<McpServerConfig>;
+  defaults?: HttpTransportOptions;
+  secrets?: string[];
+}
+
+/**
+ * A `faultTest(name, options, body)` for one test file: each test gets its own fault server and a
+ * Streamable HTTP transport (short retry delay, logs captured), both closed afterwards; when
+ * `secrets` are given, no log line may contain one.
+ */
+export function faultTests(
+  setup: RigSetup,
+): (name: string, options: HttpTransportOptions, body: (rig: Rig) => Promise<void>) => void {
+  return (name, options, body) => {
+    test(name, async () => {
+      const fault = await startFaultServer();
+      const logs: string[] = [];
+      const transport = createStreamableHttpTransport(server(fault.url, setup.config), {
+        retryDelayMs: 5,
+        ...setup.defaults,
+        log: (line) => logs.push(line),
+        ...options,
+      });
+      try {
+        await body({ fault, transport, logs });
+      } finally {
+        await transport.close();
+        await fault.close();
+        for (const line of logs) assertNoSecrets(line, setup.secrets ?? []);
+      }
+    });
+  };
 }

@@ -2,56 +2,24 @@
 // drop and resume; hung headers and slow drips; wrong and duplicate ids; server
 // requests; size caps enforced while streaming (reliability-security §6.B 10–15, §6.C 29, F 52).
 import assert from "node:assert/strict";
-import { test } from "node:test";
 import { isMcpError } from "../../lib/mcp/errors.ts";
-import { createStreamableHttpTransport } from "../../lib/mcp/streamable_http.ts";
-import type { HttpTransportOptions } from "../../lib/mcp/http_options.ts";
 import type { McpTransport } from "../../lib/mcp/transport.ts";
 import type { JsonRpcNotification, Progress } from "../../lib/mcp/types.ts";
 import {
   destroyMidBody,
   drip,
-  type FaultServer,
   hangHeaders,
   huge,
   json,
   rpcResult,
   sse,
-  startFaultServer,
   status,
   text,
   waitUntil,
 } from "./_fault_server.ts";
-import { rejection, resultOf, rpc, server } from "./_http_helpers.ts";
+import { faultTests, rejection, resultOf, rpc } from "./_http_helpers.ts";
 
-interface Rig {
-  fault: FaultServer;
-  transport: McpTransport;
-  logs: string[];
-}
-
-function faultTest(
-  name: string,
-  options: HttpTransportOptions,
-  body: (rig: Rig) => Promise<void>,
-): void {
-  test(name, async () => {
-    const fault = await startFaultServer();
-    const logs: string[] = [];
-    const transport = createStreamableHttpTransport(server(fault.url), {
-      retryDelayMs: 5,
-      stallTimeoutMs: 10_000,
-      log: (line) => logs.push(line),
-      ...options,
-    });
-    try {
-      await body({ fault, transport, logs });
-    } finally {
-      await transport.close();
-      await fault.close();
-    }
-  });
-}
+const faultTest = faultTests({ defaults: { stallTimeoutMs: 10_000 } });
 
 const progress = (token: unknown, value: number) => ({
   jsonrpc: "2.0",

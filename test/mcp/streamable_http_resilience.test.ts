@@ -4,9 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { isMcpError } from "../../lib/mcp/errors.ts";
-import type { HttpTransportOptions } from "../../lib/mcp/http_options.ts";
 import { createStreamableHttpTransport } from "../../lib/mcp/streamable_http.ts";
-import type { McpTransport } from "../../lib/mcp/transport.ts";
 import { parseRetryAfter } from "../../lib/mcp/_retry.ts";
 import {
   destroyMidBody,
@@ -25,44 +23,24 @@ import {
   text,
   waitUntil,
 } from "./_fault_server.ts";
-import { assertNoSecrets, handshake, rejection, resultOf, rpc, server } from "./_http_helpers.ts";
+import {
+  assertNoSecrets,
+  faultTests,
+  handshake,
+  rejection,
+  resultOf,
+  rpc,
+  server,
+} from "./_http_helpers.ts";
 
 const API_KEY = "sk-live-0123456789abcdef";
 const HEADER_SECRET = "hdr-secret-9876543210";
 const SECRETS = [API_KEY, HEADER_SECRET];
 
-interface Rig {
-  fault: FaultServer;
-  transport: McpTransport;
-  logs: string[];
-}
-
-function faultTest(
-  name: string,
-  options: HttpTransportOptions,
-  body: (rig: Rig) => Promise<void>,
-): void {
-  test(name, async () => {
-    const fault = await startFaultServer();
-    const logs: string[] = [];
-    const prepared = server(fault.url, {
-      apiKey: API_KEY,
-      headers: { "X-Api-Key": HEADER_SECRET },
-    });
-    const transport = createStreamableHttpTransport(prepared, {
-      retryDelayMs: 5,
-      log: (line) => logs.push(line),
-      ...options,
-    });
-    try {
-      await body({ fault, transport, logs });
-    } finally {
-      await transport.close();
-      await fault.close();
-      for (const line of logs) assertNoSecrets(line, SECRETS);
-    }
-  });
-}
+const faultTest = faultTests({
+  config: { apiKey: API_KEY, headers: { "X-Api-Key": HEADER_SECRET } },
+  secrets: SECRETS,
+});
 
 const posts = (fault: FaultServer) => fault.received.filter((r) => r.method === "POST").length;
 
