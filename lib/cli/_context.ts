@@ -7,7 +7,7 @@ import {
   defaultSkillFolders,
   type DefaultSourcesOptions,
 } from "../resolve/default_sources.ts";
-import { createServerRegistry, type ServerRegistry } from "../mcp/registry.ts";
+import { createServerRegistry, type ServerRegistry } from "../mcp/registry/registry.ts";
 import { createFsStorage } from "../storage/fs.ts";
 import { str, type Values } from "./_args.ts";
 

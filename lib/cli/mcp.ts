@@ -6,7 +6,7 @@
 
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { nameFromUrl, parseMcpServersJson } from "../mcp/config_formats.ts";
+import { nameFromUrl, parseMcpServersJson } from "../mcp/registry/config_formats.ts";
 import type { McpServerConfig } from "../mcp/types.ts";
 import { CliError, splitCommand, str, UsageError, type Values } from "./_args.ts";
 import type { Command } from "./_command.ts";

@@ -2,7 +2,7 @@
 // request that asked for it, other notifications to `onNotification`, and
 // server-to-client requests to a reply (`ping` → `{}`, anything else → -32601).
 
-import type { TransportRequestOptions } from "./transport.ts";
+import type { TransportRequestOptions } from "./transport/interface.ts";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, Progress } from "./types.ts";
 import type { IncomingMessage } from "./_jsonrpc.ts";
 

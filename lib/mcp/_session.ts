@@ -10,7 +10,7 @@ import {
   UnsupportedProtocolVersionError,
 } from "./errors.ts";
 import { InitializeResultSchema } from "./_results.ts";
-import type { McpTransport, TransportRequestOptions } from "./transport.ts";
+import type { McpTransport, TransportRequestOptions } from "./transport/interface.ts";
 import type { Implementation, JsonRpcRequest } from "./types.ts";
 
 /**

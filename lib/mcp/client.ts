@@ -18,9 +18,12 @@ import {
   TemplatesPageSchema,
   ToolsPageSchema,
 } from "./_results.ts";
-import { createStreamableHttpTransport, type HttpTransportOptions } from "./streamable_http.ts";
+import {
+  createStreamableHttpTransport,
+  type HttpTransportOptions,
+} from "./transport/streamable_http.ts";
 import type { CallOptions, McpClient } from "./client_types.ts";
-import type { McpTransport, TransportRequestOptions } from "./transport.ts";
+import type { McpTransport, TransportRequestOptions } from "./transport/interface.ts";
 import type { Implementation, JsonRpcNotification, McpServerConfig } from "./types.ts";
 
 /**
@@ -88,7 +91,7 @@ async function openTransport(
     log: options.log,
   };
   if (kind === "streamable-http") return createStreamableHttpTransport(prepared, http);
-  const { createLegacySseTransport } = await import("./legacy_sse.ts");
+  const { createLegacySseTransport } = await import("./transport/legacy_sse.ts");
   return createLegacySseTransport(prepared, http);
 }
 
@@ -121,7 +124,7 @@ async function handshake(
   options: ConnectOptions,
 ): Promise<[McpTransport, Session]> {
   if (prepared.kind === "stdio") {
-    const { createStdioTransport } = await import("./stdio.ts");
+    const { createStdioTransport } = await import("./transport/stdio.ts");
     const transport = createStdioTransport(prepared);
     return [transport, await startSession(transport, prepared, options)];
   }

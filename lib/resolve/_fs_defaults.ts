@@ -3,10 +3,10 @@
 
 import { nodeBuiltins } from "../_node.ts";
 import { createFsStorage } from "../storage/fs.ts";
-import { createServerRegistry } from "../mcp/registry.ts";
+import { createServerRegistry } from "../mcp/registry/registry.ts";
 import { createMcpSkillSources } from "./mcp_source.ts";
 import { createStorageSource } from "./storage_source.ts";
-import type { DefaultSkillFolders, DefaultSourcesOptions } from "./default_sources.ts";
+import type { DefaultSkillFolders, DefaultSourcesOptions } from "./default_options.ts";
 import type { SkillSource, SourceTier } from "./types.ts";
 
 /** The user and community skill folders, after options and environment variables. */

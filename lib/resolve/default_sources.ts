@@ -8,33 +8,12 @@ import { hasNodeBuiltins } from "../_node.ts";
 import { createBuiltinSource } from "./builtin_source.ts";
 import { createResolver } from "./resolver.ts";
 import { createStorageSource } from "./storage_source.ts";
-import { createServerRegistry } from "../mcp/registry.ts";
+import { createServerRegistry } from "../mcp/registry/registry.ts";
 import { createMcpSkillSources } from "./mcp_source.ts";
 import type { Resolution, ResolveOptions, Resolver, SkillListing, SourceTier } from "./types.ts";
+import type { DefaultSkillFolders, DefaultSourcesOptions } from "./default_options.ts";
 
-/** Options of {@linkcode createDefaultSources}, {@linkcode resolveSkill} and {@linkcode listSkills}. */
-export interface DefaultSourcesOptions {
-  /** Deno/Node: the user skills folder (else `$SKILLMUX_USER_SKILLS`, `$SKILLMUX_HOME/skills`, `$XDG_CONFIG_HOME/skillmux/skills`, `~/.config/skillmux/skills`). */
-  userDir?: string;
-  /** Deno/Node: the community skills folder (else `$SKILLMUX_COMMUNITY_SKILLS`, `$SKILLMUX_HOME/community`, `$XDG_DATA_HOME/skillmux/skills`, `~/.local/share/skillmux/skills`). */
-  communityDir?: string;
-  /** Deno/Node: the folder of `config.toml`, whose `[[mcp.servers]]` become MCP sources (else `$SKILLMUX_CONFIG_DIR`, `$SKILLMUX_HOME`, `$XDG_CONFIG_HOME/skillmux`, `~/.config/skillmux`). */
-  configDir?: string;
-  /** Deno/Node: environment variables to read instead of the process environment. */
-  env?: Record<string, string | undefined>;
-  /** Browser: the IndexedDB database holding user skills under `skills/` (default `skillmux`). */
-  dbName?: string;
-}
-
-/** The folders the zero-config resolver reads on Deno and Node. */
-export interface DefaultSkillFolders {
-  /** User-defined skills: the highest priority. */
-  user: string;
-  /** Community-installed skills. */
-  community: string;
-  /** The folder of `config.toml` (registered MCP servers). */
-  config: string;
-}
+export type { DefaultSkillFolders, DefaultSourcesOptions } from "./default_options.ts";
 
 /**
  * The default sources for this platform, highest priority first. On Deno and

@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import type { PreparedServer } from "../../lib/mcp/policy/prepare.ts";
 import { prepareServer } from "../../lib/mcp/policy/prepare.ts";
-import type { McpTransport } from "../../lib/mcp/transport.ts";
-import { createStreamableHttpTransport } from "../../lib/mcp/streamable_http.ts";
-import type { HttpTransportOptions } from "../../lib/mcp/http_options.ts";
+import type { McpTransport } from "../../lib/mcp/transport/interface.ts";
+import { createStreamableHttpTransport } from "../../lib/mcp/transport/streamable_http.ts";
+import type { HttpTransportOptions } from "../../lib/mcp/transport/http_options.ts";
 import { test } from "node:test";
 import { type FaultServer, startFaultServer } from "./_fault_server.ts";
 import type { JsonRpcRequest, JsonRpcResponse, McpServerConfig } from "../../lib/mcp/types.ts";

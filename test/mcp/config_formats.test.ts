@@ -5,7 +5,7 @@ import {
   parseServersToml,
   toMcpServersJson,
   toServersToml,
-} from "../../lib/mcp/config_formats.ts";
+} from "../../lib/mcp/registry/config_formats.ts";
 import { isMcpError } from "../../lib/mcp/errors.ts";
 
 describe("mcpServers JSON", () => {

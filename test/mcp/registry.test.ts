@@ -4,8 +4,8 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { parseMcpServersJson, toMcpServersJson } from "../../lib/mcp/config_formats.ts";
-import { createServerRegistry, type ServerRegistry } from "../../lib/mcp/registry.ts";
+import { parseMcpServersJson, toMcpServersJson } from "../../lib/mcp/registry/config_formats.ts";
+import { createServerRegistry, type ServerRegistry } from "../../lib/mcp/registry/registry.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
 import { type SdkServer, startSdkServer } from "./_servers.ts";
 

@@ -2,7 +2,7 @@
 // with the MCP handshake done by hand.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { createStdioTransport, type StdioTransport } from "../../lib/mcp/stdio.ts";
+import { createStdioTransport, type StdioTransport } from "../../lib/mcp/transport/stdio.ts";
 import type { JsonRpcResponse, Progress } from "../../lib/mcp/types.ts";
 import { alive, everything, rpc, stdioServer } from "./_stdio_helpers.ts";
 

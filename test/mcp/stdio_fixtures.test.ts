@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { isMcpError } from "../../lib/mcp/errors.ts";
-import { createStdioTransport, type StdioTransport } from "../../lib/mcp/stdio.ts";
+import { createStdioTransport, type StdioTransport } from "../../lib/mcp/transport/stdio.ts";
 import type { JsonRpcNotification, Progress } from "../../lib/mcp/types.ts";
 import { alive, fixture, gone, rpc, stdioServer, until } from "./_stdio_helpers.ts";
 

@@ -3,7 +3,7 @@
 // requests; size caps enforced while streaming (reliability-security §6.B 10–15, §6.C 29, F 52).
 import assert from "node:assert/strict";
 import { isMcpError } from "../../lib/mcp/errors.ts";
-import type { McpTransport } from "../../lib/mcp/transport.ts";
+import type { McpTransport } from "../../lib/mcp/transport/interface.ts";
 import type { JsonRpcNotification, Progress } from "../../lib/mcp/types.ts";
 import {
   destroyMidBody,

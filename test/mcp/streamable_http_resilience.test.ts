@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { isMcpError } from "../../lib/mcp/errors.ts";
-import { createStreamableHttpTransport } from "../../lib/mcp/streamable_http.ts";
-import { parseRetryAfter } from "../../lib/mcp/_retry.ts";
+import { createStreamableHttpTransport } from "../../lib/mcp/transport/streamable_http.ts";
+import { parseRetryAfter } from "../../lib/mcp/transport/_retry.ts";
 import {
   destroyMidBody,
   type FaultServer,

@@ -8,7 +8,7 @@ import {
   type McpSkillSource,
 } from "../../lib/resolve/mcp_source.ts";
 import { createResolver } from "../../lib/resolve/resolver.ts";
-import { createServerRegistry } from "../../lib/mcp/registry.ts";
+import { createServerRegistry } from "../../lib/mcp/registry/registry.ts";
 import { createMemoryStorage } from "../../lib/storage/memory.ts";
 import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
 import { startFaultServer, status } from "../mcp/_fault_server.ts";

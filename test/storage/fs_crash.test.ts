@@ -12,11 +12,20 @@ after(removeTempDirs);
 
 const writer = fileURLToPath(new URL("./_crash_writer.ts", import.meta.url));
 
-/** The current runtime's command to run a TS file (Deno, or Node with tsx). */
+/** The current runtime's command to run a TS file (Deno without its V8 code cache, a SQLite file that
+ * outgrows `ulimit -f` on a cold cache; or Node with tsx). */
 function runtimeArgs(file: string): string[] {
   return "Deno" in globalThis
-    ? [process.execPath, "run", "-A", file]
+    ? [process.execPath, "run", "-A", "--no-code-cache", file]
     : [process.execPath, "--import", "tsx", file];
+}
+
+/** Run the writer once without a limit and without writing, so its runtime's caches are filled. */
+function warm(root: string): Promise<void> {
+  const [command, ...args] = runtimeArgs(writer);
+  return new Promise((resolve, reject) => {
+    execFile(command, [...args, "--warm", root], (error) => error ? reject(error) : resolve());
+  });
 }
 
 /** Run the writer under `ulimit -f 512` (512 KiB): it fails or dies mid-way through 4 MiB. */
@@ -41,6 +50,7 @@ describe("fs storage crash safety", { skip: process.platform === "win32" && "nee
   test("a writer killed or failing mid-write (file size limit) leaves the old value", async () => {
     const root = await makeTempDir();
     await writeFile(path.join(root, "a.md"), "old value");
+    await warm(root);
     const result = await runLimited(root);
     // Node ignores SIGXFSZ and gets EFBIG (the temp file is removed); Deno dies of SIGXFSZ
     // mid-write (the temp file stays behind, as after a power cut).

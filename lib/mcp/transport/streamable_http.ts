@@ -7,12 +7,12 @@
  * @module
  */
 
-import { scopedSignal } from "../_abort.ts";
-import { ProtocolError, SessionExpiredError, StreamEndedError } from "./errors.ts";
+import { scopedSignal } from "../../_abort.ts";
+import { ProtocolError, SessionExpiredError, StreamEndedError } from "../errors.ts";
 import type { HttpTransportOptions } from "./http_options.ts";
-import type { PreparedServer } from "./policy/prepare.ts";
-import type { McpTransport, TransportRequestOptions } from "./transport.ts";
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./types.ts";
+import type { PreparedServer } from "../policy/prepare.ts";
+import type { McpTransport, TransportRequestOptions } from "./interface.ts";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../types.ts";
 import { HttpTransportBase } from "./_base.ts";
 import { buildHeaders, scrub, send, statusError } from "./_http.ts";
 import { attachRetryAfter } from "./_retry.ts";

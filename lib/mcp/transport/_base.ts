@@ -3,16 +3,16 @@
 // the URL check at connect time, retries with backoff for idempotent requests,
 // and turning whatever went wrong into a typed, redacted error.
 
-import { isTimeoutError, raceSignal, scopedSignal } from "../_abort.ts";
-import { McpError, NetworkError, TimeoutError } from "./errors.ts";
-import { checkConnectTarget, type PreparedServer } from "./policy/prepare.ts";
+import { isTimeoutError, raceSignal, scopedSignal } from "../../_abort.ts";
+import { McpError, NetworkError, TimeoutError } from "../errors.ts";
+import { checkConnectTarget, type PreparedServer } from "../policy/prepare.ts";
 import type { HttpTransportOptions } from "./http_options.ts";
-import type { TransportRequestOptions } from "./transport.ts";
-import type { JsonRpcNotification, JsonRpcResponse } from "./types.ts";
+import type { TransportRequestOptions } from "./interface.ts";
+import type { JsonRpcNotification, JsonRpcResponse } from "../types.ts";
 import { CircuitBreaker, outcomeOf } from "./_breaker.ts";
 import { type HttpContext, sanitizeCause, scrub } from "./_http.ts";
 import { isRetryable, retryDelay, sleep } from "./_retry.ts";
-import { Router } from "./_router.ts";
+import { Router } from "../_router.ts";
 
 /** The transport's fallback when a caller passes no `timeoutMs`. */
 export const DEFAULT_TIMEOUT_MS = 30_000;

@@ -1,16 +1,16 @@
 // Private: what both HTTP transports share — headers, the fetch wrapper with the
 // redirect policy, HTTP status → typed error, and secret redaction.
 
-import { hasNodeBuiltins } from "../_node.ts";
+import { hasNodeBuiltins } from "../../_node.ts";
 import {
   HttpError,
   type McpError,
   NetworkError,
   PolicyError,
   SessionExpiredError,
-} from "./errors.ts";
-import { checkConnectTarget, type PreparedServer, redact } from "./policy/prepare.ts";
-import { raceSignal } from "../_abort.ts";
+} from "../errors.ts";
+import { checkConnectTarget, type PreparedServer, redact } from "../policy/prepare.ts";
+import { raceSignal } from "../../_abort.ts";
 
 /** Redirect hops followed before giving up. */
 export const MAX_REDIRECTS = 5;

@@ -6,21 +6,21 @@
  * @module
  */
 
-import { raceSignal, scopedSignal } from "../_abort.ts";
+import { raceSignal, scopedSignal } from "../../_abort.ts";
 import {
   PolicyError,
   ProtocolError,
   ResponseTooLargeError,
   StreamEndedError,
   TimeoutError,
-} from "./errors.ts";
+} from "../errors.ts";
 import type { HttpTransportOptions } from "./http_options.ts";
-import type { PreparedServer } from "./policy/prepare.ts";
-import type { McpTransport, TransportRequestOptions } from "./transport.ts";
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./types.ts";
+import type { PreparedServer } from "../policy/prepare.ts";
+import type { McpTransport, TransportRequestOptions } from "./interface.ts";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../types.ts";
 import { DEFAULT_TIMEOUT_MS, HttpTransportBase } from "./_base.ts";
 import { buildHeaders, send, statusError } from "./_http.ts";
-import { idKey, parseMessages } from "./_jsonrpc.ts";
+import { idKey, parseMessages } from "../_jsonrpc.ts";
 import { attachRetryAfter } from "./_retry.ts";
 import { readEvents } from "./_stream.ts";
 

@@ -5,14 +5,14 @@
  * @module
  */
 
-import type { Storage } from "../storage/types.ts";
-import { connect, type ConnectOptions } from "./client.ts";
-import type { CallOptions } from "./client_types.ts";
+import type { Storage } from "../../storage/types.ts";
+import { connect, type ConnectOptions } from "../client.ts";
+import type { CallOptions } from "../client_types.ts";
 import { parseServersToml, toServersToml } from "./config_formats.ts";
 import { discoverServer, type ServerDiscovery } from "./discover.ts";
-import { PolicyError } from "./errors.ts";
-import { prepareServer } from "./policy/prepare.ts";
-import type { Implementation, McpServerConfig, TransportKind } from "./types.ts";
+import { PolicyError } from "../errors.ts";
+import { prepareServer } from "../policy/prepare.ts";
+import type { Implementation, McpServerConfig, TransportKind } from "../types.ts";
 
 /** Options of {@linkcode createServerRegistry}. */
 export interface ServerRegistryOptions {

@@ -4,8 +4,8 @@
 // gets `ResponseTooLargeError`.
 
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import { raceSignal } from "../_abort.ts";
-import { NetworkError, ResponseTooLargeError, StreamEndedError } from "./errors.ts";
+import { raceSignal } from "../../_abort.ts";
+import { NetworkError, ResponseTooLargeError, StreamEndedError } from "../errors.ts";
 
 /** Limits shared by every body read. */
 export interface ReadLimits {

@@ -1,8 +1,8 @@
 // Private: route one stdout line of a stdio server: responses to their pending
 // request, progress to its callback, server requests answered, the rest reported.
 
-import { ProtocolError } from "./errors.ts";
-import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse, Progress } from "./types.ts";
+import { ProtocolError } from "../errors.ts";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse, Progress } from "../types.ts";
 
 /** A request waiting for its response. */
 export interface Pending {

@@ -13,7 +13,7 @@ import type {
   JsonRpcResponse,
   Progress,
   TransportKind,
-} from "./types.ts";
+} from "../types.ts";
 
 /** Options of one request. */
 export interface TransportRequestOptions {

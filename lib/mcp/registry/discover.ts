@@ -4,9 +4,9 @@
  * @module
  */
 
-import type { CallOptions, McpClient } from "./client_types.ts";
-import { hasSkillTemplate, type SkillResource, skillResources } from "./skill_resources.ts";
-import type { Implementation, Tool, TransportKind } from "./types.ts";
+import type { CallOptions, McpClient } from "../client_types.ts";
+import { hasSkillTemplate, type SkillResource, skillResources } from "../skill_resources.ts";
+import type { Implementation, Tool, TransportKind } from "../types.ts";
 
 /** A snapshot of what one server offers. */
 export interface ServerDiscovery {

@@ -1,9 +1,9 @@
 // Private: signalling a stdio child and describing how it failed.
 
 import type { ChildProcess } from "node:child_process";
-import { NetworkError } from "./errors.ts";
-import type { PreparedServer } from "./policy/prepare.ts";
-import { redact } from "./policy/redact.ts";
+import { NetworkError } from "../errors.ts";
+import type { PreparedServer } from "../policy/prepare.ts";
+import { redact } from "../policy/redact.ts";
 
 /** Signal the child. Deno's `child.kill` refuses a second signal, so fall back to `process.kill`. */
 export function signalChild(child: ChildProcess, signal: "SIGTERM" | "SIGKILL"): void {

@@ -1,0 +1,110 @@
+// The layers of ../shared/DESIGN.md, held by a test: storage → skill → mcp → resolve → catalog →
+// prompt, with server/ and cli/ on top. A module may import its own layer and the layers below,
+// never one above; nothing in lib/ but cli/ imports cli/, and only cli/ imports server/.
+// Static and dynamic imports count, type-only ones too (they still tie the layers together).
+// The import graph of lib/ must have no cycle.
+import assert from "node:assert/strict";
+import { readdir, readFile } from "node:fs/promises";
+import * as path from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const LIB = fileURLToPath(new URL("../lib/", import.meta.url));
+
+/** Rank of each top-level folder of lib/; files directly in lib/ (`_abort.ts`, …) are shared ground. */
+const LAYERS: Record<string, number> = {
+  "": 0,
+  storage: 1,
+  skill: 2,
+  mcp: 3,
+  resolve: 4,
+  catalog: 5,
+  prompt: 6,
+  server: 7,
+  cli: 8,
+};
+
+const IMPORT = /(?:^|[;\s])(?:import|export)\s+(?:type\s+)?(?:[^;'"]*?\bfrom\s*)?["']([^"']+)["']/g;
+const DYNAMIC = /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g;
+
+function stripComments(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+}
+
+async function libFiles(dir = LIB): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...await libFiles(full));
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts")) out.push(full);
+  }
+  return out.sort();
+}
+
+/** The lib/-relative files each lib/ file imports. */
+async function importGraph(): Promise<Map<string, string[]>> {
+  const graph = new Map<string, string[]>();
+  for (const file of await libFiles()) {
+    const code = stripComments(await readFile(file, "utf8"));
+    const specifiers = [...code.matchAll(IMPORT), ...code.matchAll(DYNAMIC)].map((m) => m[1]);
+    graph.set(
+      path.relative(LIB, file),
+      specifiers.filter((s) => s.startsWith(".")).map((s) =>
+        path.relative(LIB, path.resolve(path.dirname(file), s))
+      ),
+    );
+  }
+  return graph;
+}
+
+function layerOf(file: string): string {
+  const parts = file.split(path.sep);
+  return parts.length === 1 ? "" : parts[0];
+}
+
+const graph = await importGraph();
+
+test("every folder of lib/ has a layer", () => {
+  const unknown = [...new Set([...graph.keys()].map(layerOf))].filter((l) => !(l in LAYERS));
+  assert.deepEqual(unknown, [], "add new lib/ folders to LAYERS in test/layering.test.ts");
+});
+
+test("no module imports a layer above its own, and only cli/ imports server/", () => {
+  const bad: string[] = [];
+  for (const [file, imports] of graph) {
+    if (file === "mod.ts") continue; // the public entry re-exports every layer
+    const from = layerOf(file);
+    for (const target of imports) {
+      const to = layerOf(target);
+      if (target === "mod.ts" || from === to) continue;
+      const upward = LAYERS[to] > LAYERS[from];
+      const sideways = (to === "server" || to === "cli") && from !== "cli";
+      if (upward || sideways) bad.push(`${file} → ${target}`);
+    }
+  }
+  assert.deepEqual(bad, []);
+});
+
+test("no lib/ module imports the public entry lib/mod.ts", () => {
+  const importsEntry = [...graph].filter(([file, imports]) =>
+    file !== "mod.ts" && imports.includes("mod.ts")
+  ).map(([file]) => file);
+  assert.deepEqual(importsEntry, [], "lib/ modules import their dependencies directly");
+});
+
+test("the import graph of lib/ has no cycle", () => {
+  const state = new Map<string, "open" | "done">();
+  const cycles: string[] = [];
+  const visit = (file: string, trail: string[]) => {
+    if (state.get(file) === "done") return;
+    if (state.get(file) === "open") {
+      cycles.push([...trail.slice(trail.indexOf(file)), file].join(" → "));
+      return;
+    }
+    state.set(file, "open");
+    for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
+    state.set(file, "done");
+  };
+  for (const file of graph.keys()) visit(file, []);
+  assert.deepEqual(cycles, []);
+});
