@@ -9,7 +9,7 @@ import { readFile, stat } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { listSkills, resolveSkill } from "../resolve/default_sources.ts";
 import { createBuiltinSource } from "../resolve/builtin_source.ts";
-import { assertSkillName } from "../skill/name.ts";
+import { normalizeSkillName } from "../skill/name.ts";
 import { parseSkill } from "../skill/parse.ts";
 import { renderSkill } from "../skill/render.ts";
 import { lintSkill } from "../skill/lint.ts";
@@ -162,8 +162,7 @@ const remove: Command = {
   min: 1,
   summary: "Remove an installed skill: from the user folder, else from the community folder",
   async run(ctx, [raw]) {
-    const name = raw.toLowerCase();
-    assertSkillName(name);
+    const name = normalizeSkillName(raw);
     for (const tier of ["user", "community"] as const) {
       const removed = await removeFrom(ctx, tier, name);
       if (removed.length === 0) continue;

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { isValidSkillName } from "../skill/name.ts";
+import { safeNormalizeSkillName } from "../skill/name.ts";
 import type { Resource, ResourceTemplate } from "./types.ts";
 
 /** A resource recognised as a skill. */
@@ -41,8 +41,7 @@ export function skillNameOf(
   if (direct) candidate = direct[1];
   else if (skillMd) candidate = skillMd[1];
   else if (resource.mimeType?.toLowerCase().startsWith("text/markdown")) candidate = resource.name;
-  const name = candidate === undefined ? undefined : safeDecode(candidate).toLowerCase();
-  return name !== undefined && isValidSkillName(name) ? name : undefined;
+  return candidate === undefined ? undefined : safeNormalizeSkillName(safeDecode(candidate));
 }
 
 function safeDecode(text: string): string {

@@ -1,7 +1,7 @@
 // Private: list every source in parallel and merge by priority.
 
 import { mapLimit } from "../_pool.ts";
-import { isValidSkillName } from "../skill/name.ts";
+import { safeNormalizeSkillName } from "../skill/name.ts";
 import { askOne, callSource, type ResolverParseOptions, type SourceHit } from "./_query.ts";
 import type { ListedSkill, ResolveDiagnostic, SkillListing, SkillSource } from "./types.ts";
 
@@ -29,18 +29,21 @@ async function listOne(
     (s) => source.list({ signal: s }),
   );
   if (!listed.ok) return { hits, diagnostics: [listed.diagnostic] };
-  const names = [...new Set(listed.value.map((n) => n.toLowerCase()))].sort();
-  await mapLimit(names, PER_SOURCE_CONCURRENCY, async (name) => {
-    if (signal.aborted) return;
-    if (!isValidSkillName(name)) {
+  const names = new Set<string>();
+  for (const listedName of new Set(listed.value)) {
+    const name = safeNormalizeSkillName(listedName);
+    if (name !== undefined) names.add(name);
+    else {
       diagnostics.push({
         source: source.label,
-        name,
+        name: listedName,
         problem: "invalid",
-        message: `"${name}" is not a valid skill name; skipped`,
+        message: `${JSON.stringify(listedName)} is not a valid skill name; skipped`,
       });
-      return;
     }
+  }
+  await mapLimit([...names].sort(), PER_SOURCE_CONCURRENCY, async (name) => {
+    if (signal.aborted) return;
     const answer = await askOne(source, name, signal, timeoutMs, parse);
     if (answer.hit) hits.set(name, answer.hit);
     diagnostics.push(...answer.diagnostics);

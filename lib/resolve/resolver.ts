@@ -5,7 +5,7 @@
  */
 
 import { scopedSignal } from "../_abort.ts";
-import { assertSkillName } from "../skill/name.ts";
+import { normalizeSkillName } from "../skill/name.ts";
 import { SkillNotFoundError } from "./errors.ts";
 import { askTier, type ResolverParseOptions } from "./_query.ts";
 import { listSources } from "./_list.ts";
@@ -54,8 +54,9 @@ export interface CreateResolverOptions {
  * skipped with a diagnostic, and resolution goes on with the next one. A group
  * (an inner array) is asked in parallel; its answer follows the group's order.
  *
- * Names are lowercased, then checked (`../x`, `a/b` and the like are rejected
- * with `InvalidSkillNameError` before any source is asked).
+ * Names are normalised with `normalizeSkillName`: lowercased and checked, so
+ * `../x`, `a/b` and look-alikes that are not ASCII (`\u212Aelvin`) are
+ * rejected with `InvalidSkillNameError` before any source is asked.
  *
  * @example Users override built-ins
  * ```ts
@@ -81,8 +82,7 @@ export function createResolver(options: CreateResolverOptions): Resolver {
   const labels = sources.map((s) => s.label);
 
   async function resolve(requested: string, call: ResolveOptions = {}): Promise<Resolution> {
-    const name = typeof requested === "string" ? requested.toLowerCase() : requested;
-    assertSkillName(name);
+    const name = normalizeSkillName(requested);
     const deadline = call.deadlineMs ?? options.deadlineMs;
     const scope = scopedSignal(
       [call.signal],

@@ -9,12 +9,17 @@ import { renderSkill } from "../skill/render.ts";
 import { createFsStorage } from "../storage/fs.ts";
 import { folderSignature } from "./_folder.ts";
 
+const SHOW_COMMANDS = { showCommands: true } as const;
+
 /** One served skill. */
 export interface CatalogEntry {
   name: string;
   description: string;
   tags: string[];
-  /** The Markdown served for it (the parsed skill rendered with `renderSkill`). */
+  /**
+   * The Markdown served for it: the parsed skill rendered with `renderSkill`, every example
+   * naming the program it runs in a `**Command:**` line.
+   */
   text: string;
 }
 
@@ -76,7 +81,7 @@ export class SkillCatalog {
         name: skill.name,
         description: skill.description,
         tags: skill.tags,
-        text: renderSkill(skill),
+        text: renderSkill(skill, SHOW_COMMANDS),
       };
     } catch {
       return undefined;
@@ -92,7 +97,7 @@ export class SkillCatalog {
           name,
           description,
           tags: skill.tags,
-          text: renderSkill(skill),
+          text: renderSkill(skill, SHOW_COMMANDS),
         };
         return { entry, digest: skill.digest };
       } catch {

@@ -12,6 +12,7 @@ import {
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { SkillCatalog } from "./_catalog.ts";
+import { safeNormalizeSkillName } from "../skill/name.ts";
 import { searchSkills } from "./_search.ts";
 import { SKILL_TOOLS } from "./_tools.ts";
 
@@ -32,12 +33,19 @@ async function getSkill(catalog: SkillCatalog, args: Record<string, unknown>) {
   if (typeof args.name !== "string" || args.name === "") {
     return failure('get_skill needs a "name" string argument, e.g. { "name": "samtools" }');
   }
-  const entry = await catalog.get(args.name.toLowerCase());
+  const name = safeNormalizeSkillName(args.name);
+  const entry = name === undefined ? undefined : await catalog.get(name);
   if (entry !== undefined) return { content: [{ type: "text", text: entry.text }] };
   const close = searchSkills((await catalog.snapshot()).entries.values(), args.name, 5);
   const hint = close.length > 0
     ? ` Did you mean ${close.map((hit) => `"${hit.name}"`).join(", ")}?`
     : "";
+  if (name === undefined) {
+    return failure(
+      `${JSON.stringify(args.name)} is not a skill name: names are 1-64 lowercase ASCII ` +
+        `letters, digits and single hyphens.${hint} Use search_skills to find skills.`,
+    );
+  }
   return failure(`No skill named "${args.name}".${hint} Use search_skills to find skills.`);
 }
 
@@ -96,7 +104,8 @@ export function buildMcpServer(catalog: SkillCatalog, before?: BeforeRequest): M
     { description: "A skill by name, as Markdown", mimeType: MARKDOWN },
     async (uri, { name }, extra) => {
       await hook(extra);
-      const entry = await catalog.get(decodeURIComponent(String(name)).toLowerCase());
+      const wanted = safeNormalizeSkillName(decodeURIComponent(String(name)));
+      const entry = wanted === undefined ? undefined : await catalog.get(wanted);
       if (entry === undefined) {
         throw new McpError(RESOURCE_NOT_FOUND, `Resource ${uri.href} not found`, { uri: uri.href });
       }

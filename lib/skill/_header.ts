@@ -6,6 +6,7 @@ import { assertSkillName, isValidSkillName } from "./name.ts";
 import { defineData, kindName, type RawField, type RawValue } from "./_raw.ts";
 import type { Report } from "./_report.ts";
 import { quote } from "./_location.ts";
+import { commandProblem } from "./_command.ts";
 
 /** The front-matter part of a skill. */
 export type Header = Pick<
@@ -18,6 +19,8 @@ export type Header = Pick<
   | "sourceUrl"
   | "minVersion"
   | "maxVersion"
+  | "command"
+  | "checkedVersion"
   | "license"
   | "compatibility"
   | "metadata"
@@ -30,6 +33,7 @@ const OPTIONAL_STRINGS = {
   category: "category",
   author: "author",
   source_url: "sourceUrl",
+  checked_version: "checkedVersion",
   min_version: "minVersion",
   max_version: "maxVersion",
   license: "license",
@@ -44,6 +48,8 @@ export const KNOWN_KEYS: readonly string[] = [
   "tags",
   "author",
   "source_url",
+  "command",
+  "checked_version",
   "min_version",
   "max_version",
   "license",
@@ -75,6 +81,8 @@ export function readHeader(
     const text = readString(byKey.get(key), report);
     if (text !== undefined && text.trim() !== "") header[prop] = text;
   }
+  const command = readCommand(byKey.get("command"), report);
+  if (command !== undefined) header.command = command;
   if ((header.compatibility?.length ?? 0) > COMPATIBILITY_MAX) {
     const field = byKey.get("compatibility");
     report.warn(`field "compatibility" is longer than ${COMPATIBILITY_MAX} characters`, {
@@ -128,6 +136,15 @@ function readName(
     );
   }
   return given;
+}
+
+/** The `command` field: the program as typed, checked by {@linkcode commandProblem}. */
+function readCommand(field: RawField | undefined, report: Report): string | undefined {
+  const text = readString(field, report)?.trim();
+  if (text === undefined || text === "") return undefined;
+  const problem = commandProblem(text);
+  if (problem === undefined) return text;
+  return void report.error(`field "command" ${problem}`, at(field, "command"));
 }
 
 function readDescription(field: RawField | undefined, report: Report): string {

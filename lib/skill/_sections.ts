@@ -7,6 +7,7 @@
 import type { Skill, SkillExample } from "./types.ts";
 import type { Report } from "./_report.ts";
 import { quote } from "./_location.ts";
+import { commandProblem } from "./_command.ts";
 
 /** The structured sections of a skill. */
 export type Sections = Pick<Skill, "concepts" | "pitfalls" | "examples">;
@@ -23,6 +24,7 @@ const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*))?$/s;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 const BULLET = /^[-*](?:[ \t]+(.*))?$/s;
+const COMMAND = /^[ \t]*\*\*command:?\*\*:?(.*)$/is;
 const ARGS = /^[ \t]*\*\*args:?\*\*:?(.*)$/is;
 const EXPLANATION = /^[ \t]*\*\*explanation:?\*\*:?(.*)$/is;
 
@@ -31,12 +33,30 @@ interface Draft {
   line: number;
   args?: string;
   explanation?: string;
+  /** The `**Command:**` of the example and its line, when it has one. */
+  command?: { text: string; line: number };
+  /** The line of `**Args:**`. */
+  argsLine?: number;
   /** Whether the next plain line continues the explanation. */
   open: boolean;
 }
 
-/** Reads the sections of `body`, whose first line is line `bodyLine` of the original text. */
-export function readSections(body: string, bodyLine: number, report: Report): Sections {
+/** Where a kept example's `**Args:**` line is, and whether it has a `**Command:**` line. */
+export interface ExampleSpan {
+  argsLine: number;
+  hasCommand: boolean;
+}
+
+/**
+ * Reads the sections of `body`, whose first line is line `bodyLine` of the
+ * original text; `spans`, when given, receives where each kept example is.
+ */
+export function readSections(
+  body: string,
+  bodyLine: number,
+  report: Report,
+  spans?: ExampleSpan[],
+): Sections {
   const out: Sections = { concepts: [], pitfalls: [], examples: [] };
   let section: SectionName | undefined;
   let bullet: { list: string[]; text: string } | undefined;
@@ -48,7 +68,9 @@ export function readSections(body: string, bodyLine: number, report: Report): Se
     bullet = undefined;
   };
   const endExample = () => {
-    if (draft !== undefined) keepExample(draft, out.examples, report);
+    if (draft !== undefined && keepExample(draft, out.examples, report)) {
+      spans?.push({ argsLine: draft.argsLine!, hasCommand: draft.command !== undefined });
+    }
     draft = undefined;
   };
 
@@ -94,7 +116,7 @@ export function readSections(body: string, bodyLine: number, report: Report): Se
         endBullet();
       }
     } else if (section === "examples" && draft !== undefined) {
-      readExampleLine(draft, line);
+      readExampleLine(draft, line, bodyLine + i);
     }
   }
   endBullet();
@@ -102,10 +124,19 @@ export function readSections(body: string, bodyLine: number, report: Report): Se
   return out;
 }
 
-function readExampleLine(draft: Draft, line: string): void {
+function readExampleLine(draft: Draft, line: string, at: number): void {
+  const command = COMMAND.exec(line);
+  if (command !== null) {
+    draft.command ??= { text: unwrapCode(command[1]!), line: at };
+    draft.open = false;
+    return;
+  }
   const args = ARGS.exec(line);
   if (args !== null) {
-    draft.args ??= unwrapCode(args[1]!);
+    if (draft.args === undefined) {
+      draft.args = unwrapCode(args[1]!);
+      draft.argsLine = at;
+    }
     draft.open = false;
     return;
   }
@@ -124,20 +155,35 @@ function readExampleLine(draft: Draft, line: string): void {
   }
 }
 
-function keepExample(draft: Draft, examples: SkillExample[], report: Report): void {
+/** Adds the example of `draft` to `examples` if it is complete; says whether it did. */
+function keepExample(draft: Draft, examples: SkillExample[], report: Report): boolean {
   const missing = [
     draft.task === "" ? "a task" : "",
     draft.args === undefined ? "**Args:**" : "",
     draft.explanation === undefined ? "**Explanation:**" : "",
   ].filter(Boolean);
   if (missing.length === 0) {
-    examples.push({ task: draft.task, args: draft.args!, explanation: draft.explanation! });
-    return;
+    const example: SkillExample = {
+      task: draft.task,
+      args: draft.args!,
+      explanation: draft.explanation!,
+    };
+    const command = draft.command;
+    const problem = command === undefined ? undefined : commandProblem(command.text);
+    if (problem !== undefined) {
+      report.error(`the **Command:** of example ${quote(draft.task)} ${problem}`, {
+        line: command!.line,
+        field: "examples",
+      });
+    } else if (command !== undefined) example.command = command.text;
+    examples.push(example);
+    return true;
   }
   report.warn(
     `example ${quote(draft.task)} has no ${missing.join(" and no ")}; it was left out`,
     { line: draft.line, field: "examples" },
   );
+  return false;
 }
 
 /** The text of an inline code span `` `…` `` (or the text itself, oxo-style trimmed). */

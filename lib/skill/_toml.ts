@@ -1,7 +1,7 @@
 // Private: the legacy oxo-call TOML layout, read with `smol-toml`:
 // [meta] name category description tags author source_url min_version max_version
 // [context] concepts pitfalls
-// [[examples]] task args explanation
+// [[examples]] task args explanation command
 
 import { parse } from "smol-toml";
 import type { SkillExample } from "./types.ts";
@@ -11,6 +11,7 @@ import type { Report } from "./_report.ts";
 import type { Sections } from "./_sections.ts";
 import { quote } from "./_location.ts";
 import { isValidSkillName } from "./name.ts";
+import { commandProblem } from "./_command.ts";
 
 /** What a legacy TOML skill holds, before the shared field rules run. */
 export interface TomlSkill {
@@ -106,11 +107,21 @@ function readTomlSections(
         at,
       );
     }
-    sections.examples.push({
+    const example: SkillExample = {
       task: parts.task!.trim(),
       args: parts.args!.trim(),
       explanation: parts.explanation!,
-    });
+    };
+    const command = entry.command;
+    if (typeof command === "string" && commandProblem(command.trim()) === undefined) {
+      example.command = command.trim();
+    } else if (command !== undefined) {
+      const problem = typeof command === "string"
+        ? commandProblem(command.trim())
+        : "must be a string";
+      report.error(`field "command" of example ${quote(example.task)} ${problem}`, at);
+    }
+    sections.examples.push(example);
   });
   return sections;
 }

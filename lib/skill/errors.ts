@@ -7,6 +7,7 @@
 
 import type { SkillDiagnostic } from "./types.ts";
 import { formatSkillLocation, quote } from "./_location.ts";
+import { firstNonAscii } from "./_ascii.ts";
 
 /** Context a {@linkcode SkillParseError} carries besides its message. */
 export interface SkillParseErrorOptions {
@@ -93,16 +94,32 @@ export class InvalidSkillNameError extends TypeError {
 
   /**
    * @param value The rejected value.
-   * @param options The underlying cause, if any.
+   * @param options The underlying cause, if any, and the first non-ASCII
+   * character found (defaults to the first one in `value`).
    */
-  constructor(value: unknown, options?: ErrorOptions) {
-    super(`Invalid skill name ${describeValue(value)}: ${NAME_RULE}`, options);
+  constructor(value: unknown, options?: ErrorOptions & { nonAscii?: string }) {
+    const foreign = options?.nonAscii ??
+      (typeof value === "string" ? firstNonAscii(value) : undefined);
+    super(
+      `Invalid skill name ${describeValue(value)}: ${
+        foreign === undefined
+          ? ""
+          : `${describeChar(foreign)} is not ASCII; skill names are ASCII only: `
+      }${NAME_RULE}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = "InvalidSkillNameError";
     this.value = value;
   }
 }
 
 const NAME_RULE = 'use 1-64 lowercase letters, digits and single hyphens, e.g. "samtools"';
+
+/** `"K" (U+212A)`: a character and its code point. */
+function describeChar(char: string): string {
+  const code = char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+  return `${JSON.stringify(char)} (U+${code})`;
+}
 
 function describeValue(value: unknown): string {
   if (typeof value === "string") return quote(value);

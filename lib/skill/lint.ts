@@ -7,6 +7,7 @@
 
 import type { Skill, SkillDiagnostic } from "./types.ts";
 import { quote } from "./_location.ts";
+import { programNames } from "./_command.ts";
 
 /** Thresholds of {@linkcode lintSkill}; every one has a default. */
 export interface LintSkillOptions {
@@ -33,10 +34,14 @@ const WHEN =
 /**
  * Checks `skill` against the quality bar of the format. Errors: fewer than 5
  * examples, 3 concepts or 3 pitfalls; a description outside 20–1024
- * characters or without a "when" clause. Warnings: a description over 250
- * characters or with `<` or `>`; example args that start with the tool name
- * (args leave it out: `sort -o out.bam in.bam`, not `samtools sort …`);
- * duplicate example tasks; empty args or explanations.
+ * characters or without a "when" clause; example args that start with a
+ * program name — the skill's `command`, the example's `**Command:**` or the
+ * skill name (its first word, or the last word of a multi-word command such as
+ * `picard.jar`, case-insensitive), or a companion of one of them such as
+ * `hisat2-build` — since the caller puts the program in front
+ * (`sort -o out.bam in.bam`, not `samtools sort …`; a companion program goes in
+ * a `**Command:**` line). Warnings: a description over 250 characters or with
+ * `<` or `>`; duplicate example tasks; empty args or explanations.
  *
  * @param skill A parsed skill.
  * @param options Thresholds to use instead of the defaults.
@@ -101,13 +106,17 @@ export function lintSkill(skill: Skill, options: LintSkillOptions = {}): SkillDi
   skill.examples.forEach((example, i) => {
     const field = `examples[${i}]`;
     const args = example.args.trim();
-    const first = args.split(/\s+/, 1)[0]!;
     if (args === "") add("warning", `${field}.args`, `example ${i + 1} has empty args`);
-    else if (first.toLowerCase() === skill.name.toLowerCase()) {
+    const program = leadingProgram(args, [skill.command, example.command, skill.name]);
+    if (program !== undefined) {
       add(
-        "warning",
+        "error",
         `${field}.args`,
-        `the args of example ${i + 1} start with the tool name ${quote(first)}; leave it out`,
+        `the args of example ${i + 1} start with the program name ${quote(program.word)}; ${
+          program.companion
+            ? "name a companion program in a **Command:** line and leave it out of the args"
+            : "leave it out (the caller puts the program in front)"
+        }`,
       );
     }
     const task = example.task.trim().toLowerCase();
@@ -124,6 +133,27 @@ export function lintSkill(skill: Skill, options: LintSkillOptions = {}): SkillDi
     }
   });
   return out;
+}
+
+/** What follows a program name in a companion's name: `-build`, `_extract_exons.py`. */
+const COMPANION_TAIL = /^[-_][a-z0-9]+(?:[-_][a-z0-9]+)*(?:\.(?:py|pl|sh|r|jar))?$/;
+
+/**
+ * The program name `args` starts with, if any: one of the names of
+ * `commands`, or a companion (`hisat2-build`, `hisat2_extract_exons.py`).
+ */
+function leadingProgram(
+  args: string,
+  commands: readonly (string | undefined)[],
+): { word: string; companion: boolean } | undefined {
+  const word = args.split(/\s+/, 1)[0]!;
+  const first = word.slice(word.lastIndexOf("/") + 1).toLowerCase();
+  if (first === "") return undefined;
+  const names = commands.flatMap((c) => c === undefined ? [] : programNames(c));
+  if (names.includes(first)) return { word, companion: false };
+  const companion = !word.includes("/") &&
+    names.some((name) => first.startsWith(name) && COMPANION_TAIL.test(first.slice(name.length)));
+  return companion ? { word, companion: true } : undefined;
 }
 
 /**

@@ -21,7 +21,13 @@ export {
   SkillParseError,
   type SkillParseErrorOptions,
 } from "./errors.ts";
-export { assertSkillName, isValidSkillName, SKILL_NAME_MAX_LENGTH } from "./name.ts";
+export {
+  assertSkillName,
+  isValidSkillName,
+  normalizeSkillName,
+  safeNormalizeSkillName,
+  SKILL_NAME_MAX_LENGTH,
+} from "./name.ts";
 export {
   DEFAULT_SKILL_MAX_BYTES,
   type ParsedSkill,
@@ -30,5 +36,6 @@ export {
   safeParseSkill,
   type SafeParseSkillResult,
 } from "./parse.ts";
-export { renderSkill, renderSkillSections } from "./render.ts";
+export { renderSkill, type RenderSkillOptions, renderSkillSections } from "./render.ts";
+export { exampleCommandLine, exampleProgram } from "./command.ts";
 export { isLintClean, lintSkill, type LintSkillOptions } from "./lint.ts";

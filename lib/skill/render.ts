@@ -7,6 +7,19 @@
 import type { Skill } from "./types.ts";
 import { KNOWN_KEYS } from "./_header.ts";
 import { defineData } from "./_raw.ts";
+import { exampleProgram } from "./command.ts";
+import { bodyWithCommands, codeSpan, commandLine } from "./_render_parts.ts";
+
+/** Options of {@linkcode renderSkill} and {@linkcode renderSkillSections}. */
+export interface RenderSkillOptions {
+  /**
+   * Give every example a `**Command:**` line naming the program it runs (its
+   * own, else the skill's `command`, else the skill name), so that a reader
+   * sees the full command line of each example. Default `false`: only the
+   * examples with a program of their own get the line, which round-trips exactly.
+   */
+  showCommands?: boolean;
+}
 
 /**
  * Strings a YAML 1.1 reader (or a careless one) would not read back as the
@@ -66,12 +79,15 @@ function emitEntry(key: string, value: unknown): string {
  * Strings that could be read back as another type (`"1.10"`, `"yes"`) are
  * quoted. When the body is empty (a skill read from TOML), the body is
  * generated from the concepts, pitfalls and examples with
- * {@linkcode renderSkillSections}. The body is written as is otherwise.
+ * {@linkcode renderSkillSections}. The body is written as is otherwise
+ * (with `showCommands`, a `**Command:**` line goes before each example's
+ * `**Args:**` that lacks one).
  *
  * `parseSkill(renderSkill(skill))` gives back `skill`, apart from `digest`
  * and `format` and `body` of a TOML skill.
  *
  * @param skill The skill to write.
+ * @param options `showCommands` to name the program in every example.
  * @returns The Markdown text, LF line endings.
  *
  * @example Convert a legacy TOML skill to Markdown
@@ -90,7 +106,7 @@ function emitEntry(key: string, value: unknown): string {
  * // - One idea
  * ```
  */
-export function renderSkill(skill: Skill): string {
+export function renderSkill(skill: Skill, options: RenderSkillOptions = {}): string {
   const front: Record<string, unknown> = {};
   const put = (key: string, value: unknown): void => {
     if (value === undefined || value === "") return;
@@ -104,6 +120,8 @@ export function renderSkill(skill: Skill): string {
   put("tags", skill.tags);
   put("author", skill.author);
   put("source_url", skill.sourceUrl);
+  put("command", skill.command);
+  put("checked_version", skill.checkedVersion);
   put("min_version", skill.minVersion);
   put("max_version", skill.maxVersion);
   put("license", skill.license);
@@ -120,16 +138,23 @@ export function renderSkill(skill: Skill): string {
     if (!KNOWN_KEYS.includes(key) && value !== undefined) defineData(front, key, value);
   }
   const yaml = Object.keys(front).map((key) => emitEntry(key, front[key])).join("");
-  const body = skill.body !== "" ? skill.body : renderSkillSections(skill);
+  const body = skill.body === ""
+    ? renderSkillSections(skill, options)
+    : options.showCommands === true
+    ? bodyWithCommands(skill)
+    : skill.body;
   return `---\n${yaml}---\n${body}`;
 }
 
 /**
  * Renders the `## Concepts`, `## Pitfalls` and `## Examples` sections of
  * `skill` (empty sections are left out), in the format
- * {@linkcode parseSkill} reads back.
+ * {@linkcode parseSkill} reads back. An example with a program of its own
+ * gets a `**Command:**` line before its `**Args:**` (every example does with
+ * `showCommands`).
  *
  * @param skill The skill whose sections to write.
+ * @param options `showCommands` to name the program in every example.
  * @returns Markdown, or `""` when the skill has no concepts, pitfalls or examples.
  *
  * @example Render the sections of a skill
@@ -147,7 +172,8 @@ export function renderSkill(skill: Skill): string {
  * // **Explanation:** Long, with dot files
  * ```
  */
-export function renderSkillSections(skill: Skill): string {
+export function renderSkillSections(skill: Skill, options: RenderSkillOptions = {}): string {
+  const showCommands = options.showCommands === true;
   const parts: string[] = [];
   const bullets = (title: string, items: readonly string[]) => {
     if (items.length > 0) {
@@ -157,10 +183,12 @@ export function renderSkillSections(skill: Skill): string {
   bullets("Concepts", skill.concepts);
   bullets("Pitfalls", skill.pitfalls);
   if (skill.examples.length > 0) {
-    const examples = skill.examples.map(({ task, args, explanation }) => {
-      const a = oneLine(args);
-      const e = oneLine(explanation);
-      return `### ${oneLine(task)}\n**Args:**${a === "" ? "" : ` ${codeSpan(a)}`}\n` +
+    const examples = skill.examples.map((example) => {
+      const a = oneLine(example.args);
+      const e = oneLine(example.explanation);
+      const program = showCommands ? exampleProgram(skill, example) : example.command;
+      return `### ${oneLine(example.task)}\n${program === undefined ? "" : commandLine(program)}` +
+        `**Args:**${a === "" ? "" : ` ${codeSpan(a)}`}\n` +
         `**Explanation:**${e === "" ? "" : ` ${e}`}\n`;
     });
     parts.push(`## Examples\n\n${examples.join("\n")}`);
@@ -170,12 +198,4 @@ export function renderSkillSections(skill: Skill): string {
 
 function oneLine(text: string): string {
   return text.replace(/\s*[\r\n]+\s*/g, " ").trim();
-}
-
-/** An inline code span that holds `text` exactly, whatever backticks it contains. */
-function codeSpan(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = "`".repeat(longest + 1);
-  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
-  return `${fence}${pad}${text}${pad}${fence}`;
 }

@@ -16,6 +16,12 @@ export interface SkillExample {
   args: string;
   /** Why those arguments, in one or two sentences. */
   explanation: string;
+  /**
+   * The program this one example runs instead of the skill's
+   * {@linkcode Skill.command} (a companion such as `hisat2-build`), from a
+   * `**Command:**` line; absent for most examples.
+   */
+  command?: string;
 }
 
 /**
@@ -49,6 +55,14 @@ export interface Skill {
   minVersion?: string;
   /** Newest tool version the skill applies to (`max_version`). */
   maxVersion?: string;
+  /**
+   * The program the examples run, exactly as typed at a shell (`command`), e.g.
+   * `STAR`, `featureCounts` or `java -jar picard.jar`. Absent when the program
+   * is the skill name; {@linkcode exampleCommandLine} applies that default.
+   */
+  command?: string;
+  /** The tool version whose help or manual the examples were checked against (`checked_version`). */
+  checkedVersion?: string;
   /** Agent Skills: a license name or bundled file name. */
   license?: string;
   /** Agent Skills: environment requirements. */

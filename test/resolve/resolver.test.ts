@@ -3,6 +3,8 @@ import { describe, test } from "node:test";
 import { createResolver } from "../../lib/resolve/resolver.ts";
 import { isSkillNotFoundError, SkillNotFoundError } from "../../lib/resolve/errors.ts";
 import { isInvalidSkillNameError } from "../../lib/skill/errors.ts";
+import { createStorageSource } from "../../lib/resolve/storage_source.ts";
+import { createMemoryStorage } from "../../lib/storage/memory.ts";
 import {
   countingSource,
   delayedSource,
@@ -63,6 +65,30 @@ describe("resolve()", () => {
       assert.equal(source.gets.length, 0);
     });
   }
+
+  test("a look-alike that lowercases to ASCII (\u212Aelvin) is refused, not resolved as kelvin", async () => {
+    const source = countingSource("user", { kelvin: skillDoc("kelvin") });
+    const resolver = createResolver({ sources: [source] });
+    await assert.rejects(resolver.resolve("\u212Aelvin"), (e) => {
+      assert.ok(isInvalidSkillNameError(e));
+      assert.match((e as Error).message, /U\+212A\) is not ASCII/);
+      return true;
+    });
+    assert.equal(source.gets.length, 0);
+    assert.equal((await resolver.resolve("Kelvin")).skill.name, "kelvin");
+  });
+
+  test("list skips a listed name that is not ASCII, with a diagnostic", async () => {
+    const storage = createMemoryStorage({
+      initial: { "kelvin.md": skillDoc("kelvin"), "\u212Aelvin.md": skillDoc("kelvin") },
+    });
+    const resolver = createResolver({ sources: [createStorageSource({ label: "user", storage })] });
+    const { skills, diagnostics } = await resolver.list();
+    assert.deepEqual(skills.map((s) => s.name), ["kelvin"]);
+    assert.equal(diagnostics.length, 1);
+    assert.equal(diagnostics[0].name, "\u212Aelvin");
+    assert.match(diagnostics[0].message, /is not a valid skill name; skipped/);
+  });
 
   test("names are matched case-insensitively (featureCounts finds featurecounts)", async () => {
     const source = countingSource("builtin", { featurecounts: skillDoc("featurecounts") });
@@ -150,7 +176,7 @@ describe("list()", () => {
     assert.deepEqual(skills.map((s) => [s.name, s.source, s.shadows]), [["bwa", "builtin", []]]);
     assert.deepEqual(
       diagnostics.map((d) => [d.source, d.name, d.problem]).sort(),
-      [["user", "bad_name", "invalid"], ["user", "bwa", "invalid"]],
+      [["user", "Bad_Name", "invalid"], ["user", "bwa", "invalid"]],
     );
   });
 

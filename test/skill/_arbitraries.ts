@@ -77,11 +77,21 @@ export const version: fc.Arbitrary<string> = fc.oneof(
   fc.tuple(fc.nat(30), fc.nat(30), fc.nat(30)).map(([a, b, c]) => `${a}.${b}.${c}`),
 );
 
+/** Programs as typed at a shell: `STAR`, `java -jar picard.jar`, `/opt/bin/x_y-1.2`, `1.10`. */
+export const program: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom("STAR", "featureCounts", "java -jar picard.jar", "hisat2-build", "1.10", "yes"),
+  fc.array(fc.stringMatching(/^[A-Za-z0-9._+/=:@%,][A-Za-z0-9._+/=:@%,-]{0,10}$/), {
+    minLength: 1,
+    maxLength: 4,
+  }).map((words) => words.join(" ")),
+);
+
 const example: fc.Arbitrary<SkillExample> = fc.record({
   task: line,
   args: fc.oneof(line, fc.constantFrom("`x`", "a ``b`` c", "`", "sort -o out.bam in.bam")),
   explanation: fc.oneof(line, fc.constant("")),
-}, { noNullPrototype: true });
+  command: program,
+}, { noNullPrototype: true, requiredKeys: ["task", "args", "explanation"] });
 
 const metaValue: fc.Arbitrary<unknown> = fc.oneof(
   line,
@@ -101,6 +111,8 @@ export const skill: fc.Arbitrary<Skill> = fc
     tags: fc.array(line, { maxLength: 5 }),
     author: fc.option(line, { nil: undefined }),
     sourceUrl: fc.option(fc.webUrl(), { nil: undefined }),
+    command: fc.option(program, { nil: undefined }),
+    checkedVersion: fc.option(version, { nil: undefined }),
     minVersion: fc.option(version, { nil: undefined }),
     maxVersion: fc.option(version, { nil: undefined }),
     license: fc.option(line, { nil: undefined }),

@@ -83,7 +83,7 @@ describe("lintSkill", () => {
     ]);
   });
 
-  test("example args that start with the tool name, duplicate tasks, empty parts", async () => {
+  test("example args that start with the program name, duplicate tasks, empty parts", async () => {
     const skill = await samtools();
     const examples = [
       ...skill.examples,
@@ -92,13 +92,13 @@ describe("lintSkill", () => {
       { task: "Nothing", args: " ", explanation: " " },
     ];
     assert.deepEqual(fields({ ...skill, examples }), [
-      "warning:examples[5].args",
+      "error:examples[5].args",
       "warning:examples[6].task",
       "warning:examples[7].args",
       "warning:examples[7].explanation",
     ]);
     const messages = lintSkill({ ...skill, examples }).map((d) => d.message);
-    assert.match(messages[0]!, /start with the tool name "samtools"; leave it out/);
+    assert.match(messages[0]!, /start with the program name "samtools"; leave it out/);
     assert.match(messages[1]!, /example 7 has the same task as example 1/);
   });
 });

@@ -1,7 +1,12 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { isSkillParseError, parseSkill, renderSkill } from "../../lib/skill/mod.ts";
+import {
+  exampleCommandLine,
+  isSkillParseError,
+  parseSkill,
+  renderSkill,
+} from "../../lib/skill/mod.ts";
 import { skill as skillArbitrary } from "./_arbitraries.ts";
 import { withoutDigest } from "./_helpers.ts";
 
@@ -39,6 +44,12 @@ const known = fc.constantFrom(
   'task = "t"\nargs = "a"\n',
   "[context]\nconcepts = [1]\n",
   "## Examples\n### t\n**Args:** `a`\n",
+  "**Command:** `hisat2-build`\n",
+  "**Command:** `a; b`\n",
+  "command: java -jar picard.jar\n",
+  "command: [x]\n",
+  "checked_version: 1.10\n",
+  'command = "STAR"\n',
   "**Explanation:** e\n",
   "## Concepts\n- c\n  more\n",
   "## Notes\n",
@@ -95,6 +106,24 @@ describe("parser properties", () => {
           assert.equal(a.skill.digest === b.skill.digest, lf === other);
         },
       ),
+      budget,
+    );
+  });
+
+  test("showCommands: every example names its program and the command lines survive", async () => {
+    await fc.assert(
+      fc.asyncProperty(skillArbitrary, fc.boolean(), async (skill, fromBody) => {
+        const source = fromBody ? (await parseSkill(renderSkill(skill))).skill : skill;
+        const text = renderSkill(source, { showCommands: true });
+        const { skill: back } = await parseSkill(text);
+        assert.deepEqual(
+          back.examples.map((e) => exampleCommandLine(back, e)),
+          skill.examples.map((e) => exampleCommandLine(skill, e)),
+        );
+        assert.ok(back.examples.every((e) => e.command !== undefined));
+        assert.equal(back.command, skill.command);
+        assert.equal(back.checkedVersion, skill.checkedVersion);
+      }),
       budget,
     );
   });
