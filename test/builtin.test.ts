@@ -24,6 +24,11 @@ for (const [name, text] of Object.entries(BUILTIN_SKILLS)) {
     assert.deepEqual(diagnostics, []);
     assert.equal(skill.name, name);
     assert.deepEqual(lintSkill(skill), []);
+    assert.match(
+      skill.checkedVersion ?? "",
+      /\S/,
+      "checked_version says which version was checked",
+    );
     assert.ok(
       skill.examples.length >= 5 && skill.concepts.length >= 3 && skill.pitfalls.length >= 3,
     );

@@ -46,6 +46,31 @@ describe("serveSkills (built-in skills)", () => {
     assert.match(content.text ?? "", /## Examples/);
   });
 
+  test("every served example names the program it runs", async () => {
+    const [star] = await client.readResource("skill://star");
+    assert.match(star.text ?? "", /^command: STAR$/m);
+    assert.match(
+      star.text ?? "",
+      /### Align gzipped paired-end reads to a sorted BAM\n\*\*Command:\*\* `STAR`\n\*\*Args:\*\* `--runThreadN/,
+    );
+    const hit = await client.callTool("get_skill", { name: "hisat2" });
+    const text = (hit.content[0] as { text: string }).text;
+    assert.match(
+      text,
+      /### Build a genome index\n\*\*Command:\*\* `hisat2-build`\n\*\*Args:\*\* `-p 8 /,
+    );
+    assert.match(text, /\*\*Command:\*\* `hisat2`\n\*\*Args:\*\* `-p 8 -x GRCh38_index -1/);
+  });
+
+  test("get_skill refuses a look-alike name that is not ASCII", async () => {
+    // The Kelvin sign lowercases to ASCII "k": this name used to be served as "seqkit".
+    const miss = await client.callTool("get_skill", { name: "seq\u212Ait" });
+    assert.equal(miss.isError, true);
+    assert.match((miss.content[0] as { text: string }).text, /is not a skill name: .*ASCII/);
+    await assert.rejects(client.readResource("skill://seq%E2%84%AAit"), /not found/);
+    assert.match((await client.readResource("skill://SEQKIT"))[0].text ?? "", /name: seqkit/);
+  });
+
   test("reading an unknown skill fails", async () => {
     await assert.rejects(client.readResource("skill://nope"), /not found/);
   });
