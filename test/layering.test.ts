@@ -1,5 +1,5 @@
 // The layers of ../shared/DESIGN.md, held by a test: storage → skill → mcp → resolve → catalog →
-// prompt, with server/ and cli/ on top. A module may import its own layer and the layers below,
+// prompt, with server/ and cli/ on top; install/ (community install) sits on resolve. A module may import its own layer and the layers below,
 // never one above; nothing in lib/ but cli/ imports cli/, and only cli/ imports server/.
 // Static and dynamic imports count, type-only ones too (they still tie the layers together).
 // The import graph of lib/ must have no cycle.
@@ -18,6 +18,7 @@ const LAYERS: Record<string, number> = {
   skill: 2,
   mcp: 3,
   resolve: 4,
+  install: 4.5,
   catalog: 5,
   prompt: 6,
   server: 7,

@@ -29,7 +29,8 @@ function find(words: readonly string[]): Command | undefined {
 function isExpected(error: unknown): boolean {
   return error instanceof Error && (
     error.name === "CliError" || error.name.startsWith("Storage") || isMcpError(error) ||
-    isSkillNotFoundError(error) || isSkillParseError(error) || isInvalidSkillNameError(error)
+    isSkillNotFoundError(error) || isSkillParseError(error) || isInvalidSkillNameError(error) ||
+    error.name === "InstallError"
   );
 }
 

@@ -1,6 +1,7 @@
 /**
- * `skillmux skill list|show|add|remove`: the skills the zero-config resolver sees, and
- * installing into or removing from the user and community folders.
+ * `skillmux skill list|show|add|remove|install|update|uninstall|search`: the skills the
+ * zero-config resolver sees, installing into or removing from the user and community folders,
+ * and community skills from a registry.
  *
  * @module
  */
@@ -18,6 +19,7 @@ import { CliError } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { type Context, ensureConfigDir, printJson, table } from "./_context.ts";
 import { lint } from "./skill_lint.ts";
+import { installCommands } from "./skill_install.ts";
 
 const LAYOUTS = [".md", "/SKILL.md", ".toml"] as const;
 const clip = (text: string, max = 72) => text.length > max ? `${text.slice(0, max - 1)}…` : text;
@@ -179,4 +181,11 @@ const remove: Command = {
 };
 
 /** The `skill` command group. */
-export const skillCommands: readonly Command[] = [list, show, lint, add, remove];
+export const skillCommands: readonly Command[] = [
+  list,
+  show,
+  lint,
+  add,
+  remove,
+  ...installCommands,
+];
