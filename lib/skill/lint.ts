@@ -37,7 +37,8 @@ const WHEN =
  * characters or without a "when" clause; example args that start with a
  * program name — the skill's `command`, the example's `**Command:**` or the
  * skill name (its first word, or the last word of a multi-word command such as
- * `picard.jar`, case-insensitive), or a companion of one of them such as
+ * `picard.jar`, case-insensitive; where `command` names another program, the
+ * skill name only as written, so `Mutect2` after `gatk` is a subcommand), or a companion of one of them such as
  * `hisat2-build` — since the caller puts the program in front
  * (`sort -o out.bam in.bam`, not `samtools sort …`; a companion program goes in
  * a `**Command:**` line). Warnings: a description over 250 characters or with
@@ -107,7 +108,14 @@ export function lintSkill(skill: Skill, options: LintSkillOptions = {}): SkillDi
     const field = `examples[${i}]`;
     const args = example.args.trim();
     if (args === "") add("warning", `${field}.args`, `example ${i + 1} has empty args`);
-    const program = leadingProgram(args, [skill.command, example.command, skill.name]);
+    // Where the skill names another program, its own name counts only as written (lowercase):
+    // `Mutect2 …` is a subcommand of the mutect2 skill's `gatk`, `picard SortSam` is not.
+    const skillName = skill.command === undefined ||
+        programNames(skill.command).includes(skill.name) ||
+        args.split(/\s+/)[0].split("/").at(-1) === skill.name
+      ? skill.name
+      : undefined;
+    const program = leadingProgram(args, [skill.command, example.command, skillName]);
     if (program !== undefined) {
       add(
         "error",
