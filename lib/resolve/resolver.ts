@@ -9,6 +9,7 @@ import { assertSkillName } from "../skill/name.ts";
 import { SkillNotFoundError } from "./errors.ts";
 import { askTier, type ResolverParseOptions } from "./_query.ts";
 import { listSources } from "./_list.ts";
+import { createEntryParser } from "./_parse_cache.ts";
 import type {
   Resolution,
   ResolveDiagnostic,
@@ -57,6 +58,10 @@ export interface CreateResolverOptions {
  * Names are lowercased, then checked (`../x`, `a/b` and the like are rejected
  * with `InvalidSkillNameError` before any source is asked).
  *
+ * Each resolver keeps what it parsed: a source answering with the same text as
+ * before is not parsed again, so the skills it returns are frozen (shared
+ * between calls; copy one with `structuredClone` to change it).
+ *
  * @example Users override built-ins
  * ```ts
  * import { createBuiltinSource, createMemoryStorage, createResolver, createStorageSource } from "@skillmux/core";
@@ -77,7 +82,7 @@ export function createResolver(options: CreateResolverOptions): Resolver {
   ) => (Array.isArray(tier) ? [...tier] : [tier as SkillSource]));
   const sources = tiers.flat();
   const timeoutMs = options.timeoutMs ?? DEFAULT_SOURCE_TIMEOUT_MS;
-  const parse = options.parse ?? {};
+  const parse = createEntryParser(options.parse ?? {});
   const labels = sources.map((s) => s.label);
 
   async function resolve(requested: string, call: ResolveOptions = {}): Promise<Resolution> {
