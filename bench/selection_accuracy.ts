@@ -7,7 +7,6 @@
 import { readFile } from "node:fs/promises";
 import {
   type CatalogEntry,
-  createApprovalStore,
   createBuiltinSource,
   createCatalog,
   createMemoryStorage,
@@ -58,7 +57,7 @@ export async function labelledCatalog(url: string, functions: Fixture["functions
     resolver: createResolver({ sources: [createBuiltinSource()] }),
     registry,
     functions: functions.map((f) => ({ ...f, handler: () => null })),
-    approvals: createApprovalStore({ storage: createMemoryStorage(), remote: "auto" }),
+    approvals: { storage: createMemoryStorage(), remote: "auto" },
   });
 }
 

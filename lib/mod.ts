@@ -23,3 +23,4 @@ export * from "./storage/mod.ts";
 export * from "./mcp/mod.ts";
 export * from "./resolve/mod.ts";
 export * from "./catalog/mod.ts";
+export * from "./prompt/mod.ts";

@@ -10,21 +10,17 @@ import { lineDiff } from "./_diff.ts";
 import { IdTable } from "./_ids.ts";
 import { buildKeywordIndex } from "./_keyword_index.ts";
 import { entryLine, renderWithin } from "./_render.ts";
-import {
-  approvalKey,
-  type ApprovalPolicy,
-  type ApprovalStore,
-  createApprovalStore,
-} from "./approvals.ts";
-import type { CreateCatalogOptions } from "./catalog.ts";
-import type { KeywordIndex } from "./keyword.ts";
+import { approvalKey, type ApprovalStore, createApprovalStore } from "./_approvals.ts";
 import { countTokens } from "./tokens.ts";
 import type {
+  ApprovalPolicy,
   Catalog,
   CatalogDiagnostic,
   CatalogEntry,
+  CreateCatalogOptions,
   HeldEntry,
   HostFunction,
+  KeywordIndex,
   RankedEntry,
   RankOptions,
   RenderedCatalog,
@@ -146,7 +142,7 @@ class LiveCatalog implements Catalog {
       maxAgeMs: options.discoveryMaxAgeMs ?? 3_600_000,
       timeoutMs: options.timeoutMs ?? 10_000,
     };
-    this.#store = options.approvals ?? createApprovalStore({ storage: createMemoryStorage() });
+    this.#store = createApprovalStore(options.approvals ?? { storage: createMemoryStorage() });
     const registry = options.registry;
     if (registry && options.follow !== false) {
       this.#unsubscribe = registry.onChange((change) => {

@@ -9,7 +9,7 @@ import type { Resolver } from "../resolve/types.ts";
 import type { Skill } from "../skill/types.ts";
 import { encoder, sha256Digest } from "../skill/_text.ts";
 import { TOOL_NAME } from "./_ids.ts";
-import { cleanLine } from "./_text.ts";
+import { addressesModel, cleanLine } from "./_text.ts";
 import type {
   CatalogDiagnostic,
   CatalogEntry,
@@ -59,6 +59,12 @@ export function canonicalJson(value: unknown, indent?: number): string {
 
 const digestOf = (text: string) => sha256Digest(encoder.encode(text));
 
+/** `{ flags }` when remote `text` seems to address the model. */
+function flagsOf(remote: boolean, text: string): { flags?: string[] } {
+  const flags = remote ? addressesModel(text) : [];
+  return flags.length > 0 ? { flags } : {};
+}
+
 function skillEntry(skill: Skill, source: string, location?: string): RawEntry {
   const remote = source.startsWith("mcp:");
   const words = [...skill.concepts, ...skill.examples.map((e) => e.task)];
@@ -72,6 +78,7 @@ function skillEntry(skill: Skill, source: string, location?: string): RawEntry {
     keywords: words.map((w) => cleanLine(w, WORD_MAX)).filter(Boolean),
     needsConnection: false,
     remote,
+    ...flagsOf(remote, `${skill.description}\n${skill.tags.join(" ")}`),
     digest: skill.digest,
     location,
     ...(remote && skill.allowedTools.length > 0 ? { requestedTools: [...skill.allowedTools] } : {}),
@@ -113,6 +120,10 @@ async function toolEntry(server: string, tool: Tool, target: ToolTarget, open: b
     keywords: parameterWords(tool.inputSchema),
     needsConnection: !open,
     remote: true,
+    ...flagsOf(
+      true,
+      `${title ?? ""}\n${tool.description ?? ""}\n${parameterWords(tool.inputSchema).join("\n")}`,
+    ),
     digest: await digestOf(definition),
     inputSchema: tool.inputSchema,
     definition,

@@ -2,7 +2,7 @@
 
 import MiniSearch from "minisearch";
 import { normalizeTerm, tokenize } from "./_terms.ts";
-import type { KeywordDocument, KeywordIndex } from "./keyword.ts";
+import type { KeywordDocument, KeywordIndex } from "./types.ts";
 
 const FIELDS = ["name", "tags", "title", "description", "keywords"] as const;
 const BOOST = { name: 4, tags: 3, title: 2, description: 1.5, keywords: 1 };

@@ -4,33 +4,7 @@
  * @module
  */
 
-import type { McpClient } from "../mcp/client_types.ts";
-import type { ServerRegistry } from "../mcp/registry/registry.ts";
-import type { Resolver } from "../resolve/types.ts";
-import type { ApprovalStore } from "./approvals.ts";
-import type { Catalog, HostFunction } from "./types.ts";
-
-/** Options of {@linkcode createCatalog}. */
-export interface CreateCatalogOptions {
-  /** Skills: the winning skill per name, summary only (e.g. `createResolver({ sources })`). */
-  resolver?: Resolver;
-  /** MCP tools of the registered, enabled servers, from the registry's discovery cache. */
-  registry?: ServerRegistry;
-  /** MCP tools of servers you have already connected (listed now; no connection needed later). */
-  clients?: readonly McpClient[];
-  /** Functions of your application offered as tools. */
-  functions?: readonly HostFunction[];
-  /** Where approvals are recorded (default: in memory, with the default policies). */
-  approvals?: ApprovalStore;
-  /** A cached discovery older than this is refreshed by connecting, in ms (default 1 hour). */
-  discoveryMaxAgeMs?: number;
-  /** Per-server timeout when discovering or listing tools, in ms (default 10000). */
-  timeoutMs?: number;
-  /** Rebuild after the registry changes (default `true`). */
-  follow?: boolean;
-  /** Cancels the first build. */
-  signal?: AbortSignal;
-}
+import type { Catalog, CreateCatalogOptions } from "./types.ts";
 
 /**
  * Build a catalog of skills (from `resolver`), MCP tools (from `registry` and
@@ -46,7 +20,7 @@ export interface CreateCatalogOptions {
  * servers is cleaned: hidden, bidirectional-control and tag characters
  * removed, newlines collapsed, length capped.
  *
- * Approvals (the rug-pull guard, see `createApprovalStore`): remote tools and
+ * Approvals (the rug-pull guard, see `ApprovalOptions`): remote tools and
  * skills wait for `approve()` by default; a definition that changes after its
  * approval is held with a diff in `held` and kept out of `entries`, ranking,
  * rendering and prompts until approved again.

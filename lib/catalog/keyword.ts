@@ -6,37 +6,7 @@
  * @module
  */
 
-/** A document to rank. */
-export interface KeywordDocument {
-  /** Unique id, returned by searches. */
-  id: string;
-  /** The name (boosted most). */
-  name: string;
-  /** A display title. */
-  title?: string;
-  /** What it does. */
-  description: string;
-  /** Tags (boosted). */
-  tags?: readonly string[];
-  /** Further words: concepts, example tasks, parameter names. */
-  keywords?: readonly string[];
-}
-
-/** One hit of {@linkcode KeywordIndex.search}. */
-export interface KeywordHit {
-  /** The document id. */
-  id: string;
-  /** BM25+ score; higher is better. Only comparable within one query. */
-  score: number;
-}
-
-/** A built index. */
-export interface KeywordIndex {
-  /** How many documents it holds. */
-  readonly size: number;
-  /** Documents matching `query`, best first (at most `limit`, default 10). */
-  search(query: string, options?: { limit?: number }): KeywordHit[];
-}
+import type { KeywordDocument, KeywordIndex } from "./types.ts";
 
 /**
  * Index `documents` for keyword ranking: BM25+ over name (boost 4), tags (3),

@@ -7,7 +7,10 @@
  */
 
 export type * from "./types.ts";
+export type * from "./select_types.ts";
+export * from "./llm_error.ts";
 export * from "./catalog.ts";
 export * from "./keyword.ts";
 export * from "./tokens.ts";
-export * from "./approvals.ts";
+export * from "./select.ts";
+export * from "./llm.ts";

@@ -8,6 +8,9 @@
 import type { Resolution } from "../resolve/types.ts";
 import type { McpClient } from "../mcp/client_types.ts";
 import type { McpServerConfig, Tool } from "../mcp/types.ts";
+import type { ServerRegistry } from "../mcp/registry/registry.ts";
+import type { Resolver } from "../resolve/types.ts";
+import type { Storage } from "../storage/types.ts";
 
 /** The three kinds of entry. */
 export type EntryKind = "skill" | "tool" | "function";
@@ -15,7 +18,7 @@ export type EntryKind = "skill" | "tool" | "function";
 /** A JSON Schema object (tool input schemas). */
 export type JsonSchema = Record<string, unknown>;
 
-/** Where an entry stands with the approvals (see `createApprovalStore`). */
+/** Where an entry stands with the approvals (see {@linkcode ApprovalOptions}). */
 export type ApprovalState = "approved" | "pending" | "changed";
 
 /** One skill, MCP tool or host function, as the catalog lists it. */
@@ -50,6 +53,8 @@ export interface CatalogEntry {
   location?: string;
   /** Remote skills: the `allowed-tools` they ask for (never granted by the catalog). */
   requestedTools?: string[];
+  /** Remote entries: why their text (before cleaning) seems to address the model, if it does. */
+  flags?: string[];
   /** Approved, or held out of prompts until approved (`pending` first sight, `changed` since approval). */
   approval: ApprovalState;
 }
@@ -190,4 +195,95 @@ export interface Catalog {
   toolTarget(id: string): ToolTarget | undefined;
   /** Stop following registry changes. */
   dispose(): void;
+}
+
+/** Options of {@linkcode createCatalog}. */
+export interface CreateCatalogOptions {
+  /** Skills: the winning skill per name, summary only (e.g. `createResolver({ sources })`). */
+  resolver?: Resolver;
+  /** MCP tools of the registered, enabled servers, from the registry's discovery cache. */
+  registry?: ServerRegistry;
+  /** MCP tools of servers you have already connected (listed now; no connection needed later). */
+  clients?: readonly McpClient[];
+  /** Functions of your application offered as tools. */
+  functions?: readonly HostFunction[];
+  /** Where approvals are recorded and the policies (default: in memory, default policies). */
+  approvals?: ApprovalOptions;
+  /** A cached discovery older than this is refreshed by connecting, in ms (default 1 hour). */
+  discoveryMaxAgeMs?: number;
+  /** Per-server timeout when discovering or listing tools, in ms (default 10000). */
+  timeoutMs?: number;
+  /** Rebuild after the registry changes (default `true`). */
+  follow?: boolean;
+  /** Cancels the first build. */
+  signal?: AbortSignal;
+}
+
+/** A document to rank. */
+export interface KeywordDocument {
+  /** Unique id, returned by searches. */
+  id: string;
+  /** The name (boosted most). */
+  name: string;
+  /** A display title. */
+  title?: string;
+  /** What it does. */
+  description: string;
+  /** Tags (boosted). */
+  tags?: readonly string[];
+  /** Further words: concepts, example tasks, parameter names. */
+  keywords?: readonly string[];
+}
+
+/** One hit of {@linkcode KeywordIndex.search}. */
+export interface KeywordHit {
+  /** The document id. */
+  id: string;
+  /** BM25+ score; higher is better. Only comparable within one query. */
+  score: number;
+}
+
+/** A built index. */
+export interface KeywordIndex {
+  /** How many documents it holds. */
+  readonly size: number;
+  /** Documents matching `query`, best first (at most `limit`, default 10). */
+  search(query: string, options?: { limit?: number }): KeywordHit[];
+}
+
+/**
+ * When entries are approved without asking:
+ * - `auto`: on first sight and after every change (the change is still reported);
+ * - `first-sight`: on first sight; a change holds the entry until approved again;
+ * - `require`: never; every new or changed entry waits for an approval.
+ */
+export type ApprovalPolicy = "auto" | "first-sight" | "require";
+
+/** One recorded approval. */
+export interface ApprovalRecord {
+  /** The digest approved. */
+  digest: string;
+  /** The definition approved (for diffs), cut at 64 KiB. */
+  definition: string;
+  /** ISO time of the approval. */
+  approvedAt: string;
+}
+
+/**
+ * Approvals, the rug-pull guard, as `createCatalog` keeps them. Defaults: local
+ * skills (user, community) are approved automatically (`auto`), because the
+ * user put them there; MCP tools and `mcp:*` skills wait for an approval
+ * (`require`), because a server can change them at any time; built-in skills
+ * and host functions are part of the application and always approved. Use
+ * `remote: "first-sight"` to trust new remote entries and still hold changed ones.
+ */
+export interface ApprovalOptions {
+  /** Where approvals are kept (one JSON document). */
+  storage: Storage;
+  /** Its key (default `approvals.json`). */
+  key?: string;
+  /** Policy for local sources: user and community skills (default `auto`). */
+  local?: ApprovalPolicy;
+  /** Policy for remote sources: MCP tools and `mcp:*` skills (default `require`). */
+  remote?: ApprovalPolicy;
 }
