@@ -20,9 +20,9 @@ export function lineDiff(before: string, after: string): string {
   let j = 0;
   while (i < a.length || j < b.length) {
     if (i < a.length && j < b.length && a[i] === b[j]) rows.push([" ", a[i++]]), j++;
-    else if (j < b.length && (i === a.length || lcs[i][j + 1] >= lcs[i + 1][j])) {
-      rows.push(["+", b[j++]]);
-    } else rows.push(["-", a[i++]]);
+    else if (i < a.length && (j === b.length || lcs[i + 1][j] >= lcs[i][j + 1])) {
+      rows.push(["-", a[i++]]);
+    } else rows.push(["+", b[j++]]);
   }
   const near = (k: number) => rows.slice(Math.max(0, k - 2), k + 3).some(([mark]) => mark !== " ");
   const out: string[] = [];
