@@ -7,14 +7,22 @@ import type { CatalogEntry, EntryKind, RenderedCatalog, TokenCounter } from "./t
 
 const GROUPS: ReadonlyArray<[EntryKind, string]> = [
   ["skill", "Skills (know-how documents; pick by id):"],
-  ["tool", "MCP tools (server__tool):"],
+  ["tool", "MCP tools by server (id: <server>__<tool>):"],
   ["function", "Functions of this application:"],
 ];
+
+/** The part of a tool's id after `<server>__`, or the whole id when it does not start so. */
+function shortId(entry: CatalogEntry): string {
+  const prefix = `${entry.server}__`;
+  return entry.kind === "tool" && entry.id.startsWith(prefix) && entry.id.length > prefix.length
+    ? entry.id.slice(prefix.length)
+    : entry.id;
+}
 
 /** Longest description shown per line, in characters. */
 const LINE_DESCRIPTION = 140;
 
-/** One entry's line. */
+/** One entry's line (a tool's without its `<server>__` prefix: its server heads the group). */
 export function entryLine(entry: CatalogEntry): string {
   const tags = entry.kind === "skill" && entry.tags.length > 0
     ? ` [${entry.tags.slice(0, 5).join(", ")}]`
@@ -23,7 +31,7 @@ export function entryLine(entry: CatalogEntry): string {
     ? ` (from ${entry.source})`
     : "";
   const text = firstSentence(entry.description, LINE_DESCRIPTION) || entry.title || entry.name;
-  return `- ${entry.id}: ${text}${tags}${from}`;
+  return `${shortId(entry)}: ${text}${tags}${from}`;
 }
 
 /** The listing of `shown` (in catalog order), noting `omitted` entries left out. */
@@ -36,7 +44,13 @@ export function renderLines(
   for (const [kind, heading] of GROUPS) {
     const group = shown.filter((e) => e.kind === kind);
     if (group.length === 0) continue;
-    out.push(heading, ...group.map(line));
+    out.push(heading);
+    let server: string | undefined;
+    for (const entry of group) {
+      // Tools sit under a line naming their server, so each line need not repeat it.
+      if (kind === "tool" && entry.server !== server) out.push(`${server = entry.server}:`);
+      out.push(line(entry));
+    }
   }
   if (shown.length === 0) out.push("(no entries)");
   if (omitted > 0) {

@@ -24,7 +24,7 @@ function instructions(maxSkills: number, maxTools: number, listing: string): str
     "Answer with one JSON object and nothing else:",
     '{"complexity": "simple" or "complex", "skills": [ids], "tools": [ids], "needs_external": true or false, "reasoning": "one sentence"}',
     `- skills: ids from the Skills group whose know-how the request needs, best first, at most ${maxSkills}.`,
-    `- tools: ids from the MCP tools and Functions groups the assistant should be able to call, best first, at most ${maxTools}.`,
+    `- tools: ids from the MCP tools and Functions groups the assistant should be able to call, best first, at most ${maxTools}. An MCP tool's id is <server>__<tool>, e.g. "files__read_file" for read_file listed under files.`,
     '- complexity: "complex" when the request needs several steps or tools, otherwise "simple".',
     "- needs_external: true when the request needs something the catalog does not offer.",
     "- Use only ids that appear in the catalog; empty lists are fine.",
@@ -47,7 +47,19 @@ function settleIds(catalog: Catalog, answer: Answer, caps: { skills: number; too
   const skills: string[] = [];
   const tools: string[] = [];
   const named = [...answer.skills, ...answer.tools];
-  for (const id of new Set(named)) {
+  // The listing shows tools as <tool> under their server: a bare name that one tool has is read
+  // as that tool's id.
+  const byName: Record<string, string> = Object.create(null);
+  const seen = new Map<string, number>();
+  for (const e of catalog.entries) {
+    if (e.kind !== "tool" || catalog.get(e.name)) continue;
+    seen.set(e.name, (seen.get(e.name) ?? 0) + 1);
+    byName[e.name] = e.id;
+  }
+  for (const [name, n] of seen) if (n > 1) delete byName[name];
+  for (const given of new Set(named)) {
+    const id = given in byName ? byName[given] : given;
+    if (id !== given) diagnostics.push(`Read "${given.slice(0, 80)}" as the tool "${id}"`);
     const entry = catalog.get(id);
     if (!entry) {
       diagnostics.push(

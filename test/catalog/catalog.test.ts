@@ -126,10 +126,10 @@ describe("rendering", () => {
       first.text,
       [
         "Skills (know-how documents; pick by id):",
-        "- fastqc: Quality reports for FASTQ reads. Use before trimming. [qc]",
-        "- samtools: Sorts and indexes BAM files. Use when handling alignments. [bam, sort]",
+        "fastqc: Quality reports for FASTQ reads. Use before trimming. [qc]",
+        "samtools: Sorts and indexes BAM files. Use when handling alignments. [bam, sort]",
         "Functions of this application:",
-        "- notify_user: Send a chat message to the user. Second line.",
+        "notify_user: Send a chat message to the user. Second line.",
         "",
       ].join("\n"),
     );

@@ -49,7 +49,7 @@ test("one call whose prompt holds the catalog, the context and the request", asy
   assert.equal(system.role, "system");
   assert.match(
     system.content,
-    /<catalog>\n[\s\S]*- samtools: [\s\S]*- lookup_sample: [\s\S]*<\/catalog>/,
+    /<catalog>\n[\s\S]*\nsamtools: [\s\S]*\nlookup_sample: [\s\S]*<\/catalog>/,
   );
   assert.match(user.content, /<context>\nThe user works on a cluster\.\n<\/context>/);
   assert.match(user.content, /<request>\nsort and index the BAM of sample S1\n<\/request>/);
@@ -148,6 +148,6 @@ test("the catalog in the selection prompt respects the budget", async () => {
   const selection = await selectForRequest(catalog, "sort a BAM", { llm, budget: 250 });
   assert.ok(selection.listing!.tokens <= 250);
   assert.ok(selection.listing!.omitted > 0);
-  assert.match(calls[0][0].content, /- samtools:/, "the relevant entry stays");
+  assert.match(calls[0][0].content, /^samtools:/m, "the relevant entry stays");
   assert.ok(selection.diagnostics.some((d) => /left out of the prompt/.test(d)));
 });

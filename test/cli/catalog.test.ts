@@ -28,7 +28,7 @@ after(async () => {
 test("catalog: the compact listing and its token count, within a budget", async () => {
   const plain = await cli(["catalog"], home.env);
   assert.equal(plain.code, 0, plain.stderr);
-  assert.match(plain.stdout, /^Skills \(know-how documents; pick by id\):\n- bcftools: /);
+  assert.match(plain.stdout, /^Skills \(know-how documents; pick by id\):\nbcftools: /);
   assert.match(plain.stdout, /\d+ tokens \(o200k\), 16 entries shown/);
   const json = JSON.parse((await cli(["catalog", "--json", "--budget", "300"], home.env)).stdout);
   assert.ok(json.tokens <= 300 && json.omitted > 0);

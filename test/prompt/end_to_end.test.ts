@@ -29,7 +29,7 @@ before(async () => {
     openAiAnswer(JSON.stringify({
       complexity: "simple",
       skills: ["samtools"],
-      tools: ["everything__get-sum", "record_result"],
+      tools: ["get-sum", "record_result"], // as listed under "everything:"
       needs_external: false,
       reasoning: "Add with the server, note it for the lab.",
     }))
@@ -67,8 +67,12 @@ test("registry + built-ins + host function → selection → prompt → a tool c
   assert.equal(selection.via, "llm");
   assert.deepEqual(selection.skills, ["samtools"]);
   assert.deepEqual(selection.tools, ["everything__get-sum", "record_result"]);
+  assert.deepEqual(selection.diagnostics, ['Read "get-sum" as the tool "everything__get-sum"']);
   const sent = llm.requests[0].body as { messages: Array<{ content: string }> };
-  assert.match(sent.messages[0].content, /- everything__get-sum: Returns the sum of two numbers/);
+  assert.match(
+    sent.messages[0].content,
+    /\neverything:\n(.+\n)*get-sum: Returns the sum of two numbers/,
+  );
 
   const prompt = await assemblePrompt({ request, selection, catalog });
   try {
