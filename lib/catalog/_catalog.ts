@@ -9,7 +9,7 @@ import { collect, type CollectSources, type RawEntry } from "./_collect.ts";
 import { lineDiff } from "./_diff.ts";
 import { IdTable } from "./_ids.ts";
 import { buildKeywordIndex } from "./_keyword_index.ts";
-import { entryLine, renderWithin } from "./_render.ts";
+import { entryLine, renderLines, renderWithin } from "./_render.ts";
 import { approvalKey, type ApprovalStore, createApprovalStore } from "./_approvals.ts";
 import { countTokens } from "./tokens.ts";
 import type {
@@ -132,6 +132,10 @@ class LiveCatalog implements Catalog {
   #dirty = false;
   #unsubscribe: () => void = () => {};
   #lineTokens = new WeakMap<TokenCounter, Map<string, number>>();
+  #whole = new WeakMap<
+    TokenCounter,
+    { version: string; text: Promise<{ text: string; tokens: number }> }
+  >();
 
   constructor(options: CreateCatalogOptions) {
     this.#sources = {
@@ -191,8 +195,21 @@ class LiveCatalog implements Catalog {
     const preference = options.request
       ? this.rank(options.request, { limit: Infinity }).map((r) => r.entry.id)
       : [];
+    const state = this.#state;
+    let whole = this.#whole.get(count);
+    if (whole?.version !== state.version) {
+      const text = renderLines(state.entries, 0);
+      whole = {
+        version: state.version,
+        text: Promise.resolve(count(text)).then((tokens) => ({ text, tokens })),
+      };
+      this.#whole.set(count, whole);
+      whole.text.catch(() => this.#whole.delete(count));
+    }
+    const cached = whole.text;
     return await renderWithin({
-      entries: this.#state.entries,
+      whole: () => cached,
+      entries: state.entries,
       preference,
       budget: options.budget,
       count,

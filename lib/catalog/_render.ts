@@ -71,13 +71,14 @@ export interface BudgetInput {
   count: TokenCounter;
   /** Token count of one entry's line (cached by the caller). */
   lineTokens: (entry: CatalogEntry) => Promise<number>;
+  /** The whole listing and its tokens (cached by the caller: the same entries render the same). */
+  whole: () => Promise<{ text: string; tokens: number }>;
 }
 
 /** Render within the budget, leaving out the least preferred entries first. */
 export async function renderWithin(input: BudgetInput): Promise<RenderedCatalog> {
   const { entries, budget, count } = input;
-  const all = renderLines(entries, 0);
-  const full = await count(all);
+  const { text: all, tokens: full } = await input.whole();
   if (budget === undefined || full <= budget) {
     return { text: all, tokens: full, ids: entries.map((e) => e.id), omitted: 0 };
   }

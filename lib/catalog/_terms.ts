@@ -24,15 +24,29 @@ function camelParts(part: string): string[] {
   return part.split(/(?<=[\p{Ll}])(?=\p{Lu})/u).filter((p) => p !== "");
 }
 
+/** Memo of the pure functions below: catalogs repeat the same words thousands of times. */
+function memo<T>(fn: (word: string) => T): (word: string) => T {
+  const known = new Map<string, T>();
+  return (word) => {
+    let value = known.get(word);
+    if (value === undefined && !known.has(word)) {
+      if (known.size >= 100_000) known.clear();
+      known.set(word, value = fn(word));
+    }
+    return value as T;
+  };
+}
+
+/** A token and its parts: `hisat2-build` → hisat2-build, hisat2, build. */
+const expand = memo((token: string): string[] => {
+  const pieces = token.split(/[-_.:/]/).flatMap(camelParts);
+  return pieces.length > 1 ? [token, ...pieces] : [token];
+});
+
 /** Every term of `text`: whole compound tokens and their parts, in order, not yet normalised. */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const [token] of text.matchAll(TOKEN)) {
-    const parts = token.split(/[-_.:/]/);
-    const pieces = parts.flatMap(camelParts);
-    out.push(token);
-    if (pieces.length > 1) out.push(...pieces);
-  }
+  for (const [token] of text.matchAll(TOKEN)) out.push(...expand(token));
   return out;
 }
 
@@ -76,8 +90,8 @@ const REGION = /^[\p{L}\p{N}_.]+:\d[\d,]*-\d[\d,]*$/u;
  * number (counts and sizes in a request rarely say which tool); a genomic region also counts as
  * the word `region`.
  */
-export function normalizeTerm(term: string): string | string[] | null {
+export const normalizeTerm: (term: string) => string | string[] | null = memo((term) => {
   const lower = term.toLowerCase();
   if (STOP_WORDS.has(lower) || /^\d+(?:[.,]\d+)*$/.test(lower)) return null;
   return REGION.test(lower) ? [lower, "region"] : stem(lower);
-}
+});
