@@ -7,7 +7,7 @@ import type { Skill } from "../skill/types.ts";
 import { cut, fence, flag, skillText } from "./_fence.ts";
 import { activateDefinition, entryDefinition, toAnthropic, toOpenAi } from "./_tool_defs.ts";
 import { executeToolCall } from "./execute.ts";
-import { createToolSession } from "./session.ts";
+import { createToolSession } from "./_session.ts";
 import type { AssembledPrompt, AssemblePromptOptions, PromptDiagnostic } from "./types.ts";
 
 const DEFAULT_BUDGET = 16_000;

@@ -8,7 +8,7 @@ import type { ContentBlock } from "../mcp/types.ts";
 import { fence, skillText } from "./_fence.ts";
 import { reply } from "./_results.ts";
 import { ACTIVATE_SKILL } from "./_tool_defs.ts";
-import { createToolSession } from "./session.ts";
+import { createToolSession } from "./_session.ts";
 import type { ExecuteToolCallOptions, ToolCall, ToolCallResult } from "./types.ts";
 
 const DEFAULT_TIMEOUT_MS = 60_000;

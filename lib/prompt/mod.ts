@@ -9,4 +9,3 @@
 export type * from "./types.ts";
 export * from "./assemble.ts";
 export * from "./execute.ts";
-export type { ToolSession } from "./session.ts";

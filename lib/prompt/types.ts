@@ -8,7 +8,7 @@
 import type { ContentBlock } from "../mcp/types.ts";
 import type { Catalog, JsonSchema, TokenCounter } from "../catalog/types.ts";
 import type { Selection } from "../catalog/select_types.ts";
-import type { ToolSession } from "./session.ts";
+import type { McpClient } from "../mcp/client_types.ts";
 
 /** An OpenAI chat-completions tool definition. */
 export interface OpenAiTool {
@@ -152,4 +152,14 @@ export interface ExecuteToolCallOptions {
   signal?: AbortSignal;
   /** How long the tool may take, in ms (default 60000). */
   timeoutMs?: number;
+}
+
+/** Open connections to the servers of a catalog's tools. */
+export interface ToolSession {
+  /** The connected client for a `tool` entry (connecting on first use). */
+  client(id: string, options?: { signal?: AbortSignal }): Promise<McpClient>;
+  /** Names of the servers this session has connected. */
+  connected(): string[];
+  /** Close every connection this session opened (not clients the catalog was given). */
+  close(): Promise<void>;
 }

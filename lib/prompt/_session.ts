@@ -1,25 +1,12 @@
-/**
- * Tool sessions: the MCP connections prompt assembly and tool calls use,
- * opened only for the servers of selected tools and shared until closed.
- *
- * @module
- */
+// Private: tool sessions, the MCP connections prompt assembly and tool calls use, opened only
+// for the servers of selected tools and shared until closed.
 
 import { connect, type ConnectOptions } from "../mcp/client.ts";
 import type { McpClient } from "../mcp/client_types.ts";
 import type { Catalog } from "../catalog/types.ts";
+import type { ToolSession } from "./types.ts";
 
-/** Open connections to the servers of a catalog's tools. */
-export interface ToolSession {
-  /** The connected client for a `tool` entry (connecting on first use). */
-  client(id: string, options?: { signal?: AbortSignal }): Promise<McpClient>;
-  /** Names of the servers this session has connected. */
-  connected(): string[];
-  /** Close every connection this session opened (not clients the catalog was given). */
-  close(): Promise<void>;
-}
-
-/** Options of {@linkcode createToolSession}. */
+/** Options of `createToolSession`. */
 export interface ToolSessionOptions {
   /** The catalog whose tools are called. */
   catalog: Catalog;
@@ -27,19 +14,7 @@ export interface ToolSessionOptions {
   connect?: ConnectOptions;
 }
 
-/**
- * A session connecting lazily to the servers of `catalog`'s tools: one
- * connection per server, reused by every call, closed by `close()`.
- *
- * @example
- * ```ts
- * import { createCatalog, createToolSession } from "@skillmux/core";
- * const catalog = await createCatalog();
- * const session = createToolSession({ catalog });
- * console.log(session.connected()); // []
- * await session.close();
- * ```
- */
+/** A session connecting lazily to the servers of `catalog`'s tools, one connection per server. */
 export function createToolSession(options: ToolSessionOptions): ToolSession {
   const open = new Map<string, Promise<McpClient>>();
   return {
