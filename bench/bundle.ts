@@ -4,8 +4,7 @@
 //  - the MCP HTTP client alone (connect);
 //  - the official SDK's Client + StreamableHTTPClientTransport.
 
-import { bundleForBrowser, chunkName } from "../scripts/_browser_bundle.ts";
-import { gzipSync } from "node:zlib";
+import { bundleForBrowser, firstLoadChunks, gzipSizes } from "../scripts/_browser_bundle.ts";
 
 interface Sized {
   first: number;
@@ -15,21 +14,10 @@ interface Sized {
 /** Bundle `contents` (an entry module's source, resolved from the repository root). */
 async function measure(contents: string): Promise<Sized> {
   const result = await bundleForBrowser(contents);
-  const gzipped = (f: { contents: Uint8Array }) => gzipSync(f.contents, { level: 9 }).length;
-  const gz = new Map(result.outputFiles.map((f) => [`out/${chunkName(f)}`, gzipped(f)]));
-  const { outputs } = result.metafile;
-  const entryOut = Object.keys(outputs).find((k) => outputs[k].entryPoint !== undefined)!;
-  const seen = new Set<string>();
-  const walk = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    for (const imported of outputs[file].imports) {
-      if (imported.kind === "import-statement") walk(imported.path);
-    }
-  };
-  walk(entryOut);
-  const first = [...seen].reduce((n, f) => n + (gz.get(f) ?? 0), 0);
-  const all = [...gz].filter(([f]) => !f.includes("_builtin_skills")).reduce(
+  const gz = gzipSizes(result);
+  const first = [...firstLoadChunks(result)].reduce((n, f) => n + (gz.get(f) ?? 0), 0);
+  // Data apart: the built-in skill texts and the o200k tokenizer tables (loaded only to count).
+  const all = [...gz].filter(([f]) => !/_builtin_skills|o200k/.test(f)).reduce(
     (n, [, size]) => n + size,
     0,
   );
@@ -48,7 +36,7 @@ export async function benchBundle(): Promise<void> {
     );
     console.log(`\n## Browser bundles (esbuild --minify, gzip -9)`);
     console.log(`"." first load (entry + static chunks)   ${kib(mod.first)}`);
-    console.log(`"." with every lazy chunk (no skill data) ${kib(mod.all)}`);
+    console.log(`"." with every lazy chunk (no skill data, no o200k tables) ${kib(mod.all)}`);
     console.log(`MCP HTTP client alone (connect)          ${kib(client.first)}`);
     console.log(
       `SDK Client + StreamableHTTPClientTransport ${kib(sdk.first)}  (${

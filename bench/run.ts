@@ -8,11 +8,17 @@ import { benchParse } from "./parse.ts";
 import { benchResolveLocal } from "./resolve_local.ts";
 import { benchMcpTools } from "./mcp_tools.ts";
 import { benchServe } from "./serve.ts";
+import { benchSelectionAccuracy } from "./selection_accuracy.ts";
+import { benchCatalogTokens } from "./catalog_tokens.ts";
+import { benchCatalogScale } from "./catalog_scale.ts";
 
 await benchParse();
 await benchResolveLocal();
 await benchMcpTools();
 await benchServe();
+await benchSelectionAccuracy();
+await benchCatalogTokens();
+await benchCatalogScale();
 if (!("Deno" in globalThis)) {
   await (await import("./bundle.ts")).benchBundle();
   await (await import("./big_list.ts")).benchBigList();

@@ -22,3 +22,5 @@ export * from "./skill/mod.ts";
 export * from "./storage/mod.ts";
 export * from "./mcp/mod.ts";
 export * from "./resolve/mod.ts";
+export * from "./catalog/mod.ts";
+export * from "./prompt/mod.ts";

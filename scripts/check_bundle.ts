@@ -1,9 +1,10 @@
 // Bundle "." for a browser with esbuild and fail if any output imports a `node:` module
-// or touches the `Deno` global. Prints the size (min+gzip) of what a page loads first.
+// or touches the `Deno` global, or if what a page loads first (the entry and its static imports)
+// exceeds 45 KiB min+gzip: heavy parts (ranking, tokenizer, LLM adapters) must load lazily.
 //
 //   node --import tsx scripts/check_bundle.ts
 
-import { bundleForBrowser, chunkName } from "./_browser_bundle.ts";
+import { bundleForBrowser, chunkName, firstLoadChunks, gzipSizes } from "./_browser_bundle.ts";
 import { gzipSync } from "node:zlib";
 
 const NODE_IMPORT =
@@ -32,6 +33,14 @@ for (const file of result.outputFiles) {
   );
 }
 console.log(rows.join("\n"));
+const FIRST_LOAD_LIMIT = 45 * 1024;
+const gz = gzipSizes(result);
+const first = [...firstLoadChunks(result)].reduce((n, f) => n + (gz.get(f) ?? 0), 0);
+console.log(`first load of ".": ${(first / 1024).toFixed(1)} KiB gzip (limit 45 KiB)`);
+if (first > FIRST_LOAD_LIMIT) {
+  failed = true;
+  console.error(`FAIL the first load of "." is over 45 KiB gzip: load the new parts lazily`);
+}
 if (failed) process.exit(1);
 console.log(
   `ok: ${result.outputFiles.length} browser chunks of "." and none imports a node: module`,

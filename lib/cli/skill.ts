@@ -30,7 +30,10 @@ const list: Command = {
   summary: "List every skill once: winning source, shadowed sources, description",
   async run(ctx) {
     const { skills, diagnostics } = await listSkills({ ...ctx.sourceOptions, deadlineMs: 20_000 });
-    if (ctx.json) return printJson(ctx, { skills, diagnostics }), 0;
+    if (ctx.json) {
+      const rows = skills.map(({ skill: _skill, ...row }) => row);
+      return printJson(ctx, { skills: rows, diagnostics }), 0;
+    }
     for (const d of diagnostics) {
       ctx.err(`warning: ${d.source}${d.name ? ` "${d.name}"` : ""}: ${d.message}`);
     }

@@ -2,7 +2,7 @@
 
 import { mapLimit } from "../_pool.ts";
 import { safeNormalizeSkillName } from "../skill/name.ts";
-import { askOne, callSource, type ResolverParseOptions, type SourceHit } from "./_query.ts";
+import { askOne, callSource, type EntryParser, type SourceHit } from "./_query.ts";
 import type { ListedSkill, ResolveDiagnostic, SkillListing, SkillSource } from "./types.ts";
 
 /** How many entries of one source are read and parsed at once while listing. */
@@ -17,7 +17,7 @@ async function listOne(
   source: SkillSource,
   signal: AbortSignal,
   timeoutMs: number,
-  parse: ResolverParseOptions,
+  parse: EntryParser,
 ): Promise<SourceListing> {
   const diagnostics: ResolveDiagnostic[] = [];
   const hits = new Map<string, SourceHit>();
@@ -56,7 +56,7 @@ export async function listSources(
   sources: readonly SkillSource[],
   signal: AbortSignal,
   timeoutMs: number,
-  parse: ResolverParseOptions,
+  parse: EntryParser,
 ): Promise<SkillListing> {
   const listings = await Promise.all(sources.map((s) => listOne(s, signal, timeoutMs, parse)));
   const names = new Set<string>();
@@ -74,6 +74,7 @@ export async function listSources(
       source: winner.source.label,
       location: winner.hit.location,
       shadows: shadowed.map((o) => o.source.label),
+      skill: winner.hit.skill,
     });
   }
   return { skills, diagnostics: listings.flatMap((l) => l.diagnostics) };

@@ -93,13 +93,20 @@ export interface TierAnswer {
   diagnostics: ResolveDiagnostic[];
 }
 
+/** Turns a source's entry into a parsed hit or a diagnostic (see `_parse_cache.ts`). */
+export type EntryParser = (
+  source: SkillSource,
+  name: string,
+  entry: SourceEntry,
+) => Promise<SourceHit | ResolveDiagnostic>;
+
 /** Ask one source for `name` and parse its answer. */
 export async function askOne(
   source: SkillSource,
   name: string,
   signal: AbortSignal,
   timeoutMs: number,
-  parse: ResolverParseOptions,
+  parse: EntryParser,
 ): Promise<TierAnswer> {
   const got = await callSource(
     source,
@@ -110,7 +117,7 @@ export async function askOne(
   );
   if (!got.ok) return { diagnostics: [got.diagnostic] };
   if (got.value === undefined) return { diagnostics: [] };
-  const parsed = await parseEntry(source, name, got.value, parse);
+  const parsed = await parse(source, name, got.value);
   return isHit(parsed) ? { hit: parsed, diagnostics: [] } : { diagnostics: [parsed] };
 }
 
@@ -124,7 +131,7 @@ export async function askTier(
   name: string,
   signal: AbortSignal,
   timeoutMs: number,
-  parse: ResolverParseOptions,
+  parse: EntryParser,
 ): Promise<TierAnswer> {
   if (tier.length === 1) return await askOne(tier[0], name, signal, timeoutMs, parse);
   const cancel = new AbortController();

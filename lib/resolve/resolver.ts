@@ -9,6 +9,7 @@ import { normalizeSkillName } from "../skill/name.ts";
 import { SkillNotFoundError } from "./errors.ts";
 import { askTier, type ResolverParseOptions } from "./_query.ts";
 import { listSources } from "./_list.ts";
+import { createEntryParser } from "./_parse_cache.ts";
 import type {
   Resolution,
   ResolveDiagnostic,
@@ -58,6 +59,10 @@ export interface CreateResolverOptions {
  * `../x`, `a/b` and look-alikes that are not ASCII (`\u212Aelvin`) are
  * rejected with `InvalidSkillNameError` before any source is asked.
  *
+ * Each resolver keeps what it parsed: a source answering with the same text as
+ * before is not parsed again, so the skills it returns are frozen (shared
+ * between calls; copy one with `structuredClone` to change it).
+ *
  * @example Users override built-ins
  * ```ts
  * import { createBuiltinSource, createMemoryStorage, createResolver, createStorageSource } from "@skillmux/core";
@@ -78,7 +83,7 @@ export function createResolver(options: CreateResolverOptions): Resolver {
   ) => (Array.isArray(tier) ? [...tier] : [tier as SkillSource]));
   const sources = tiers.flat();
   const timeoutMs = options.timeoutMs ?? DEFAULT_SOURCE_TIMEOUT_MS;
-  const parse = options.parse ?? {};
+  const parse = createEntryParser(options.parse ?? {});
   const labels = sources.map((s) => s.label);
 
   async function resolve(requested: string, call: ResolveOptions = {}): Promise<Resolution> {

@@ -6,6 +6,7 @@
 
 import type { SkillFormat } from "../skill/types.ts";
 import type { Storage } from "../storage/types.ts";
+import { createEntryCache } from "./_entry_cache.ts";
 import type { SkillSource, SourceCallOptions, SourceEntry } from "./types.ts";
 
 /** Options of {@linkcode createStorageSource}. */
@@ -31,7 +32,10 @@ const LAYOUTS: ReadonlyArray<{ suffix: string; format: SkillFormat }> = [
  * A source reading skills from a {@linkcode Storage}. Skill `x` is looked up as
  * `x.md`, then `x/SKILL.md` (an Agent Skills folder), then `x.toml` (legacy),
  * each under `prefix`. `get` reads at most those three keys: it never lists the
- * store, so it stays fast with thousands of skills.
+ * store, so it stays fast with thousands of skills. When the storage offers
+ * `version()` (the filesystem and memory adapters do), an unchanged entry is
+ * answered from memory after one metadata check, and an unchanged miss after one
+ * check of the folder; a changed file is always read again.
  *
  * @example A folder of user skills
  * ```ts
@@ -45,16 +49,22 @@ const LAYOUTS: ReadonlyArray<{ suffix: string; format: SkillFormat }> = [
 export function createStorageSource(options: StorageSourceOptions): SkillSource {
   const { label, storage, timeoutMs } = options;
   const prefix = options.prefix ?? "";
+  const cache = createEntryCache(storage, prefix);
   return {
     label,
     timeoutMs,
     async get(name: string, { signal }: SourceCallOptions): Promise<SourceEntry | undefined> {
-      for (const { suffix, format } of LAYOUTS) {
+      const known = await cache.lookup(name, signal);
+      if (known !== "unknown") return known;
+      const before = await cache.before(signal);
+      for (const [index, { suffix, format }] of LAYOUTS.entries()) {
         const key = `${prefix}${name}${suffix}`;
+        const seen = await cache.see(key, signal);
         const text = await storage.get(key, { signal });
-        if (text !== undefined) return { text, format, location: key };
+        if (text === undefined) continue;
+        return cache.remember(signal, name, before, { text, format, location: key }, seen, index);
       }
-      return undefined;
+      return await cache.remember(signal, name, before, undefined);
     },
     async list({ signal }: SourceCallOptions): Promise<string[]> {
       const names = new Set<string>();

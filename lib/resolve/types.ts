@@ -96,6 +96,8 @@ export interface ListedSkill {
   location?: string;
   /** Labels of lower sources that have a valid skill of the same name. */
   shadows: string[];
+  /** The winning skill, parsed (frozen: shared with the resolver's parse cache). */
+  skill: Skill;
 }
 
 /** The answer of {@linkcode Resolver.list}. */

@@ -6,6 +6,7 @@ import { createResolver } from "../resolve/resolver.ts";
 import { createStorageSource } from "../resolve/storage_source.ts";
 import type { Resolver } from "../resolve/types.ts";
 import { renderSkill } from "../skill/render.ts";
+import type { Skill } from "../skill/types.ts";
 import { createFsStorage } from "../storage/fs.ts";
 import { folderSignature } from "./_folder.ts";
 
@@ -16,12 +17,16 @@ export interface CatalogEntry {
   name: string;
   description: string;
   tags: string[];
+  /** Concepts and example tasks, for keyword search. */
+  keywords: string[];
   /**
    * The Markdown served for it: the parsed skill rendered with `renderSkill`, every example
    * naming the program it runs in a `**Command:**` line.
    */
   text: string;
 }
+
+const skillKeywords = (skill: Skill) => [...skill.concepts, ...skill.examples.map((e) => e.task)];
 
 /** Every served skill, and a version that changes whenever one is added, changed or removed. */
 export interface Snapshot {
@@ -81,6 +86,7 @@ export class SkillCatalog {
         name: skill.name,
         description: skill.description,
         tags: skill.tags,
+        keywords: skillKeywords(skill),
         text: renderSkill(skill, SHOW_COMMANDS),
       };
     } catch {
@@ -97,6 +103,7 @@ export class SkillCatalog {
           name,
           description,
           tags: skill.tags,
+          keywords: skillKeywords(skill),
           text: renderSkill(skill, SHOW_COMMANDS),
         };
         return { entry, digest: skill.digest };

@@ -36,7 +36,7 @@ async function getSkill(catalog: SkillCatalog, args: Record<string, unknown>) {
   const name = safeNormalizeSkillName(args.name);
   const entry = name === undefined ? undefined : await catalog.get(name);
   if (entry !== undefined) return { content: [{ type: "text", text: entry.text }] };
-  const close = searchSkills((await catalog.snapshot()).entries.values(), args.name, 5);
+  const close = await searchSkills(await catalog.snapshot(), args.name, 5);
   const hint = close.length > 0
     ? ` Did you mean ${close.map((hit) => `"${hit.name}"`).join(", ")}?`
     : "";
@@ -57,11 +57,7 @@ async function search(catalog: SkillCatalog, args: Record<string, unknown>) {
   if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1) {
     return failure('search_skills: "limit" must be a positive integer');
   }
-  const hits = searchSkills(
-    (await catalog.snapshot()).entries.values(),
-    query,
-    Math.min(limit, MAX_LIMIT),
-  );
+  const hits = await searchSkills(await catalog.snapshot(), query, Math.min(limit, MAX_LIMIT));
   const results = hits.map((hit) => ({ ...hit, uri: `skill://${hit.name}` }));
   const text = results.length === 0
     ? `No skill matches "${query}".`

@@ -1,6 +1,10 @@
-// Private: keyword ranking of skills over their name, description and tags.
+// Private: keyword ranking of served skills, with the library's one ranker (createKeywordIndex:
+// BM25+ over name, tags, description and each skill's concepts and example tasks). The index is
+// built once per snapshot of the served skills.
 
-import type { CatalogEntry } from "./_catalog.ts";
+import { createKeywordIndex } from "../catalog/keyword.ts";
+import type { KeywordIndex } from "../catalog/types.ts";
+import type { CatalogEntry, Snapshot } from "./_catalog.ts";
 
 /** One ranked skill. */
 export interface SearchHit {
@@ -10,39 +14,34 @@ export interface SearchHit {
   score: number;
 }
 
-const words = (text: string): string[] =>
-  text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "");
+const indexes = new WeakMap<Snapshot, Promise<KeywordIndex>>();
 
-/** How well one query word matches a list of words: exact beats prefix (`sort` → `sorts`). */
-function match(word: string, candidates: readonly string[], exact: number, prefix: number): number {
-  if (candidates.includes(word)) return exact;
-  return candidates.some((candidate) => candidate.startsWith(word)) ? prefix : 0;
+function indexOf(snapshot: Snapshot): Promise<KeywordIndex> {
+  let index = indexes.get(snapshot);
+  if (index === undefined) {
+    index = createKeywordIndex([...snapshot.entries.values()].map((entry: CatalogEntry) => ({
+      id: entry.name,
+      name: entry.name,
+      description: entry.description,
+      tags: entry.tags,
+      keywords: entry.keywords,
+    })));
+    indexes.set(snapshot, index);
+  }
+  return index;
 }
 
-/**
- * Rank `entries` for `query`: per query word, the name scores 10 (exact) or 6 (prefix), a tag 5
- * or 3, the description 2 or 1. Skills scoring 0 are left out; ties sort by name.
- */
-export function searchSkills(
-  entries: Iterable<CatalogEntry>,
+/** The skills of `snapshot` best matching `query`, at most `limit`; ties sort by name. */
+export async function searchSkills(
+  snapshot: Snapshot,
   query: string,
   limit: number,
-): SearchHit[] {
-  const terms = [...new Set(words(query))];
-  const hits: SearchHit[] = [];
-  for (const entry of entries) {
-    const name = words(entry.name);
-    const tags = entry.tags.flatMap((tag) => [tag.toLowerCase(), ...words(tag)]);
-    const description = words(entry.description);
-    let score = 0;
-    for (const term of terms) {
-      score += match(term, [entry.name, ...name], 10, 6) + match(term, tags, 5, 3) +
-        match(term, description, 2, 1);
-    }
-    if (score > 0) {
-      hits.push({ name: entry.name, description: entry.description, tags: entry.tags, score });
-    }
-  }
-  hits.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1));
-  return hits.slice(0, limit);
+): Promise<SearchHit[]> {
+  const hits = (await indexOf(snapshot)).search(query, { limit });
+  return hits.flatMap(({ id, score }) => {
+    const entry = snapshot.entries.get(id);
+    return entry
+      ? [{ name: entry.name, description: entry.description, tags: entry.tags, score }]
+      : [];
+  });
 }

@@ -18,7 +18,7 @@ export const SKILL_TOOLS = [
     name: "search_skills",
     title: "Search skills",
     description:
-      "Find skills by keywords, ranked over their name, description and tags. Returns names, skill:// URIs and descriptions; read one with get_skill.",
+      "Find skills by keywords, ranked (BM25) over their name, tags, description, concepts and example tasks. Returns names, skill:// URIs and descriptions; read one with get_skill.",
     inputSchema: {
       type: "object" as const,
       properties: {

@@ -20,9 +20,9 @@ import { walkKeys } from "./_fs_walk.ts";
 import { writeFileAtomic } from "./_fs_write.ts";
 import { InvalidStorageKeyError, isValidStorageKey } from "./key.ts";
 import { StorageError, StoragePathError } from "./errors.ts";
-import type { Storage, StorageCallOptions } from "./types.ts";
+import type { Storage, StorageCallOptions, StorageVersion } from "./types.ts";
 
-const { fs: { constants, open, realpath, rmdir, unlink }, path } = nodeBuiltins(
+const { fs: { constants, lstat, open, realpath, rmdir, stat, unlink }, path } = nodeBuiltins(
   "The filesystem storage",
 );
 
@@ -189,6 +189,39 @@ class FsStorage implements Storage {
     return Promise.resolve();
   }
 
+  /**
+   * One `lstat` of the lexical path (plus a `stat` when it is a symlink): device, inode, size,
+   * mode and nanosecond mtime and ctime. It only fingerprints: content always comes through
+   * `get`, with its containment checks, so a path swapped under it can only change the tag.
+   */
+  async version(given: string, options?: StorageCallOptions): Promise<StorageVersion | undefined> {
+    const folder = given === "" || given.endsWith("/");
+    if (folder) this.#guard.prefix(given, options?.signal);
+    else this.#guard.key(given, options?.signal);
+    const key = folder ? given.slice(0, -1) : given;
+    if (key !== "" && fileNameProblem(key) !== undefined) return undefined;
+    const file = key === "" ? this.#root : path.join(this.#root, ...keyToNames(key));
+    const found = await lstat(file, { bigint: true }).catch((error) => {
+      if (code(error) === "ENOENT" || code(error) === "ENOTDIR") return undefined;
+      throw wrap("read", given, file, error);
+    });
+    if (found === undefined || found.isDirectory() !== folder && !found.isSymbolicLink()) {
+      return undefined;
+    }
+    const target = found.isSymbolicLink()
+      ? await stat(file, { bigint: true }).catch(() => undefined)
+      : undefined;
+    if (found.isSymbolicLink() && target?.isDirectory() !== folder) return undefined;
+    const newest = [found, target].reduce(
+      (n, s) => s === undefined ? n : Math.max(n, Number(s.mtimeMs), Number(s.ctimeMs)),
+      0,
+    );
+    const tag = [found, target].map((s) =>
+      s === undefined ? "-" : `${s.dev}:${s.ino}:${s.size}:${s.mode}:${s.mtimeNs}:${s.ctimeNs}`
+    ).join("|");
+    return { tag, settled: Date.now() - newest > SETTLE_MS };
+  }
+
   /** The encoded names of `key`, refusing keys no file system can hold. */
   #names(key: string): string[] {
     const problem = fileNameProblem(key);
@@ -224,6 +257,12 @@ class FsStorage implements Storage {
 }
 
 type Verb = "read" | "write" | "delete" | "list";
+
+/**
+ * How long after a change a file's timestamps are trusted to tell a later change apart: file
+ * systems keep them at 10 ms (Linux), 1 s (HFS+) or 2 s (FAT) granularity.
+ */
+const SETTLE_MS = 2_000;
 
 /** A {@linkcode StorageError} naming the key and the file, with the OS error as `cause`. */
 function wrap(verb: Verb, key: string, file: string, error: unknown): Error {

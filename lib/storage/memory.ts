@@ -6,7 +6,7 @@
 
 import { StorageGuard } from "./_guard.ts";
 import { assertStorageKey } from "./key.ts";
-import type { Storage, StorageCallOptions } from "./types.ts";
+import type { Storage, StorageCallOptions, StorageVersion } from "./types.ts";
 
 /** Options of {@linkcode createMemoryStorage}. */
 export interface MemoryStorageOptions {
@@ -33,6 +33,10 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
 
 class MemoryStorage implements Storage {
   #map = new Map<string, string>();
+  /** A write counter per key, and one for the set of keys (any add or delete). */
+  #writes = new Map<string, number>();
+  #clock = 0;
+  #shape = 0;
   #guard = new StorageGuard("memory");
 
   constructor(initial: Record<string, string>) {
@@ -55,14 +59,17 @@ class MemoryStorage implements Storage {
   set(key: string, value: string, options?: StorageCallOptions): Promise<void> {
     return run(() => {
       this.#guard.set(key, value, options?.signal);
+      if (!this.#map.has(key)) this.#shape = ++this.#clock;
       this.#map.set(key, value);
+      this.#writes.set(key, ++this.#clock);
     });
   }
 
   delete(key: string, options?: StorageCallOptions): Promise<void> {
     return run(() => {
       this.#guard.key(key, options?.signal);
-      this.#map.delete(key);
+      if (this.#map.delete(key)) this.#shape = ++this.#clock;
+      this.#writes.delete(key);
     });
   }
 
@@ -77,8 +84,22 @@ class MemoryStorage implements Storage {
     return run(() => {
       const given = this.#guard.prefix(prefix, options?.signal);
       for (const key of [...this.#map.keys()]) {
-        if (key.startsWith(given)) this.#map.delete(key);
+        if (key.startsWith(given)) this.#map.delete(key), this.#writes.delete(key);
       }
+      this.#shape = ++this.#clock;
+    });
+  }
+
+  version(path: string, options?: StorageCallOptions): Promise<StorageVersion | undefined> {
+    return run(() => {
+      if (path === "" || path.endsWith("/")) {
+        const given = this.#guard.prefix(path, options?.signal);
+        const any = given === "" || [...this.#map.keys()].some((key) => key.startsWith(given));
+        return any ? { tag: `shape:${this.#shape}`, settled: true } : undefined;
+      }
+      this.#guard.key(path, options?.signal);
+      const at = this.#writes.get(path) ?? (this.#map.has(path) ? 0 : undefined);
+      return at === undefined ? undefined : { tag: `write:${at}`, settled: true };
     });
   }
 

@@ -37,4 +37,32 @@ export interface Storage {
   clear?(prefix?: string, options?: StorageCallOptions): Promise<void>;
   /** Release handles the adapter holds. Calls after `dispose` reject. */
   dispose?(): Promise<void>;
+  /**
+   * A cheap fingerprint of the value at a key, or of the direct entries of a folder (a prefix
+   * ending in `/`, or `""` for the root), for caches that must never serve stale data; `undefined`
+   * when nothing is there. Optional: adapters without a cheap way to tell leave it out.
+   */
+  version?(path: string, options?: StorageCallOptions): Promise<StorageVersion | undefined>;
+}
+
+/**
+ * What {@linkcode Storage.version} returns. A cache may reuse what it read after seeing `tag`
+ * only when `settled` was `true` *before* it read: then any later change changes `tag`. While
+ * `settled` is `false` (a file changed within the last two seconds, when coarse file-system
+ * timestamps cannot yet tell two writes apart), compare the content instead.
+ *
+ * @example Reuse a cached read while the fingerprint holds
+ * ```ts
+ * import { createMemoryStorage } from "@skillmux/core";
+ * const store = createMemoryStorage({ initial: { "a.md": "A" } });
+ * const before = await store.version!("a.md");
+ * await store.set("a.md", "B");
+ * console.log(before?.tag !== (await store.version!("a.md"))?.tag); // true
+ * ```
+ */
+export interface StorageVersion {
+  /** Changes whenever the value (or the folder's list of entries) may have changed. */
+  tag: string;
+  /** Whether any later change is certain to change `tag` (see above). */
+  settled: boolean;
 }

@@ -51,6 +51,14 @@ export interface AddServerOptions extends CallOptions {
   replace?: boolean;
 }
 
+/** What {@linkcode ServerRegistry.onChange} listeners receive. */
+export interface RegistryChange {
+  /** `servers`: added, removed or imported; `discovery`: tools and skills re-discovered. */
+  kind: "servers" | "discovery";
+  /** The servers concerned. */
+  names: string[];
+}
+
 /** A stored list of MCP servers. */
 export interface ServerRegistry {
   /** Every registered server, in registration order. */
@@ -75,6 +83,8 @@ export interface ServerRegistry {
   refresh(names?: readonly string[], options?: CallOptions): Promise<RefreshResult[]>;
   /** The cached discovery of a server, if any. */
   discovery(name: string): Promise<ServerDiscovery | undefined>;
+  /** Call `listener` after changes made through this registry; returns a function that stops it. */
+  onChange(listener: (change: RegistryChange) => void): () => void;
 }
 
 const describe = (error: unknown) => ({
@@ -108,6 +118,14 @@ export function createServerRegistry(options: ServerRegistryOptions): ServerRegi
   const write = async (servers: McpServerConfig[]) =>
     await storage.set(key, toServersToml(servers, (await storage.get(key)) ?? ""));
   const check = (server: McpServerConfig) => prepareServer(server, options.connect);
+  const listeners = new Set<(change: RegistryChange) => void>();
+  const changed = (kind: RegistryChange["kind"], names: string[]) => {
+    for (const listener of listeners) {
+      try {
+        listener({ kind, names });
+      } catch { /* a listener's failure is its own */ }
+    }
+  };
 
   function merge(
     existing: McpServerConfig[],
@@ -180,6 +198,7 @@ export function createServerRegistry(options: ServerRegistryOptions): ServerRegi
         }
         await write(merge(await read(), server, addOptions.replace ?? false));
         if (discovery) await storage.set(cacheKey(server.name), JSON.stringify(discovery));
+        changed("servers", [server.name]);
         return { server, discovery };
       });
     },
@@ -194,6 +213,7 @@ export function createServerRegistry(options: ServerRegistryOptions): ServerRegi
         }
         await write(all.filter((s) => s !== found));
         await storage.delete(cacheKey(found.name));
+        changed("servers", [found.name]);
         return found;
       });
     },
@@ -203,6 +223,7 @@ export function createServerRegistry(options: ServerRegistryOptions): ServerRegi
         let all = await read();
         for (const server of servers) all = merge(all, server, importOptions.replace ?? false);
         await write(all);
+        changed("servers", servers.map((s) => s.name));
         return [...servers];
       });
     },
@@ -231,7 +252,7 @@ export function createServerRegistry(options: ServerRegistryOptions): ServerRegi
     },
     async refresh(names, call = {}) {
       const servers = await select(names);
-      return await Promise.all(servers.map(async (server): Promise<RefreshResult> => {
+      const results = await Promise.all(servers.map(async (server): Promise<RefreshResult> => {
         try {
           const discovery = await use(server, call, (client) => discoverServer(client, call));
           await storage.set(cacheKey(server.name), JSON.stringify(discovery));
@@ -240,10 +261,17 @@ export function createServerRegistry(options: ServerRegistryOptions): ServerRegi
           return { name: server.name, ok: false, ...describe(error) };
         }
       }));
+      const refreshed = results.filter((r) => r.ok).map((r) => r.name);
+      if (refreshed.length > 0) changed("discovery", refreshed);
+      return results;
     },
     async discovery(name) {
       const text = await storage.get(cacheKey(name));
       return text === undefined ? undefined : JSON.parse(text) as ServerDiscovery;
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
     },
   };
 }

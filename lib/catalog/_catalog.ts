@@ -1,0 +1,288 @@
+// Private: the live catalog. Loaded lazily by createCatalog (it pulls in minisearch).
+// Build = collect raw entries (I/O) + settle them (ids, approvals, order, index). Approving
+// settles the same raw entries again; refresh collects anew. Readers always see one whole state.
+
+import { createMemoryStorage } from "../storage/memory.ts";
+import type { Resolution } from "../resolve/types.ts";
+import { encoder, sha256Digest } from "../skill/_text.ts";
+import { collect, type CollectSources, type RawEntry } from "./_collect.ts";
+import { lineDiff } from "./_diff.ts";
+import { IdTable } from "./_ids.ts";
+import { buildKeywordIndex } from "./_keyword_index.ts";
+import { entryLine, renderLines, renderWithin } from "./_render.ts";
+import { approvalKey, type ApprovalStore, createApprovalStore } from "./_approvals.ts";
+import { countTokens } from "./tokens.ts";
+import type {
+  ApprovalPolicy,
+  Catalog,
+  CatalogDiagnostic,
+  CatalogEntry,
+  CreateCatalogOptions,
+  HeldEntry,
+  HostFunction,
+  KeywordIndex,
+  RankedEntry,
+  RankOptions,
+  RenderedCatalog,
+  RenderOptions,
+  TokenCounter,
+  ToolTarget,
+} from "./types.ts";
+
+interface Settled {
+  raws: RawEntry[];
+  collected: CatalogDiagnostic[];
+  entries: CatalogEntry[];
+  held: HeldEntry[];
+  usable: Map<string, { entry: CatalogEntry; raw: RawEntry }>;
+  all: Map<string, { entry: CatalogEntry; raw: RawEntry }>;
+  index: KeywordIndex;
+  version: string;
+  diagnostics: CatalogDiagnostic[];
+}
+
+const KIND_ORDER = { skill: 0, tool: 1, function: 2 } as const;
+
+function policyFor(raw: RawEntry, store: ApprovalStore): ApprovalPolicy | "trusted" {
+  if (raw.kind === "function" || raw.source === "builtin") return "trusted";
+  return raw.remote ? store.policy.remote : store.policy.local;
+}
+
+/** Ids, approvals, order and the keyword index for `raws`. */
+async function settle(
+  raws: RawEntry[],
+  collected: CatalogDiagnostic[],
+  store: ApprovalStore,
+): Promise<Settled> {
+  const ids = new IdTable();
+  const idOf = new Map<RawEntry, string>();
+  for (const kind of ["function", "skill", "tool"] as const) {
+    for (const raw of raws.filter((r) => r.kind === kind)) {
+      idOf.set(raw, ids.claim(raw.preferredId, approvalKey(raw)));
+    }
+  }
+  const records = await store.all();
+  const diagnostics = [...collected];
+  const toApprove: Array<{ key: string; digest: string; definition: string }> = [];
+  const all = new Map<string, { entry: CatalogEntry; raw: RawEntry }>();
+  const held: HeldEntry[] = [];
+  for (const raw of raws) {
+    const { preferredId: _p, definition, target: _t, fn: _f, ...fields } = raw;
+    const id = idOf.get(raw)!;
+    const key = approvalKey(raw);
+    const policy = policyFor(raw, store);
+    const record = records[key];
+    const entry: CatalogEntry = { id, ...fields, approval: "approved" };
+    const label = `${raw.kind} "${id}" (${raw.source})`;
+    if (policy !== "trusted" && record?.digest !== raw.digest) {
+      const diff = record ? lineDiff(record.definition, definition) : undefined;
+      if (policy === "require" || (record && policy === "first-sight")) {
+        entry.approval = record ? "changed" : "pending";
+        held.push(diff === undefined ? { entry } : { entry, diff });
+        diagnostics.push({
+          source: "approvals",
+          problem: entry.approval,
+          id,
+          message: record
+            ? `${label} changed since it was approved; held until approved again`
+            : `${label} is new and waits for an approval`,
+        });
+      } else {
+        toApprove.push({ key, digest: raw.digest, definition });
+        if (record) {
+          diagnostics.push({
+            source: "approvals",
+            problem: "changed",
+            id,
+            message: `${label} changed since it was approved; approved again (policy "auto")`,
+          });
+        }
+      }
+    }
+    all.set(id, { entry, raw });
+  }
+  if (toApprove.length > 0) await store.approve(toApprove);
+  const sorted = [...all.values()].sort((a, b) =>
+    KIND_ORDER[a.entry.kind] - KIND_ORDER[b.entry.kind] ||
+    (a.entry.id < b.entry.id ? -1 : a.entry.id > b.entry.id ? 1 : 0)
+  );
+  const usable = new Map(
+    sorted.filter((x) => x.entry.approval === "approved").map((x) => [x.entry.id, x]),
+  );
+  const entries = [...usable.values()].map((x) => x.entry);
+  const index = buildKeywordIndex(entries.map((e) => ({
+    id: e.id,
+    name: e.name,
+    title: e.title,
+    description: e.description,
+    tags: e.tags,
+    keywords: e.server ? [...e.keywords, e.server] : e.keywords,
+  })));
+  const lines = sorted.map(({ entry }) => `${entry.id} ${entry.digest} ${entry.approval}`);
+  const version = await sha256Digest(encoder.encode(lines.join("\n")));
+  held.sort((a, b) => (a.entry.id < b.entry.id ? -1 : 1));
+  return { raws, collected, entries, held, usable, all, index, version, diagnostics };
+}
+
+class LiveCatalog implements Catalog {
+  #sources: CollectSources;
+  #store: ApprovalStore;
+  #state!: Settled;
+  #building: Promise<void> | undefined;
+  #dirty = false;
+  #unsubscribe: () => void = () => {};
+  #lineTokens = new WeakMap<TokenCounter, Map<string, number>>();
+  #whole = new WeakMap<
+    TokenCounter,
+    { version: string; text: Promise<{ text: string; tokens: number }> }
+  >();
+
+  constructor(options: CreateCatalogOptions) {
+    this.#sources = {
+      resolver: options.resolver,
+      registry: options.registry,
+      clients: options.clients,
+      functions: options.functions,
+      maxAgeMs: options.discoveryMaxAgeMs ?? 3_600_000,
+      timeoutMs: options.timeoutMs ?? 10_000,
+    };
+    this.#store = createApprovalStore(options.approvals ?? { storage: createMemoryStorage() });
+    const registry = options.registry;
+    if (registry && options.follow !== false) {
+      this.#unsubscribe = registry.onChange((change) => {
+        if (this.#building && change.kind === "discovery") return; // our own re-discovery
+        if (this.#building) this.#dirty = true;
+        else this.refresh().catch(() => {});
+      });
+    }
+  }
+
+  get entries(): readonly CatalogEntry[] {
+    return this.#state.entries;
+  }
+  get held(): readonly HeldEntry[] {
+    return this.#state.held;
+  }
+  get version(): string {
+    return this.#state.version;
+  }
+  get diagnostics(): readonly CatalogDiagnostic[] {
+    return this.#state.diagnostics;
+  }
+
+  get(id: string): CatalogEntry | undefined {
+    return this.#state.usable.get(id)?.entry;
+  }
+
+  rank(query: string, options: RankOptions = {}): RankedEntry[] {
+    const limit = options.limit ?? 10;
+    const kinds = options.kinds;
+    const hits = this.#state.index.search(query, { limit: kinds ? Infinity : limit });
+    const out: RankedEntry[] = [];
+    for (const hit of hits) {
+      const entry = this.#state.usable.get(hit.id)?.entry;
+      if (entry && (!kinds || kinds.includes(entry.kind))) out.push({ entry, score: hit.score });
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  async render(options: RenderOptions = {}): Promise<RenderedCatalog> {
+    const count = options.countTokens ?? countTokens;
+    let cache = this.#lineTokens.get(count);
+    if (!cache) this.#lineTokens.set(count, cache = new Map());
+    const lines = cache;
+    const preference = options.request
+      ? this.rank(options.request, { limit: Infinity }).map((r) => r.entry.id)
+      : [];
+    const state = this.#state;
+    let whole = this.#whole.get(count);
+    if (whole?.version !== state.version) {
+      const text = renderLines(state.entries, 0);
+      whole = {
+        version: state.version,
+        text: Promise.resolve(count(text)).then((tokens) => ({ text, tokens })),
+      };
+      this.#whole.set(count, whole);
+      whole.text.catch(() => this.#whole.delete(count));
+    }
+    const cached = whole.text;
+    return await renderWithin({
+      whole: () => cached,
+      entries: state.entries,
+      preference,
+      budget: options.budget,
+      count,
+      async lineTokens(entry) {
+        const key = `${entry.id}\n${entry.digest}`;
+        let n = lines.get(key);
+        if (n === undefined) lines.set(key, n = await count(`${entryLine(entry)}\n`));
+        return n;
+      },
+    });
+  }
+
+  refresh(options: { signal?: AbortSignal } = {}): Promise<void> {
+    if (this.#building) return this.#building;
+    const run = (async () => {
+      do {
+        this.#dirty = false;
+        const diagnostics: CatalogDiagnostic[] = [];
+        const raws = await collect({ ...this.#sources, signal: options.signal }, diagnostics);
+        this.#state = await settle(raws, diagnostics, this.#store);
+      } while (this.#dirty);
+    })();
+    this.#building = run;
+    run.then(() => (this.#building = undefined), () => (this.#building = undefined));
+    return run;
+  }
+
+  async approve(ids: readonly string[]): Promise<void> {
+    const items = ids.map((id) => {
+      const found = this.#state.all.get(id);
+      if (!found) throw new RangeError(`Cannot approve "${id}": no such catalog entry`);
+      const { raw } = found;
+      return { key: approvalKey(raw), digest: raw.digest, definition: raw.definition };
+    });
+    await this.#store.approve(items);
+    this.#state = await settle(this.#state.raws, this.#state.collected, this.#store);
+  }
+
+  async loadSkill(id: string, options: { signal?: AbortSignal } = {}): Promise<Resolution> {
+    const entry = this.get(id);
+    if (entry?.kind !== "skill") throw new RangeError(`No usable skill "${id}" in the catalog`);
+    const resolver = this.#sources.resolver;
+    if (!resolver) throw new RangeError(`The catalog has no resolver to load "${id}"`);
+    const hit = await resolver.resolve(entry.name, { signal: options.signal });
+    if (hit.source !== entry.source || hit.skill.digest !== entry.digest) {
+      throw new Error(
+        `Skill "${entry.name}" changed since the catalog was built (now from ${hit.source}); refresh the catalog`,
+      );
+    }
+    return hit;
+  }
+
+  hostFunction(id: string): HostFunction | undefined {
+    return this.#state.usable.get(id)?.raw.fn;
+  }
+
+  toolTarget(id: string): ToolTarget | undefined {
+    return this.#state.usable.get(id)?.raw.target;
+  }
+
+  dispose(): void {
+    this.#unsubscribe();
+  }
+}
+
+/** Build a live catalog (see `createCatalog`). */
+export async function buildCatalog(options: CreateCatalogOptions): Promise<Catalog> {
+  const catalog = new LiveCatalog(options);
+  try {
+    await catalog.refresh({ signal: options.signal });
+  } catch (error) {
+    catalog.dispose();
+    throw error;
+  }
+  return catalog;
+}

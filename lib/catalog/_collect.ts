@@ -1,0 +1,254 @@
+// Private: gather the raw entries of a catalog from its three kinds of source: the resolver's
+// winning skills, MCP tools (registry discovery cache, or open clients) and host functions.
+
+import type { McpClient } from "../mcp/client_types.ts";
+import type { ServerRegistry } from "../mcp/registry/registry.ts";
+import type { ServerDiscovery } from "../mcp/registry/discover.ts";
+import type { McpServerConfig, Tool } from "../mcp/types.ts";
+import type { Resolver } from "../resolve/types.ts";
+import type { Skill } from "../skill/types.ts";
+import { encoder, sha256Digest } from "../skill/_text.ts";
+import { TOOL_NAME } from "./_ids.ts";
+import { addressesModel, cleanLine } from "./_text.ts";
+import type {
+  CatalogDiagnostic,
+  CatalogEntry,
+  HostFunction,
+  JsonSchema,
+  ToolTarget,
+} from "./types.ts";
+
+/** An entry before it has an id and an approval state. */
+export interface RawEntry extends Omit<CatalogEntry, "id" | "approval"> {
+  /** The id it would like (a name, or `server__tool`). */
+  preferredId: string;
+  /** The definition as text, for approval diffs. */
+  definition: string;
+  /** MCP tools: where it runs. */
+  target?: ToolTarget;
+  /** Host functions: the function. */
+  fn?: HostFunction;
+}
+
+/** Where a catalog's entries come from. */
+export interface CollectSources {
+  resolver?: Resolver;
+  registry?: ServerRegistry;
+  clients?: readonly McpClient[];
+  functions?: readonly HostFunction[];
+  /** Oldest registry discovery used without reconnecting, in milliseconds. */
+  maxAgeMs: number;
+  /** Per-server timeout for re-discovery and client listings. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+const DESCRIPTION_MAX = 1_024;
+const WORD_MAX = 200;
+
+/** JSON with object keys sorted at every level, so equal definitions give equal digests. */
+export function canonicalJson(value: unknown, indent?: number): string {
+  const sort = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(sort) : v !== null && typeof v === "object"
+      ? Object.fromEntries(
+        Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])]),
+      )
+      : v;
+  return JSON.stringify(sort(value), null, indent);
+}
+
+const digestOf = (text: string) => sha256Digest(encoder.encode(text));
+
+/** `{ flags }` when remote `text` seems to address the model. */
+function flagsOf(remote: boolean, text: string): { flags?: string[] } {
+  const flags = remote ? addressesModel(text) : [];
+  return flags.length > 0 ? { flags } : {};
+}
+
+function skillEntry(skill: Skill, source: string, location?: string): RawEntry {
+  const remote = source.startsWith("mcp:");
+  const words = [...skill.concepts, ...skill.examples.map((e) => e.task)];
+  return {
+    kind: "skill",
+    name: skill.name,
+    preferredId: skill.name,
+    description: cleanLine(skill.description, DESCRIPTION_MAX),
+    source,
+    tags: skill.tags.map((t) => cleanLine(t, 64)).filter(Boolean),
+    keywords: words.map((w) => cleanLine(w, WORD_MAX)).filter(Boolean),
+    needsConnection: false,
+    remote,
+    ...flagsOf(remote, `${skill.description}\n${skill.tags.join(" ")}`),
+    digest: skill.digest,
+    location,
+    ...(remote && skill.allowedTools.length > 0 ? { requestedTools: [...skill.allowedTools] } : {}),
+    definition: `description: ${skill.description}\nallowed-tools: ${
+      skill.allowedTools.join(" ")
+    }\n\n${skill.body}`,
+  };
+}
+
+/** Parameter names and descriptions of a JSON Schema, for ranking. */
+function parameterWords(schema: JsonSchema | undefined): string[] {
+  const props = schema?.properties;
+  if (props === null || typeof props !== "object") return [];
+  return Object.entries(props as Record<string, { description?: unknown }>).flatMap((
+    [name, prop],
+  ) => [name, typeof prop?.description === "string" ? prop.description : ""])
+    .map((w) => cleanLine(w, WORD_MAX)).filter(Boolean);
+}
+
+async function toolEntry(server: string, tool: Tool, target: ToolTarget, open: boolean) {
+  const title = tool.title ??
+    (typeof tool.annotations?.title === "string" ? tool.annotations.title : undefined);
+  const definition = canonicalJson({
+    name: tool.name,
+    title,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    annotations: tool.annotations,
+  }, 2);
+  const entry: RawEntry = {
+    kind: "tool",
+    name: tool.name,
+    preferredId: `${server}__${tool.name}`,
+    ...(title ? { title: cleanLine(title, 120) } : {}),
+    description: cleanLine(tool.description ?? "", DESCRIPTION_MAX),
+    source: `mcp:${server}`,
+    server,
+    tags: [],
+    keywords: parameterWords(tool.inputSchema),
+    needsConnection: !open,
+    remote: true,
+    ...flagsOf(
+      true,
+      `${title ?? ""}\n${tool.description ?? ""}\n${parameterWords(tool.inputSchema).join("\n")}`,
+    ),
+    digest: await digestOf(definition),
+    inputSchema: tool.inputSchema,
+    definition,
+    target,
+  };
+  return entry;
+}
+
+async function functionEntry(fn: HostFunction): Promise<RawEntry> {
+  if (typeof fn?.name !== "string" || !TOOL_NAME.test(fn.name)) {
+    throw new TypeError(
+      `Host function ${
+        JSON.stringify(fn?.name)
+      }: the name must be 1-64 letters, digits, "_" or "-"`,
+    );
+  }
+  if (typeof fn.description !== "string" || fn.description.trim() === "") {
+    throw new TypeError(`Host function "${fn.name}": description must be a non-empty string`);
+  }
+  if (typeof fn.handler !== "function") {
+    throw new TypeError(`Host function "${fn.name}": handler must be a function`);
+  }
+  const inputSchema = fn.inputSchema ?? { type: "object", properties: {} };
+  const definition = canonicalJson({ name: fn.name, description: fn.description, inputSchema }, 2);
+  return {
+    kind: "function",
+    name: fn.name,
+    preferredId: fn.name,
+    description: cleanLine(fn.description, DESCRIPTION_MAX),
+    source: "host",
+    tags: (fn.tags ?? []).map((t) => cleanLine(t, 64)).filter(Boolean),
+    keywords: parameterWords(inputSchema),
+    needsConnection: false,
+    remote: false,
+    digest: await digestOf(definition),
+    inputSchema,
+    definition,
+    fn,
+  };
+}
+
+/** The registry's cached discovery of `server`, re-discovered when missing or older than allowed. */
+async function discovery(
+  registry: ServerRegistry,
+  server: McpServerConfig,
+  sources: CollectSources,
+  diagnostics: CatalogDiagnostic[],
+): Promise<ServerDiscovery | undefined> {
+  const label = `mcp:${server.name}`;
+  const cached = await registry.discovery(server.name).catch(() => undefined);
+  const age = cached ? Date.now() - Date.parse(cached.discoveredAt) : Infinity;
+  if (cached && age <= sources.maxAgeMs) return cached;
+  const [row] = await registry.refresh([server.name], {
+    signal: sources.signal,
+    timeoutMs: sources.timeoutMs,
+    deadlineMs: sources.timeoutMs * 2,
+  });
+  if (row?.ok) return row.discovery;
+  const why = row && !row.ok ? row.error : "no answer";
+  diagnostics.push(
+    cached
+      ? {
+        source: label,
+        problem: "stale",
+        message:
+          `${label}: cannot re-discover (${why}); using the tools cached at ${cached.discoveredAt}`,
+      }
+      : {
+        source: label,
+        problem: "unreachable",
+        message: `${label}: cannot discover tools: ${why}`,
+      },
+  );
+  return cached;
+}
+
+/** Every raw entry: skills, then MCP tools in server order, then host functions. */
+export async function collect(
+  sources: CollectSources,
+  diagnostics: CatalogDiagnostic[],
+): Promise<RawEntry[]> {
+  const functions = await Promise.all((sources.functions ?? []).map(functionEntry));
+  const names = new Set<string>();
+  for (const fn of functions) {
+    if (names.has(fn.name)) throw new TypeError(`Host function "${fn.name}" is registered twice`);
+    names.add(fn.name);
+  }
+  const skills: RawEntry[] = [];
+  if (sources.resolver) {
+    const listing = await sources.resolver.list({ signal: sources.signal });
+    for (const d of listing.diagnostics) {
+      if (d.problem !== "warning") {
+        diagnostics.push({ source: d.source, problem: "invalid", message: d.message });
+      }
+    }
+    for (const s of listing.skills) skills.push(skillEntry(s.skill, s.source, s.location));
+  }
+  const tools: RawEntry[] = [];
+  const servers = sources.registry
+    ? (await sources.registry.list()).filter((s) => s.enabled !== false)
+    : [];
+  const found = await Promise.all(
+    servers.map((server) => discovery(sources.registry!, server, sources, diagnostics)),
+  );
+  for (const [i, server] of servers.entries()) {
+    for (const tool of found[i]?.tools ?? []) {
+      tools.push(await toolEntry(server.name, tool, { tool, server }, false));
+    }
+  }
+  for (const client of sources.clients ?? []) {
+    try {
+      const listed = await client.listTools({
+        signal: sources.signal,
+        timeoutMs: sources.timeoutMs,
+      });
+      for (const tool of listed) {
+        tools.push(await toolEntry(client.name, tool, { tool, client }, true));
+      }
+    } catch (error) {
+      diagnostics.push({
+        source: `mcp:${client.name}`,
+        problem: "unreachable",
+        message: `mcp:${client.name}: cannot list tools: ${(error as Error).message}`,
+      });
+    }
+  }
+  return [...skills, ...tools, ...functions];
+}

@@ -1,0 +1,81 @@
+// Private: the keyword index on minisearch (BM25+). Loaded lazily by keyword.ts and the catalog.
+
+import MiniSearch from "minisearch";
+import { normalizeTerm, tokenize } from "./_terms.ts";
+import type { KeywordDocument, KeywordIndex } from "./types.ts";
+
+const FIELDS = ["name", "tags", "title", "description", "keywords"] as const;
+const BOOST = { name: 4, tags: 3, title: 2, description: 1.5, keywords: 1 };
+
+interface Row {
+  id: string;
+  name: string;
+  title: string;
+  description: string;
+  tags: string;
+  keywords: string;
+}
+
+/**
+ * Weight of the best single keyword line (one example task, one concept) next to the whole
+ * document: a request phrased like one worked example ("count reads per chromosome") should
+ * find that skill even when another's name or tags share its words.
+ */
+const LINE_WEIGHT = 1;
+
+const SEARCH = {
+  prefix: (term: string) => term.length >= 5,
+  fuzzy: (term: string) => (term.length >= 7 ? 1 : false),
+  weights: { prefix: 0.4, fuzzy: 0.2 },
+  combineWith: "OR",
+} as const;
+
+/** Build the index (synchronous once minisearch is loaded). */
+export function buildKeywordIndex(documents: readonly KeywordDocument[]): KeywordIndex {
+  const search = new MiniSearch<Row>({
+    idField: "id",
+    fields: [...FIELDS],
+    tokenize,
+    processTerm: normalizeTerm,
+    searchOptions: { ...SEARCH, boost: BOOST },
+  });
+  const lines = new MiniSearch<{ id: number; owner: string; text: string }>({
+    idField: "id",
+    fields: ["text"],
+    storeFields: ["owner"],
+    tokenize,
+    processTerm: normalizeTerm,
+    searchOptions: SEARCH,
+  });
+  let n = 0;
+  lines.addAll(
+    documents.flatMap((d) => (d.keywords ?? []).map((text) => ({ id: n++, owner: d.id, text }))),
+  );
+  search.addAll(documents.map((d) => ({
+    id: d.id,
+    name: d.name,
+    title: d.title ?? "",
+    description: d.description,
+    tags: (d.tags ?? []).join(" "),
+    keywords: (d.keywords ?? []).join("\n"),
+  })));
+  return {
+    size: documents.length,
+    search(query, options = {}) {
+      const limit = options.limit ?? 10;
+      const scores = new Map<string, number>();
+      for (const hit of search.search(query)) scores.set(String(hit.id), hit.score);
+      const best = new Map<string, number>();
+      for (const hit of lines.search(query)) {
+        const owner = hit.owner as string;
+        best.set(owner, Math.max(best.get(owner) ?? 0, hit.score));
+      }
+      for (const [owner, score] of best) {
+        scores.set(owner, (scores.get(owner) ?? 0) + LINE_WEIGHT * score);
+      }
+      return [...scores].map(([id, score]) => ({ id, score }))
+        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .slice(0, limit);
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * LLM adapters for selection: OpenAI-compatible chat completions (OpenAI,
+ * llama.cpp, Ollama, vLLM, …) and the Anthropic Messages API, both on `ky`
+ * (loaded on the first call): timeouts, retries with backoff on 429 and 5xx
+ * honouring `Retry-After`, and errors that name the provider and the status
+ * but never the key.
+ *
+ * @module
+ */
+
+import type {
+  AnthropicModelOptions,
+  LlmHttpOptions,
+  OpenAiModelOptions,
+  SelectModel,
+} from "./select_types.ts";
+
+/**
+ * A {@linkcode SelectModel} over an OpenAI-compatible `POST /chat/completions`
+ * (OpenAI, Azure-style gateways, llama.cpp's server, Ollama, vLLM, LM Studio).
+ * Sends `Authorization: Bearer <apiKey>` when a key is given.
+ *
+ * @example
+ * ```ts
+ * import { createOpenAiModel } from "@skillmux/core";
+ * const llm = createOpenAiModel({ baseUrl: "http://127.0.0.1:11434/v1", model: "qwen2.5:7b" });
+ * const text = await llm([{ role: "user", content: "Say OK" }], { signal: AbortSignal.timeout(30_000) });
+ * console.log(text);
+ * ```
+ */
+export function createOpenAiModel(options: OpenAiModelOptions): SelectModel {
+  checkModel("createOpenAiModel", options);
+  return async (messages, call) => (await import("./_openai.ts")).chat(options, messages, call);
+}
+
+/**
+ * A {@linkcode SelectModel} over the Anthropic Messages API (`POST /v1/messages`,
+ * `x-api-key`, `anthropic-version`). System messages become the `system` field.
+ *
+ * @example
+ * ```ts
+ * import { createAnthropicModel } from "@skillmux/core";
+ * const llm = createAnthropicModel({ apiKey: "sk-ant-…", model: "claude-sonnet-4-5" });
+ * const text = await llm([{ role: "user", content: "Say OK" }], { signal: AbortSignal.timeout(30_000) });
+ * console.log(text);
+ * ```
+ */
+export function createAnthropicModel(options: AnthropicModelOptions): SelectModel {
+  checkModel("createAnthropicModel", options);
+  return async (messages, call) => (await import("./_anthropic.ts")).chat(options, messages, call);
+}
+
+function checkModel(fn: string, options: LlmHttpOptions): void {
+  if (typeof options?.model !== "string" || options.model === "") {
+    throw new TypeError(`${fn}: "model" must be a non-empty string`);
+  }
+  if (options.baseUrl !== undefined && !URL.canParse(options.baseUrl)) {
+    throw new TypeError(`${fn}: "baseUrl" must be an absolute URL`);
+  }
+}

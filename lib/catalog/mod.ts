@@ -1,0 +1,16 @@
+/**
+ * The catalog: skills, MCP tools and host functions as one list, keyword
+ * ranking, compact rendering within a token budget, approvals, and one-call
+ * LLM selection with its OpenAI and Anthropic adapters.
+ *
+ * @module
+ */
+
+export type * from "./types.ts";
+export type * from "./select_types.ts";
+export * from "./llm_error.ts";
+export * from "./catalog.ts";
+export * from "./keyword.ts";
+export * from "./tokens.ts";
+export * from "./select.ts";
+export * from "./llm.ts";

@@ -1,0 +1,226 @@
+/**
+ * `skillmux catalog|select|approve`: the catalog of skills and tools, picking
+ * what a request needs, and approving remote tools and skills.
+ *
+ * @module
+ */
+
+import { createCatalog } from "../catalog/catalog.ts";
+import { createAnthropicModel, createOpenAiModel } from "../catalog/llm.ts";
+import { selectForRequest } from "../catalog/select.ts";
+import type { SelectModel } from "../catalog/select_types.ts";
+import type { Catalog } from "../catalog/types.ts";
+import { assemblePrompt } from "../prompt/assemble.ts";
+import { createDefaultSources } from "../resolve/default_sources.ts";
+import { createResolver } from "../resolve/resolver.ts";
+import type { SkillSource } from "../resolve/types.ts";
+import { createFsStorage } from "../storage/fs.ts";
+import { CliError, str, UsageError, type Values } from "./_args.ts";
+import type { Command } from "./_command.ts";
+import { type Context, ensureConfigDir, printJson } from "./_context.ts";
+
+/** A positive integer option, or `undefined`. */
+function positive(values: Values, name: string): number | undefined {
+  const text = str(values, name);
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer`);
+  return n;
+}
+
+/** The catalog over the default sources, the registry and `approvals.json` in the config folder. */
+async function withCatalog<T>(ctx: Context, fn: (catalog: Catalog) => Promise<T>): Promise<T> {
+  const config = await ensureConfigDir(ctx);
+  const sources = await createDefaultSources(ctx.sourceOptions);
+  const catalog = await createCatalog({
+    resolver: createResolver({ sources }),
+    registry: await ctx.registry(),
+    approvals: { storage: createFsStorage({ root: config, private: true }) },
+    follow: false,
+  });
+  try {
+    for (const d of catalog.diagnostics) {
+      if (d.problem !== "pending" && d.problem !== "changed") ctx.err(`warning: ${d.message}`);
+    }
+    if (!ctx.json && catalog.held.length > 0) {
+      ctx.err(
+        `${catalog.held.length} entr${
+          catalog.held.length === 1 ? "y waits" : "ies wait"
+        } for approval (skillmux approve)`,
+      );
+    }
+    return await fn(catalog);
+  } finally {
+    catalog.dispose();
+    const all = sources.flat() as Array<SkillSource & { dispose?: () => Promise<void> }>;
+    await Promise.all(all.map((s) => s.dispose?.().catch(() => {})));
+  }
+}
+
+const catalogCommand: Command = {
+  words: ["catalog"],
+  args: "",
+  summary: "Show the compact catalog of skills, MCP tools and functions, with its token count",
+  options: [
+    "--budget <n>       most tokens (o200k); the least relevant entries are left out",
+    '--request "<text>" rank entries against a request when the budget leaves some out',
+  ],
+  spec: { budget: { type: "string" }, request: { type: "string" } },
+  async run(ctx, _args, values) {
+    const budget = positive(values, "budget");
+    return await withCatalog(ctx, async (catalog) => {
+      const rendered = await catalog.render({ budget, request: str(values, "request") });
+      if (ctx.json) {
+        return printJson(ctx, {
+          ...rendered,
+          entries: catalog.entries,
+          held: catalog.held,
+          diagnostics: catalog.diagnostics,
+        }),
+          0;
+      }
+      ctx.io.stdout(rendered.text);
+      ctx.out(ctx.paint.dim(
+        `${rendered.tokens} tokens (o200k), ${rendered.ids.length} entries shown${
+          rendered.omitted > 0 ? `, ${rendered.omitted} left out for the budget` : ""
+        }`,
+      ));
+      return 0;
+    });
+  },
+};
+
+function model(ctx: Context, values: Values): SelectModel | undefined {
+  const kind = str(values, "llm");
+  if (kind === undefined) return undefined;
+  const modelName = str(values, "model");
+  if (!modelName) throw new UsageError("--llm needs --model <name>");
+  const baseUrl = str(values, "base-url");
+  if (kind === "openai") {
+    return createOpenAiModel({ model: modelName, baseUrl, apiKey: ctx.env.OPENAI_API_KEY });
+  }
+  if (kind === "anthropic") {
+    return createAnthropicModel({ model: modelName, baseUrl, apiKey: ctx.env.ANTHROPIC_API_KEY });
+  }
+  throw new UsageError(`--llm must be "openai" or "anthropic", not "${kind}"`);
+}
+
+const select: Command = {
+  words: ["select"],
+  args: '"<request>"',
+  min: 1,
+  summary: "Pick the skills and tools a request needs, and assemble the prompt",
+  options: [
+    "--llm openai|anthropic  select with a model (else keyword ranking)",
+    "--model <name>          the model, e.g. gpt-4.1-mini or claude-sonnet-4-5",
+    "--base-url <url>        an OpenAI-compatible server (llama.cpp, Ollama, vLLM) or proxy",
+    "--budget <n>            most tokens of the catalog in the selection prompt (default 4000)",
+    '--context "<text>"      extra context for the model',
+    "--skills inline|tool    inline skill bodies (default) or an activate_skill tool",
+    "--no-connect            do not connect the selected tools' servers",
+  ],
+  details: [
+    "Keys come from OPENAI_API_KEY and ANTHROPIC_API_KEY. --json prints { selection, prompt };",
+    "selection.skills and selection.tools are in rank order, best first.",
+  ],
+  spec: {
+    llm: { type: "string" },
+    model: { type: "string" },
+    "base-url": { type: "string" },
+    budget: { type: "string" },
+    context: { type: "string" },
+    skills: { type: "string" },
+    "no-connect": { type: "boolean" },
+  },
+  async run(ctx, [request], values) {
+    const llm = model(ctx, values);
+    const skills = str(values, "skills") ?? "inline";
+    if (skills !== "inline" && skills !== "tool") {
+      throw new UsageError('--skills must be "inline" or "tool"');
+    }
+    const budget = positive(values, "budget");
+    return await withCatalog(ctx, async (catalog) => {
+      const selection = await selectForRequest(catalog, request, {
+        llm,
+        budget,
+        context: str(values, "context"),
+      });
+      const prompt = await assemblePrompt({
+        request,
+        selection,
+        catalog,
+        skills,
+        connect: values["no-connect"] !== true,
+      });
+      try {
+        if (ctx.json) {
+          const { session: _s, executeToolCall: _e, ...shown } = prompt;
+          return printJson(ctx, { selection, prompt: shown }), 0;
+        }
+        const why = selection.fallback ? ` (${selection.fallback.message})` : "";
+        ctx.out(`${ctx.paint.bold("Selected")} via ${selection.via}${why}`);
+        ctx.out(`  complexity: ${selection.complexity}`);
+        ctx.out(`  skills: ${selection.skills.join(", ") || "(none)"}`);
+        ctx.out(`  tools:  ${selection.tools.join(", ") || "(none)"}`);
+        if (selection.reasoning) ctx.out(`  reasoning: ${selection.reasoning}`);
+        for (const d of [...selection.diagnostics, ...prompt.diagnostics.map((d) => d.message)]) {
+          ctx.err(`warning: ${d}`);
+        }
+        ctx.out("");
+        ctx.out(ctx.paint.bold(`System prompt (${prompt.tokens} tokens):`));
+        ctx.io.stdout(prompt.system);
+        if (prompt.tools.openai.length > 0) {
+          ctx.out("");
+          ctx.out(ctx.paint.bold("Tools:"));
+          for (const t of prompt.tools.openai) {
+            ctx.out(`  ${t.function.name}: ${t.function.description}`);
+          }
+        }
+        return 0;
+      } finally {
+        await prompt.session.close();
+      }
+    });
+  },
+};
+
+const approve: Command = {
+  words: ["approve"],
+  args: "[id…]",
+  max: Infinity,
+  summary: "List remote tools and skills waiting for approval (with diffs), or approve them",
+  options: ["--all    approve every entry waiting"],
+  spec: { all: { type: "boolean" } },
+  async run(ctx, ids, values) {
+    return await withCatalog(ctx, async (catalog) => {
+      const held = catalog.held;
+      const chosen = values.all === true ? held.map((h) => h.entry.id) : ids;
+      if (chosen.length === 0) {
+        if (ctx.json) return printJson(ctx, { held }), 0;
+        if (held.length === 0) ctx.out("Nothing waits for approval.");
+        for (const { entry, diff } of held) {
+          ctx.out(
+            `${ctx.paint.bold(entry.id)} (${entry.kind}, ${entry.source}) ${
+              entry.approval === "changed" ? "changed since approved" : "new"
+            }`,
+          );
+          ctx.out(`  ${entry.description}`);
+          if (diff) { for (const line of diff.split("\n")) ctx.out(`    ${line}`); }
+        }
+        if (held.length > 0) ctx.out("Approve with: skillmux approve <id…> (or --all)");
+        return 0;
+      }
+      const unknown = chosen.filter((id) =>
+        !held.some((h) => h.entry.id === id) && !catalog.get(id)
+      );
+      if (unknown.length > 0) throw new CliError(`No catalog entry "${unknown[0]}"`);
+      await catalog.approve(chosen);
+      if (ctx.json) return printJson(ctx, { approved: chosen, held: catalog.held }), 0;
+      ctx.out(`${ctx.paint.ok("✓")} Approved ${chosen.join(", ")}`);
+      return 0;
+    });
+  },
+};
+
+/** The catalog commands. */
+export const catalogCommands: readonly Command[] = [catalogCommand, select, approve];

@@ -1,0 +1,53 @@
+// Private: content from remote sources enters a prompt fenced as untrusted data, tagged with its
+// provenance, cleaned of hidden characters and cut to a size budget; text that addresses the
+// model is flagged.
+
+import { addressesModel, stripHidden } from "../catalog/_text.ts";
+import { renderSkillSections } from "../skill/render.ts";
+import type { Skill } from "../skill/types.ts";
+import type { PromptDiagnostic } from "./types.ts";
+
+/** The text of a skill worth showing: its Markdown body, or its sections when it has none. */
+export function skillText(skill: Skill): string {
+  return skill.body.trim() !== "" ? skill.body : renderSkillSections(skill);
+}
+
+/** An attribute value safe inside `"…"`. */
+const attr = (text: string) => text.replace(/[^\w.:\/@-]/g, "_").slice(0, 120);
+
+/** `text` cut to `max` characters, with a note when cut. */
+export function cut(text: string, max: number): { text: string; cut: boolean } {
+  if (text.length <= max) return { text, cut: false };
+  return { text: `${text.slice(0, max)}\n[… ${text.length - max} characters cut]`, cut: true };
+}
+
+/** Flags for text that tries to address the model. */
+export function flag(id: string, what: string, text: string): PromptDiagnostic[] {
+  const why = addressesModel(text);
+  return why.length === 0 ? [] : [{
+    id,
+    problem: "injection",
+    message: `${what} ${why.join("; ")}; it is fenced as untrusted data`,
+  }];
+}
+
+/**
+ * `text` from `source` inside an `<untrusted-data>` fence. Any fence-like tag inside is
+ * neutralised so the content cannot close the fence early.
+ */
+export function fence(
+  source: string,
+  kind: string,
+  name: string,
+  text: string,
+  max: number,
+): { text: string; cut: boolean } {
+  const clean = stripHidden(text).replace(/<(\/?)untrusted-data/gi, "<$1untrusted_data");
+  const body = cut(clean, max);
+  return {
+    text: `<untrusted-data source="${attr(source)}" kind="${kind}" name="${
+      attr(name)
+    }">\n${body.text.trimEnd()}\n</untrusted-data>`,
+    cut: body.cut,
+  };
+}

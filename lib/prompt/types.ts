@@ -1,0 +1,165 @@
+/**
+ * Types of prompt assembly and tool execution: tool definitions and tool calls
+ * in the OpenAI and Anthropic formats, the assembled prompt, and results.
+ *
+ * @module
+ */
+
+import type { ContentBlock } from "../mcp/types.ts";
+import type { Catalog, JsonSchema, TokenCounter } from "../catalog/types.ts";
+import type { Selection } from "../catalog/select_types.ts";
+import type { McpClient } from "../mcp/client_types.ts";
+
+/** An OpenAI chat-completions tool definition. */
+export interface OpenAiTool {
+  type: "function";
+  function: { name: string; description: string; parameters: JsonSchema };
+}
+
+/** An Anthropic Messages tool definition. */
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+}
+
+/** A tool call as OpenAI chat completions return it (`message.tool_calls[i]`). */
+export interface OpenAiToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** A tool call as the Anthropic Messages API returns it (a `tool_use` content block). */
+export interface AnthropicToolUse {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/** A model's tool call in either format. */
+export type ToolCall = OpenAiToolCall | AnthropicToolUse;
+
+/** The OpenAI message answering a tool call. */
+export interface OpenAiToolMessage {
+  role: "tool";
+  tool_call_id: string;
+  content: string;
+}
+
+/** One block of an Anthropic tool result. */
+export type AnthropicResultBlock =
+  | { type: "text"; text: string }
+  | { type: "image"; source: { type: "base64"; media_type: string; data: string } };
+
+/** The Anthropic content block answering a `tool_use`. */
+export interface AnthropicToolResult {
+  type: "tool_result";
+  tool_use_id: string;
+  content: AnthropicResultBlock[];
+  is_error?: boolean;
+}
+
+/** What `executeToolCall` returns: the reply in the format of the call, and what happened. */
+export type ToolCallResult =
+  & {
+    /** The catalog id called (`activate_skill` for skill activation). */
+    id: string;
+    /** Whether the call failed (bad arguments, unknown tool, the tool's own error). */
+    isError: boolean;
+    /** The result as MCP content blocks. */
+    content: ContentBlock[];
+    /** Notes, e.g. output that tries to address the model. */
+    diagnostics: string[];
+  }
+  & (
+    | { format: "openai"; reply: OpenAiToolMessage }
+    | { format: "anthropic"; reply: AnthropicToolResult }
+  );
+
+/** A problem met while assembling a prompt. */
+export interface PromptDiagnostic {
+  /** The entry concerned. */
+  id?: string;
+  /** The kind of problem. */
+  problem: "injection" | "unavailable" | "truncated" | "budget" | "unapproved-tools";
+  /** A sentence saying what happened. */
+  message: string;
+}
+
+/** Options of {@linkcode assemblePrompt}. */
+export interface AssemblePromptOptions {
+  /** The user's request. */
+  request: string;
+  /** What `selectForRequest` chose. */
+  selection: Selection;
+  /** The catalog it chose from. */
+  catalog: Catalog;
+  /** Most tokens for the system prompt (default 16000); skills that do not fit are cut or left out. */
+  budget?: number;
+  /** `inline` (default): selected skill bodies in the system prompt; `tool`: an `activate_skill` tool loads them on demand (agent loops). */
+  skills?: "inline" | "tool";
+  /** Most characters of any one piece of remote content (default 16000). */
+  remoteMaxChars?: number;
+  /** Connections to reuse (default: a new session, returned in the result; close it when done). */
+  session?: ToolSession;
+  /** Connect the selected tools' servers now (default `true`), so a dead server shows here rather than at the first call. */
+  connect?: boolean;
+  /** Cancels loading and connecting. */
+  signal?: AbortSignal;
+  /** Token counter for the budget (default `countTokens`). */
+  countTokens?: TokenCounter;
+}
+
+/** What {@linkcode assemblePrompt} returns. */
+export interface AssembledPrompt {
+  /** The system prompt: instructions, the selected skills (remote ones fenced), the tools' provenance. */
+  system: string;
+  /** Its token count. */
+  tokens: number;
+  /** Tool definitions of the selected tools (and `activate_skill` in `tool` mode). */
+  tools: { openai: OpenAiTool[]; anthropic: AnthropicTool[] };
+  /** Ready-made first messages: OpenAI `messages`, Anthropic `system` + `messages`. */
+  messages: {
+    openai: Array<{ role: "system" | "user"; content: string }>;
+    anthropic: { system: string; messages: Array<{ role: "user"; content: string }> };
+  };
+  /** What was loaded: skills (inline or on demand) and tools (with whether their server is connected). */
+  loaded: {
+    skills: Array<{ id: string; source: string; inline: boolean }>;
+    tools: Array<{ id: string; source: string; connected: boolean }>;
+  };
+  /** Problems: unavailable entries, cut content, flagged injections, unapproved tool requests. */
+  diagnostics: PromptDiagnostic[];
+  /** The connections used. */
+  session: ToolSession;
+  /** Run a tool call of the model, limited to the tools offered in this prompt. */
+  executeToolCall(call: ToolCall, options?: { signal?: AbortSignal }): Promise<ToolCallResult>;
+}
+
+/** Options of {@linkcode executeToolCall}. */
+export interface ExecuteToolCallOptions {
+  /** The catalog the tool comes from. */
+  catalog: Catalog;
+  /** Connections to use (default: one opened for this call and closed after it). */
+  session?: ToolSession;
+  /** Only these ids may run (default: every usable tool and function of the catalog). */
+  allow?: readonly string[];
+  /** Skill ids `activate_skill` may load (default none: the tool is refused). */
+  skills?: readonly string[];
+  /** Cancels the call. */
+  signal?: AbortSignal;
+  /** How long the tool may take, in ms (default 60000). */
+  timeoutMs?: number;
+}
+
+/** Open connections to the servers of a catalog's tools. */
+export interface ToolSession {
+  /** The connected client for a `tool` entry (connecting on first use). */
+  client(id: string, options?: { signal?: AbortSignal }): Promise<McpClient>;
+  /** Names of the servers this session has connected. */
+  connected(): string[];
+  /** Close every connection this session opened (not clients the catalog was given). */
+  close(): Promise<void>;
+}

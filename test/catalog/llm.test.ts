@@ -1,0 +1,159 @@
+// The OpenAI-compatible and Anthropic adapters against local servers that speak those APIs:
+// the request shapes the providers document, retries honouring Retry-After, clear errors that
+// never carry the key, and selection through them.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import {
+  createAnthropicModel,
+  createBuiltinSource,
+  createCatalog,
+  createOpenAiModel,
+  createResolver,
+  isLlmError,
+  type LlmError,
+  selectForRequest,
+} from "../../lib/mod.ts";
+import { anthropicAnswer, type LlmAnswer, openAiAnswer, startFakeLlm } from "./_servers.ts";
+
+const KEY = "sk-test-0123456789abcdef";
+const MESSAGES = [
+  { role: "system" as const, content: "Answer in JSON." },
+  { role: "user" as const, content: "Pick a skill." },
+];
+let script: (n: number) => LlmAnswer = () => openAiAnswer("{}");
+let fake: Awaited<ReturnType<typeof startFakeLlm>>;
+before(async () => (fake = await startFakeLlm((_request, n) => script(n))));
+after(() => fake.close());
+const signal = () => AbortSignal.timeout(20_000);
+
+test("OpenAI: POST /v1/chat/completions with bearer key, model, messages and JSON mode", async () => {
+  script = () => openAiAnswer('{"skills": []}');
+  fake.requests.length = 0;
+  const llm = createOpenAiModel({ baseUrl: `${fake.url}/v1/`, apiKey: KEY, model: "gpt-test" });
+  assert.equal(await llm(MESSAGES, { signal: signal() }), '{"skills": []}');
+  const [request] = fake.requests;
+  assert.equal(request.path, "/v1/chat/completions");
+  assert.equal(request.headers.authorization, `Bearer ${KEY}`);
+  assert.match(String(request.headers["content-type"]), /^application\/json/);
+  assert.deepEqual(request.body, {
+    model: "gpt-test",
+    messages: MESSAGES,
+    temperature: 0,
+    max_tokens: 1024,
+    response_format: { type: "json_object" },
+  });
+});
+
+test("Anthropic: POST /v1/messages with x-api-key, version, system apart and max_tokens", async () => {
+  script = () => anthropicAnswer('{"tools": []}');
+  fake.requests.length = 0;
+  const llm = createAnthropicModel({ baseUrl: fake.url, apiKey: KEY, model: "claude-test" });
+  assert.equal(await llm(MESSAGES, { signal: signal() }), '{"tools": []}');
+  const [request] = fake.requests;
+  assert.equal(request.path, "/v1/messages");
+  assert.equal(request.headers["x-api-key"], KEY);
+  assert.equal(request.headers["anthropic-version"], "2023-06-01");
+  assert.equal(request.headers.authorization, undefined);
+  assert.deepEqual(request.body, {
+    model: "claude-test",
+    max_tokens: 1024,
+    temperature: 0,
+    system: "Answer in JSON.",
+    messages: [{ role: "user", content: "Pick a skill." }],
+  });
+});
+
+test("429 with Retry-After is retried after the delay, then succeeds", async () => {
+  script = (n) =>
+    n === 1
+      ? { status: 429, headers: { "retry-after": "1" }, body: '{"error":{"message":"slow down"}}' }
+      : openAiAnswer("ok");
+  fake.requests.length = 0;
+  const llm = createOpenAiModel({ baseUrl: `${fake.url}/v1`, model: "m" });
+  const start = performance.now();
+  assert.equal(await llm(MESSAGES, { signal: signal() }), "ok");
+  assert.equal(fake.requests.length, 2);
+  assert.ok(performance.now() - start >= 900, "waited for Retry-After");
+});
+
+test("a 5xx is retried, then reported naming provider and status, never the key", async () => {
+  script = () => ({
+    status: 503,
+    body: JSON.stringify({ error: { message: `overloaded for key ${KEY}` } }),
+  });
+  fake.requests.length = 0;
+  const llm = createAnthropicModel({ baseUrl: fake.url, apiKey: KEY, model: "m", retries: 1 });
+  const error = await llm(MESSAGES, { signal: signal() }).then(
+    () => assert.fail("expected an error"),
+    (e: LlmError) => e,
+  );
+  assert.ok(isLlmError(error));
+  assert.equal(error.provider, "anthropic");
+  assert.equal(error.status, 503);
+  assert.match(error.message, /^anthropic answered HTTP 503: overloaded for key \[redacted\]$/);
+  assert.doesNotMatch(JSON.stringify({ ...error, message: error.message }), new RegExp(KEY));
+  assert.equal(fake.requests.length, 2);
+});
+
+test("a 401 is not retried; a refused port, an oversized or malformed answer give clear errors", async () => {
+  script = () => ({ status: 401, body: '{"error":{"message":"invalid api key"}}' });
+  fake.requests.length = 0;
+  const llm = createOpenAiModel({ baseUrl: `${fake.url}/v1`, apiKey: KEY, model: "m" });
+  await assert.rejects(
+    llm(MESSAGES, { signal: signal() }),
+    /openai answered HTTP 401: invalid api key/,
+  );
+  assert.equal(fake.requests.length, 1);
+  const dead = createOpenAiModel({ baseUrl: "http://127.0.0.1:9/v1", model: "m", retries: 0 });
+  await assert.rejects(
+    dead(MESSAGES, { signal: signal() }),
+    /openai cannot be reached at http:\/\/127\.0\.0\.1:9/,
+  );
+  script = () => openAiAnswer("x".repeat(2_000));
+  const small = createOpenAiModel({
+    baseUrl: `${fake.url}/v1`,
+    model: "m",
+    maxResponseBytes: 1_000,
+  });
+  await assert.rejects(small(MESSAGES, { signal: signal() }), /over the 1000 bytes read/);
+  script = () => ({ body: '{"choices": []}' });
+  await assert.rejects(
+    llm(MESSAGES, { signal: signal() }),
+    /without choices\[0\]\.message\.content/,
+  );
+});
+
+test("selection through the adapters, and their failures falling back to keywords", async () => {
+  const catalog = await createCatalog({
+    resolver: createResolver({ sources: [createBuiltinSource()] }),
+  });
+  script = () =>
+    openAiAnswer('{"complexity":"simple","skills":["bwa"],"tools":[],"reasoning":"map"}');
+  const openai = createOpenAiModel({ baseUrl: `${fake.url}/v1`, model: "m" });
+  const viaOpenAi = await selectForRequest(catalog, "map reads", { llm: openai });
+  assert.equal(viaOpenAi.via, "llm");
+  assert.deepEqual(viaOpenAi.skills, ["bwa"]);
+
+  script = () => anthropicAnswer('```json\n{"skills":["fastqc"],"tools":[]}\n```');
+  const anthropic = createAnthropicModel({ baseUrl: fake.url, model: "m" });
+  assert.deepEqual((await selectForRequest(catalog, "check quality", { llm: anthropic })).skills, [
+    "fastqc",
+  ]);
+
+  script = () => ({ status: 500, body: "{}" });
+  const failing = createOpenAiModel({ baseUrl: `${fake.url}/v1`, model: "m", retries: 0 });
+  const fallback = await selectForRequest(catalog, "sort and index a BAM", { llm: failing });
+  assert.equal(fallback.via, "keyword");
+  assert.equal(fallback.fallback?.reason, "error");
+  assert.match(fallback.fallback!.message, /openai answered HTTP 500/);
+  assert.equal(fallback.skills[0], "samtools");
+
+  script = () => openAiAnswer("not json at all");
+  const garbage = await selectForRequest(catalog, "sort and index a BAM", { llm: openai });
+  assert.equal(garbage.fallback?.reason, "unusable");
+});
+
+test("adapters refuse a missing model or a bad base URL", () => {
+  assert.throws(() => createOpenAiModel({ model: "" }), /"model" must be a non-empty string/);
+  assert.throws(() => createAnthropicModel({ model: "m", baseUrl: "nope" }), /absolute URL/);
+});
