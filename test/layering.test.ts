@@ -18,7 +18,7 @@ const LAYERS: Record<string, number> = {
   skill: 2,
   mcp: 3,
   resolve: 4,
-  install: 4.5,
+  install: 5.5,
   catalog: 5,
   prompt: 6,
   server: 7,

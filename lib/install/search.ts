@@ -4,6 +4,8 @@
  * @module
  */
 
+import { createKeywordIndex } from "../catalog/keyword.ts";
+import type { KeywordDocument } from "../catalog/types.ts";
 import type { Resolver } from "../resolve/types.ts";
 import { fetchRegistryIndex } from "./registry.ts";
 import type { InstallerOptions } from "./types.ts";
@@ -16,7 +18,7 @@ export interface SkillSearchHit {
   source: string;
   /** The registry's version, for registry hits. */
   version?: string;
-  /** Higher is better: name matches count most, then description words. */
+  /** BM25+ score of the library's keyword ranker; higher is better, comparable within one search. */
   score: number;
 }
 
@@ -35,27 +37,11 @@ export interface SkillSearchResult {
   diagnostics: string[];
 }
 
-const words = (text: string): string[] =>
-  text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "");
-
-function score(query: string[], name: string, description: string): number {
-  const nameWords = words(name);
-  const descriptionWords = words(description);
-  let total = 0;
-  for (const word of query) {
-    if (name === word || nameWords.includes(word)) total += 10;
-    else if (name.includes(word)) total += 6;
-    if (descriptionWords.includes(word)) total += 2;
-    else if (descriptionWords.some((w) => w.startsWith(word))) total += 1;
-  }
-  return total;
-}
-
 /**
  * Rank the skills of the registry index and of the local sources for
- * `query`. Each word scores in the name (10 exact, 6 part) and the
- * description (2 word, 1 prefix); skills scoring 0 are left out, ties sort by
- * name. A skill in both places is listed from each, so the versions can be
+ * `query` with the library's one keyword ranker (BM25+ over name, tags,
+ * description, and for local skills their concepts and example tasks); skills
+ * that match no word are left out, ties sort by name. A skill in both places is listed from each, so the versions can be
  * compared. A source that fails is reported in `diagnostics`, not thrown.
  *
  * @param query Keywords, e.g. `taxonomic classification`.
@@ -67,7 +53,7 @@ function score(query: string[], name: string, description: string): number {
  * import { createBuiltinSource, createResolver } from "@skillmux/core";
  * import { searchSkills } from "@skillmux/core/install";
  * const resolver = createResolver({ sources: [createBuiltinSource()] });
- * const { hits } = await searchSkills("sort bam", { resolver });
+ * const { hits } = await searchSkills("sort a bam by coordinate", { resolver });
  * console.log(hits[0]?.name, hits[0]?.source); // "samtools" "builtin"
  * ```
  */
@@ -75,14 +61,20 @@ export async function searchSkills(
   query: string,
   options: SearchSkillsOptions = {},
 ): Promise<SkillSearchResult> {
-  const wanted = words(query);
-  const hits: SkillSearchHit[] = [];
+  const found: Omit<SkillSearchHit, "score">[] = [];
+  const documents: KeywordDocument[] = [];
   const diagnostics: string[] = [];
-  const add = (name: string, description: string, source: string, version?: string) => {
-    const value = score(wanted, name, description);
-    if (value > 0) {
-      hits.push({ name, description, source, ...(version ? { version } : {}), score: value });
-    }
+  const add = (
+    hit: Omit<SkillSearchHit, "score">,
+    more: Pick<KeywordDocument, "tags" | "keywords"> = {},
+  ) => {
+    documents.push({
+      id: String(found.length),
+      name: hit.name,
+      description: hit.description,
+      ...more,
+    });
+    found.push(hit);
   };
   const [index, local] = await Promise.allSettled([
     options.registry === undefined ? Promise.resolve(undefined) : fetchRegistryIndex(options),
@@ -91,15 +83,23 @@ export async function searchSkills(
   if (index.status === "rejected") diagnostics.push(`registry: ${(index.reason as Error).message}`);
   else if (index.value !== undefined) {
     for (const entry of index.value.skills.values()) {
-      add(entry.name, entry.description, "registry", entry.version);
+      const { name, description, version } = entry;
+      add({ name, description, source: "registry", ...(version ? { version } : {}) });
     }
     for (const problem of index.value.problems) diagnostics.push(`registry: ${problem.message}`);
   }
   if (local.status === "rejected") diagnostics.push(`local: ${(local.reason as Error).message}`);
   else if (local.value !== undefined) {
-    for (const skill of local.value.skills) add(skill.name, skill.description, skill.source);
+    for (const { name, description, source, skill } of local.value.skills) {
+      add({ name, description, source }, {
+        tags: skill.tags,
+        keywords: [...skill.concepts, ...skill.examples.map((example) => example.task)],
+      });
+    }
     for (const d of local.value.diagnostics) diagnostics.push(`${d.source}: ${d.message}`);
   }
+  const ranked = (await createKeywordIndex(documents)).search(query, { limit: documents.length });
+  const hits = ranked.map(({ id, score }) => ({ ...found[Number(id)], score }));
   hits.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
   return { hits: hits.slice(0, options.limit ?? 20), diagnostics };
 }

@@ -68,7 +68,7 @@ test("install --dry-run, install, list, update, search and uninstall from the CL
   assert.equal(lock.skills.kraken2.source, `${registry.url}index.json`);
   assert.match(lock.skills.kraken2.sha256, /^[0-9a-f]{64}$/);
 
-  const found = await cli(["skill", "search", "sort", "bam"], home.env);
+  const found = await cli(["skill", "search", "sort", "a", "bam", "by", "coordinate"], home.env);
   assert.equal(found.code, 0, found.stderr);
   assert.match(found.stdout, /^NAME +SOURCE +DESCRIPTION\nsamtools +builtin/);
   const kraken = await cli(["skill", "search", "kraken2"], home.env);

@@ -44,7 +44,7 @@ for (const sessions of [false, true]) {
       assert.match((read.contents[0] as { text: string }).text, /name: bcftools/);
       const search = await client.callTool({
         name: "search_skills",
-        arguments: { query: "sort bam" },
+        arguments: { query: "sort a bam by coordinate" },
       });
       const results = (search.structuredContent as { results: { name: string }[] }).results;
       assert.equal(results[0].name, "samtools");

@@ -80,8 +80,11 @@ describe("serveSkills (built-in skills)", () => {
     assert.deepEqual(tools.map((t) => t.name).sort(), ["get_skill", "search_skills"]);
   });
 
-  test('search_skills "sort bam" ranks samtools first', async () => {
-    const result = await client.callTool("search_skills", { query: "sort bam", limit: 3 });
+  test('search_skills "sort a bam by coordinate" ranks samtools first', async () => {
+    const result = await client.callTool("search_skills", {
+      query: "sort a bam by coordinate",
+      limit: 3,
+    });
     assert.notEqual(result.isError, true);
     const { results } = result.structuredContent as { results: { name: string; uri: string }[] };
     assert.equal(results[0].name, "samtools");
