@@ -95,13 +95,11 @@ export function createKvStore(ctx: KvContext, user: string): RecordStore & {
   }
 
   async function list(): Promise<RegisteredServer[]> {
-    const groups = global
-      ? [await ids(`${prefix}global/`)]
-      : await Promise.all([
-        ids(`${prefix}owners/${enc(user)}/`),
-        ids(`${prefix}shares/${enc(user)}/`),
-        ids(`${prefix}global/`),
-      ]);
+    const groups = global ? [await ids(`${prefix}global/`)] : await Promise.all([
+      ids(`${prefix}owners/${enc(user)}/`),
+      ids(`${prefix}shares/${enc(user)}/`),
+      ids(`${prefix}global/`),
+    ]);
     const seen = new Set<string>();
     const order = groups.flat().filter((id) => !seen.has(id) && seen.add(id));
     const records = (await Promise.all(order.map(load))).filter((r): r is StoredRecord =>
@@ -125,7 +123,10 @@ export function createKvStore(ctx: KvContext, user: string): RecordStore & {
       const record = text === undefined ? undefined : parseRecord(text, recordKey(id));
       if (record === undefined || !owns(record)) throw new Error(`Server ${id} is gone`);
       const next = await change(record);
-      return { next: next === undefined ? undefined : JSON.stringify(next), result: next ?? record };
+      return {
+        next: next === undefined ? undefined : JSON.stringify(next),
+        result: next ?? record,
+      };
     }, `server ${id}`);
   }
 
@@ -157,7 +158,9 @@ export function createKvStore(ctx: KvContext, user: string): RecordStore & {
     async lookup(target: string) {
       if (ID.test(target)) {
         const record = await load(target);
-        if (record && visible(record)) return { server: await toServer(record), owned: owns(record) };
+        if (record && visible(record)) {
+          return { server: await toServer(record), owned: owns(record) };
+        }
       }
       const all = await list();
       const match = (fn: (s: RegisteredServer) => boolean) =>
@@ -180,7 +183,9 @@ export function createKvStore(ctx: KvContext, user: string): RecordStore & {
       for (const server of servers) {
         const same = owned.find((s) => s.name === server.name);
         out.push(
-          same && replace ? await store.modify(same.id, () => ({ ...server, id: same.id })) : await insertOne(server),
+          same && replace
+            ? await store.modify(same.id, () => ({ ...server, id: same.id }))
+            : await insertOne(server),
         );
       }
       return out;
@@ -236,7 +241,9 @@ export function createKvStore(ctx: KvContext, user: string): RecordStore & {
     cacheKey: (server: RegisteredServer) => `${prefix}cache/${server.id}.json`,
     async share(id: string, other: string, on: boolean) {
       if (global) {
-        throw new PolicyError("Global servers are visible to every user; there is nothing to share");
+        throw new PolicyError(
+          "Global servers are visible to every user; there is nothing to share",
+        );
       }
       if (other === user) throw new PolicyError("A server is always visible to its owner");
       if (on) await storage.set(shareKey(other, id), "");

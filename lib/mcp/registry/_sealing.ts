@@ -27,8 +27,10 @@ async function each<T extends Server>(server: T, fn: Transform): Promise<T> {
 /** `server` with every secret sealed by `box`; unchanged without a box. */
 export function sealServer<T extends Server>(server: T, box: SecretBox | undefined): Promise<T> {
   if (box === undefined) return Promise.resolve(server);
-  return each(server, (value, context) =>
-    isSealedSecret(value) ? Promise.resolve(value) : box.seal(value, context));
+  return each(
+    server,
+    (value, context) => isSealedSecret(value) ? Promise.resolve(value) : box.seal(value, context),
+  );
 }
 
 /** `server` with every sealed secret opened; plain values (written without a key) stay. */

@@ -50,7 +50,8 @@ export function clashIndex(
   replace: boolean,
 ): number {
   const same = owned.findIndex((s) =>
-    s.name === incoming.name && (incoming.id === undefined || (s as RegisteredServer).id !== incoming.id)
+    s.name === incoming.name &&
+    (incoming.id === undefined || (s as RegisteredServer).id !== incoming.id)
   );
   if (same >= 0 && !replace) {
     throw new PolicyError(

@@ -55,6 +55,8 @@ export function swap<T>(
       if (await storage.compareAndSet(key, current, next)) return result;
       await pause(attempt);
     }
-    throw new ConflictError(`Cannot update ${what}: other writers kept changing it (${ATTEMPTS} tries)`);
+    throw new ConflictError(
+      `Cannot update ${what}: other writers kept changing it (${ATTEMPTS} tries)`,
+    );
   });
 }

@@ -25,7 +25,9 @@ export function createTomlStore(storage: Storage, key: string, box?: SecretBox):
 
   async function read(): Promise<RegisteredServer[]> {
     const entries = parseServersToml((await storage.get(key)) ?? "") as RegisteredServer[];
-    return await Promise.all(entries.map((entry) => openServer({ ...entry, id: entry.id ?? entry.name }, box)));
+    return await Promise.all(
+      entries.map((entry) => openServer({ ...entry, id: entry.id ?? entry.name }, box)),
+    );
   }
   async function write(servers: readonly RegisteredServer[]): Promise<void> {
     const sealed = await Promise.all(servers.map((s) => sealServer(s, box)));

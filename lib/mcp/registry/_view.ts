@@ -122,9 +122,12 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
     if (!found) throw notFound(target);
     const { server } = found;
     if (server.scope === "builtin") {
-      throw new ForbiddenError(`Cannot ${verb} "${server.name}": built-in servers cannot be changed`, {
-        server: server.name,
-      });
+      throw new ForbiddenError(
+        `Cannot ${verb} "${server.name}": built-in servers cannot be changed`,
+        {
+          server: server.name,
+        },
+      );
     }
     if (!found.owned) {
       throw new ForbiddenError(`Cannot ${verb} server "${server.name}": only its owner may`, {
@@ -203,7 +206,12 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
           });
         } catch (error) {
           const failed = { ...row, ok: false as const, ...describe(error) };
-          await keep(server, { ok: false, at: new Date().toISOString(), via: "ping", ...describe(error) });
+          await keep(server, {
+            ok: false,
+            at: new Date().toISOString(),
+            via: "ping",
+            ...describe(error),
+          });
           return failed;
         }
       }));
@@ -218,7 +226,12 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
           await keep(server, { ok: true, at: discovery.discoveredAt, via: "refresh" });
           return { ...row, ok: true, discovery };
         } catch (error) {
-          await keep(server, { ok: false, at: new Date().toISOString(), via: "refresh", ...describe(error) });
+          await keep(server, {
+            ok: false,
+            at: new Date().toISOString(),
+            via: "refresh",
+            ...describe(error),
+          });
           return { ...row, ok: false, ...describe(error) };
         }
       }));

@@ -141,8 +141,8 @@ export function applyServerPatch<T extends McpServerConfig & { description?: str
     throw new PolicyError(`cannot update "${unknown}": not a server field`, { field: unknown });
   }
   const next = { ...server } as Record<string, unknown>;
-  if (patch.url !== undefined) for (const key of [...STDIO_ONLY, "command"]) delete next[key];
-  if (patch.command !== undefined) for (const key of [...HTTP_ONLY, "url"]) delete next[key];
+  if (patch.url !== undefined) { for (const key of [...STDIO_ONLY, "command"]) delete next[key]; }
+  if (patch.command !== undefined) { for (const key of [...HTTP_ONLY, "url"]) delete next[key]; }
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
     if (value === null) {
@@ -151,7 +151,11 @@ export function applyServerPatch<T extends McpServerConfig & { description?: str
       }
       delete next[key];
     } else {
-      next[key] = Array.isArray(value) ? [...value] : typeof value === "object" ? { ...value } : value;
+      next[key] = Array.isArray(value)
+        ? [...value]
+        : typeof value === "object"
+        ? { ...value }
+        : value;
     }
   }
   if (patch.description !== undefined && patch.description !== null) {
