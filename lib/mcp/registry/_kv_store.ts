@@ -195,7 +195,7 @@ export function createKvStore(ctx: KvContext, user: string): RecordStore & {
       change: (current: RegisteredServer) => RegisteredServer,
       ifRevision?: number,
     ) {
-      const others = (await ownedServers()).filter((s) => s.id !== id);
+      let others: RegisteredServer[] | undefined; // read only when the name or URL changes
       const record = await update(id, async (current) => {
         if (ifRevision !== undefined && current.revision !== ifRevision) {
           throw new ConflictError(
@@ -204,7 +204,10 @@ export function createKvStore(ctx: KvContext, user: string): RecordStore & {
           );
         }
         const next = { ...change(await toServer(current)), id };
-        clashIndex(others, next, false);
+        if (next.name !== current.server.name || next.url !== current.server.url) {
+          others ??= (await ownedServers()).filter((s) => s.id !== id);
+          clashIndex(others, next, false);
+        }
         const sealed = await sealServer(next, ctx.box());
         return {
           ...current,
