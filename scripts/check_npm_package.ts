@@ -45,8 +45,9 @@ try {
       'import { createFsStorage } from "skillmux/fs";',
       'import { createStdioTransport } from "skillmux/stdio";',
       'import { createIndexedDbStorage } from "skillmux/indexed-db";',
+      'import { createUnstorageStorage } from "skillmux/unstorage";',
       'const skill: Skill = (await resolveSkill("samtools")).skill;',
-      "console.log(skill.name, connect, createFsStorage, createStdioTransport, createIndexedDbStorage);",
+      "console.log(skill.name, connect, createFsStorage, createStdioTransport, createIndexedDbStorage, createUnstorageStorage);",
       "",
     ].join("\n"),
   );
@@ -58,6 +59,7 @@ try {
   const fs = await import(`${name}/fs`) as typeof import("../lib/storage/fs.ts");
   await import(`${name}/indexed-db`);
   await import(`${name}/stdio`);
+  await import(`${name}/unstorage`);
   const folders = {
     userDir: join(home, "user"),
     communityDir: join(home, "c"),

@@ -83,7 +83,15 @@ const PATCH_FIELDS = new Set([
 const HTTP_ONLY = ["apiKey", "headers", "transport"] as const;
 const STDIO_ONLY = ["args", "env", "cwd"] as const;
 
-/** The most characters a description may have. */
+/**
+ * The most characters a server description may have.
+ *
+ * @example
+ * ```ts
+ * import { MAX_DESCRIPTION_LENGTH } from "@skillmux/core";
+ * console.log(MAX_DESCRIPTION_LENGTH); // 1000
+ * ```
+ */
 export const MAX_DESCRIPTION_LENGTH = 1000;
 
 /**
