@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: `npm test` runs this, locally and in CI.
-# Installs what a fresh machine lacks (Debian's Chromium), then: type check, lint,
+# Installs what a fresh machine lacks (Debian's Chromium and redis-server), then: type check, lint,
 # format, the unit suite under Deno and under Node, browser tests in Chromium,
 # the npm build, the browser bundle check, and `deno publish --dry-run`.
 set -euo pipefail
@@ -10,13 +10,18 @@ DENO=node_modules/.bin/deno
 LOG=$(mktemp -d)/test.log
 step() { printf '\n=== %s\n' "$*"; }
 
-step "Chromium (Debian package)"
-if ! command -v /usr/bin/chromium >/dev/null 2>&1; then
+step "Chromium and redis-server (Debian packages)"
+MISSING=()
+[ -x /usr/bin/chromium ] || MISSING+=(chromium)
+[ -x /usr/bin/redis-server ] || MISSING+=(redis-server) # Redis storage and registry tests
+if [ "${#MISSING[@]}" -gt 0 ]; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  APT=(-o DPkg::Lock::Timeout=300) # wait for another install instead of failing
+  $SUDO apt-get "${APT[@]}" update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get "${APT[@]}" install -y -qq "${MISSING[@]}" >/dev/null
 fi
 /usr/bin/chromium --version
+/usr/bin/redis-server --version
 
 mapfile -t UNIT < <(find test -name '*.test.ts' -not -path 'test/browser/*' | sort)
 echo "${#UNIT[@]} unit test files"

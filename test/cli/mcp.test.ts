@@ -194,9 +194,15 @@ describe("mcp", () => {
     assert.equal(renamed.code, 0, renamed.stderr);
     assert.match(renamed.stdout, /Updated "local2" \(local\)/);
     const text = await readFile(config, "utf8");
-    assert.match(text, /name = "local2"\n(?:.*\n)*?description = "A local stdio server"\nid = "local"/);
+    assert.match(
+      text,
+      /name = "local2"\n(?:.*\n)*?description = "A local stdio server"\nid = "local"/,
+    );
     const after = await sub(["mcp", "list"], env);
-    assert.match(after.stdout, /local2\s+node my server\.js --flag\s+A local stdio server\s+disabled/);
+    assert.match(
+      after.stdout,
+      /local2\s+node my server\.js --flag\s+A local stdio server\s+disabled/,
+    );
     assert.equal((await sub(["mcp", "update", "local2", "--enable"], env)).code, 0);
     assert.equal((await sub(["mcp", "update", "local2"], env)).code, 2);
     for (const name of ["local2", "fs", "docs"]) {

@@ -72,5 +72,9 @@ test("last-writer-wins (no compareAndSet): records stay whole, other servers los
   assert.equal(ownA, 1 + COUNT, "one writer per server: nothing lost");
   assert.equal(ownB, 1 + COUNT);
   assert.ok(shared > COUNT && shared <= 1 + 2 * COUNT, `shared revision ${shared}`);
-  console.log(`# last-writer-wins: ${1 + 2 * COUNT - shared} of ${2 * COUNT} updates of one server overwritten`);
+  console.log(
+    `# last-writer-wins: ${1 + 2 * COUNT - shared} of ${
+      2 * COUNT
+    } updates of one server overwritten`,
+  );
 });

@@ -66,7 +66,10 @@ test("Redis restart mid-run: clear errors, then recovery with every record", asy
   assert.ok(errors.length >= 3);
   for (const error of errors) {
     assert.equal(error.name, "StorageError", `${error.name}: ${error.message}`);
-    assert.match(error.message, /^Cannot (read|write|compare-and-set) storage key "registry\/servers\/s-[^"]+\.json" in unstorage \(redis\): /);
+    assert.match(
+      error.message,
+      /^Cannot (read|write|compare-and-set) storage key "registry\/servers\/s-[^"]+\.json" in unstorage \(redis\): /,
+    );
     assert.doesNotMatch(error.message, /sk-\d/);
   }
   const servers = (await ada.list()).filter((s) => s.scope === "user");

@@ -5,16 +5,14 @@ import { after, before, describe, test } from "node:test";
 import { Redis } from "ioredis";
 import { createStorage } from "unstorage";
 import redisDriver from "unstorage/drivers/redis";
-import {
-  createMultiUserRegistry,
-  type MultiUserRegistry,
-} from "../../lib/mcp/registry/users.ts";
+import { createMultiUserRegistry, type MultiUserRegistry } from "../../lib/mcp/registry/users.ts";
 import { createMemoryStorage } from "../../lib/storage/memory.ts";
 import { createUnstorageStorage } from "../../lib/storage/unstorage.ts";
 import { type RedisServer, startRedis } from "../storage/_redis.ts";
 import { type SdkServer, startSdkServer } from "./_servers.ts";
 
-const SKILL = (name: string) => `---\nname: ${name}\ndescription: ${name}. Use when testing.\n---\n`;
+const SKILL = (name: string) =>
+  `---\nname: ${name}\ndescription: ${name}. Use when testing.\n---\n`;
 const DEAD = "http://127.0.0.1:9/mcp";
 const KEY = new Uint8Array(32).fill(7);
 
@@ -87,7 +85,6 @@ describe("two users and a global server, in Redis", () => {
 
   test("sharing: the other user uses it without seeing its secrets; only the owner shares", async () => {
     const ada = registry.forUser("ada");
-    const bob = registry.forUser("bob");
     const carol = registry.forUser("carol");
     const lab = (await ada.get("lab"))!;
     await ada.share("lab", "carol");
@@ -105,7 +102,10 @@ describe("two users and a global server, in Redis", () => {
     assert.equal((await carol.share(lab.id, "dave").catch((e) => e)).name, "ForbiddenError");
     assert.equal((await carol.remove(lab.id).catch((e) => e)).name, "ForbiddenError");
     assert.equal((await ada.remove("docs").catch((e) => e)).name, "ForbiddenError");
-    assert.equal((await ada.update("builtin:skills", { description: "x" }).catch((e) => e)).name, "ForbiddenError");
+    assert.equal(
+      (await ada.update("builtin:skills", { description: "x" }).catch((e) => e)).name,
+      "ForbiddenError",
+    );
     await ada.unshare("lab", "carol");
     assert.equal((await carol.list()).some((s) => s.id === lab.id), false);
   });
@@ -141,7 +141,9 @@ describe("two users and a global server, in Redis", () => {
     const { server } = await ada.update("lab", { name: "lab2", description: "Ada's lab" });
     assert.equal(server.id, before.id);
     assert.equal(server.revision, before.revision! + 1);
-    const stale = await ada.update(before.id, { description: "late" }, { ifRevision: before.revision })
+    const stale = await ada.update(before.id, { description: "late" }, {
+      ifRevision: before.revision,
+    })
       .catch((e) => e);
     assert.equal(stale.name, "ConflictError");
     await ada.update(before.id, { name: "lab" }, { ifRevision: server.revision });
@@ -151,7 +153,10 @@ describe("two users and a global server, in Redis", () => {
     const ada = registry.forUser("ada");
     await ada.add({ name: "dead", url: DEAD }, { discover: false });
     const rows = await ada.ping();
-    assert.deepEqual(rows.map((r) => [r.name, r.ok]), [["lab", true], ["dead", false], ["docs", true]]);
+    assert.deepEqual(rows.map((r) => [r.name, r.ok]), [["lab", true], ["dead", false], [
+      "docs",
+      true,
+    ]]);
     const listed = await ada.list();
     const status = Object.fromEntries(listed.map((s) => [s.name, s.status]));
     assert.equal(status.lab?.ok, true);

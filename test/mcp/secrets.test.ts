@@ -29,9 +29,12 @@ async function addTwo(registry: ReturnType<typeof createMultiUserRegistry>) {
     apiKey: SECRETS[0],
     headers: { "X-Token": SECRETS[1] },
   }, { discover: false });
-  await registry.global.add({ name: "two", url: "https://two.example.com/mcp", apiKey: SECRETS[0] }, {
-    discover: false,
-  });
+  await registry.global.add(
+    { name: "two", url: "https://two.example.com/mcp", apiKey: SECRETS[0] },
+    {
+      discover: false,
+    },
+  );
 }
 
 describe("secret box", () => {
@@ -47,7 +50,10 @@ describe("secret box", () => {
     assert.match(moved.message, /authentication failed/);
     const wrong = await createSecretBox({ key: key(2) }).open(a, "s1:apiKey").catch((e) => e);
     assert.equal(wrong.name, "SecretKeyError");
-    assert.match(wrong.message, /sealed with key [0-9a-f]{8}, and this registry has key [0-9a-f]{8}/);
+    assert.match(
+      wrong.message,
+      /sealed with key [0-9a-f]{8}, and this registry has key [0-9a-f]{8}/,
+    );
     const tampered = a.slice(0, -4) + (a.endsWith("AAAA") ? "BBBB" : "AAAA");
     assert.equal((await box.open(tampered, "s1:apiKey").catch((e) => e)).name, "SecretKeyError");
     assert.equal((await box.open("enc:v1:zz", "s1:apiKey").catch((e) => e)).name, "SecretKeyError");

@@ -17,9 +17,18 @@ let resolvers: UserResolvers;
 
 before(async () => {
   [adaServer, bobServer, globalServer] = await Promise.all([
-    startSdkServer({ json: true, skills: { pipeline: skillDoc("pipeline", "Ada's pipeline. Use when running.") } }),
-    startSdkServer({ json: true, skills: { pipeline: skillDoc("pipeline", "Bob's pipeline. Use when running.") } }),
-    startSdkServer({ json: true, skills: { handbook: skillDoc("handbook", "Company handbook. Use when asked.") } }),
+    startSdkServer({
+      json: true,
+      skills: { pipeline: skillDoc("pipeline", "Ada's pipeline. Use when running.") },
+    }),
+    startSdkServer({
+      json: true,
+      skills: { pipeline: skillDoc("pipeline", "Bob's pipeline. Use when running.") },
+    }),
+    startSdkServer({
+      json: true,
+      skills: { handbook: skillDoc("handbook", "Company handbook. Use when asked.") },
+    }),
   ]);
   registry = createMultiUserRegistry({
     storage: createMemoryStorage(),

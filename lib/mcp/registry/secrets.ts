@@ -33,6 +33,7 @@ export interface SecretBox {
 }
 
 const PREFIX = "enc:v1:";
+const OPENED_MAX = 10_000;
 const CHECK_IV = new Uint8Array(12);
 const CHECK_BLOCK = new Uint8Array(16);
 
@@ -108,7 +109,8 @@ function fromBase64Url(text: string): Uint8Array | undefined {
 
 /**
  * A box that seals secrets with `options.key` and opens values sealed with it or with one of
- * `options.previousKeys`. Keys load on first use (a callback is called once). A value sealed
+ * `options.previousKeys`. Keys load on first use (a callback is called once); the last 10,000
+ * opened values are remembered, so listing the same servers again decrypts nothing. A value sealed
  * with another key, bound to another context or altered is a `SecretKeyError` naming the key
  * ids involved, never garbage.
  *
@@ -123,6 +125,9 @@ function fromBase64Url(text: string): Uint8Array | undefined {
  */
 export function createSecretBox(options: SecretBoxOptions): SecretBox {
   let keys: Promise<LoadedKey[]> | undefined;
+  // Opened values by sealed text and context: a sealed value (random IV) opens to one plain
+  // text only, so listing 1,000 servers again costs no decryption.
+  const opened = new Map<string, string>();
   const loaded = () => {
     keys ??= Promise.all([options.key, ...(options.previousKeys ?? [])].map(load));
     keys.catch(() => (keys = undefined)); // a failed key service call is retried next time
@@ -146,6 +151,8 @@ export function createSecretBox(options: SecretBoxOptions): SecretBox {
       return `${PREFIX}${id}:${toBase64Url(out)}`;
     },
     async open(sealed, context) {
+      const cached = opened.get(`${context}\n${sealed}`);
+      if (cached !== undefined) return cached;
       const [, id, body] = /^enc:v1:([0-9a-f]{8}):([A-Za-z0-9_-]+)$/.exec(sealed) ?? [];
       const bytes = body === undefined ? undefined : fromBase64Url(body);
       if (bytes === undefined || bytes.length < 12 + 16) {
@@ -170,7 +177,10 @@ export function createSecretBox(options: SecretBoxOptions): SecretBox {
           match.key,
           bytes.slice(12),
         );
-        return new TextDecoder().decode(plain);
+        const text = new TextDecoder().decode(plain);
+        if (opened.size >= OPENED_MAX) opened.delete(opened.keys().next().value!);
+        opened.set(`${context}\n${sealed}`, text);
+        return text;
       } catch (cause) {
         throw new SecretKeyError(
           `Cannot open the secret of ${context}: authentication failed (the value was altered or belongs elsewhere)`,
