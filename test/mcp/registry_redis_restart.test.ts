@@ -8,13 +8,14 @@ import { createStorage } from "unstorage";
 import redisDriver from "unstorage/drivers/redis";
 import { createMultiUserRegistry } from "../../lib/mcp/registry/users.ts";
 import { createUnstorageStorage } from "../../lib/storage/unstorage.ts";
-import { type RedisServer, startRedis } from "../storage/_redis.ts";
+import { quietRedisErrors, type RedisServer, startRedis } from "../storage/_redis.ts";
 
 let redis: RedisServer;
 let unstorage: ReturnType<typeof createStorage>;
 before(async () => {
   redis = await startRedis();
   unstorage = createStorage({ driver: redisDriver({ url: redis.url, maxRetriesPerRequest: 1 }) });
+  quietRedisErrors(unstorage);
 });
 after(async () => {
   await unstorage.dispose();

@@ -140,3 +140,16 @@ export async function startRedis(): Promise<RedisServer> {
   };
   return server;
 }
+
+/**
+ * Keep ioredis from printing "Unhandled error event" while Redis is down on purpose: the
+ * errors reach the callers anyway (as rejected commands).
+ */
+export function quietRedisErrors(
+  unstorage: { getMount(key?: string): { driver: { getInstance?: () => unknown } } },
+): void {
+  const client = unstorage.getMount("").driver.getInstance?.() as
+    | { on(event: "error", listener: () => void): void }
+    | undefined;
+  client?.on("error", () => {});
+}

@@ -11,8 +11,8 @@ import { ForbiddenError } from "./errors.ts";
 import {
   applyServerPatch,
   checkServerDescription,
+  patchChangesReach,
   type RegisteredServer,
-  type ServerPatch,
   type ServerStatus,
 } from "./records.ts";
 import type { RecordStore } from "./_store.ts";
@@ -33,17 +33,6 @@ export interface RegistryView extends ServerRegistry {
   /** The server `target` names, owned by the caller (else `PolicyError` or `ForbiddenError`). */
   owned(target: string, verb: string): Promise<RegisteredServer>;
 }
-
-const REACH: ReadonlyArray<keyof ServerPatch> = [
-  "url",
-  "command",
-  "args",
-  "env",
-  "cwd",
-  "apiKey",
-  "headers",
-  "transport",
-];
 
 const describe = (error: unknown) => ({
   error: error instanceof Error ? error.message : String(error),
@@ -164,9 +153,8 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
       const current = await owned(target, "update");
       const next = applyServerPatch(current, patch);
       check(next);
-      const reach = REACH.some((field) => patch[field] !== undefined);
       let discovery: ServerDiscovery | undefined;
-      if (updateOptions.discover ?? (reach && next.enabled !== false)) {
+      if (updateOptions.discover ?? (patchChangesReach(patch) && next.enabled !== false)) {
         discovery = await use(next, updateOptions, (c) => discoverServer(c, updateOptions));
       }
       const saved = await store.modify(current.id, (latest) => {

@@ -67,21 +67,24 @@ export interface ServerPatch {
   description?: string | null;
 }
 
-const PATCH_FIELDS = new Set([
-  "name",
-  "url",
-  "command",
-  "args",
-  "env",
-  "cwd",
-  "apiKey",
-  "headers",
-  "enabled",
-  "transport",
-  "description",
-]);
 const HTTP_ONLY = ["apiKey", "headers", "transport"] as const;
 const STDIO_ONLY = ["args", "env", "cwd"] as const;
+const REACH_FIELDS = ["url", "command", ...HTTP_ONLY, ...STDIO_ONLY] as const;
+const PATCH_FIELDS = new Set<string>([...REACH_FIELDS, "name", "enabled", "description"]);
+
+/**
+ * Whether `patch` changes how the server is reached (URL, command, key, headers, transport…),
+ * so that a connection check is worth making before saving it.
+ *
+ * @example
+ * ```ts
+ * import { patchChangesReach } from "@skillmux/core";
+ * console.log(patchChangesReach({ description: "x" }), patchChangesReach({ apiKey: null })); // false true
+ * ```
+ */
+export function patchChangesReach(patch: ServerPatch): boolean {
+  return REACH_FIELDS.some((field) => patch[field] !== undefined);
+}
 
 /**
  * The most characters a server description may have.
