@@ -6,6 +6,7 @@ import { Redis } from "ioredis";
 import { createStorage } from "unstorage";
 import redisDriver from "unstorage/drivers/redis";
 import { createMultiUserRegistry, type MultiUserRegistry } from "../../lib/mcp/registry/users.ts";
+import { createUserResolvers } from "../../lib/resolve/users.ts";
 import { createMemoryStorage } from "../../lib/storage/memory.ts";
 import { createUnstorageStorage } from "../../lib/storage/unstorage.ts";
 import { type RedisServer, startRedis } from "../storage/_redis.ts";
@@ -166,6 +167,21 @@ describe("two users and a global server, in Redis", () => {
     assert.equal(status.docs?.ok, true, "a global server's status is everyone's");
     await ada.refresh(["lab"]);
     assert.deepEqual((await ada.discovery("lab"))?.skills.map((s) => s.name), ["star"]);
+  });
+
+  test("each user resolves skills through their own servers", async () => {
+    const resolvers = createUserResolvers({ registry });
+    try {
+      const star = await resolvers.resolve("ada", "star");
+      assert.equal(star.source, "mcp:lab");
+      assert.equal((await resolvers.resolve("bob", "bwa")).source, "mcp:lab");
+      assert.equal((await resolvers.resolve("carol", "bwa")).source, "mcp:docs");
+      // star and bwa are built-ins too: who does not reach a server with them gets those
+      assert.equal((await resolvers.resolve("carol", "star")).source, "builtin");
+      assert.equal((await resolvers.resolve("bob", "star")).source, "builtin");
+    } finally {
+      await resolvers.dispose();
+    }
   });
 
   test("remove deletes the record, its indexes and its cache", async () => {
