@@ -15,7 +15,7 @@ import { ConflictError } from "./errors.ts";
 import { newServerId, type RegisteredServer, type ServerStatus } from "./records.ts";
 import type { SecretBox } from "./secrets.ts";
 import { openServer, sealServer } from "./_sealing.ts";
-import { clashIndex, configOf, type RecordStore } from "./_store.ts";
+import { clashIndex, configOf, gone, type RecordStore } from "./_store.ts";
 import { swap } from "./_swap.ts";
 
 /** The reserved owner of global servers. */
@@ -121,7 +121,7 @@ export function createKvStore(ctx: KvContext, user: string): RecordStore & {
   ): Promise<StoredRecord> {
     return swap(storage, recordKey(id), async (text) => {
       const record = text === undefined ? undefined : parseRecord(text, recordKey(id));
-      if (record === undefined || !owns(record)) throw new Error(`Server ${id} is gone`);
+      if (record === undefined || !owns(record)) throw gone(id);
       const next = await change(record);
       return {
         next: next === undefined ? undefined : JSON.stringify(next),

@@ -77,3 +77,8 @@ export function configOf(server: RegisteredServer): McpServerConfig & { descript
     server;
   return config;
 }
+
+/** The error for a server that is not there (never seen, or removed meanwhile). */
+export function gone(target: string): PolicyError {
+  return new PolicyError(`No server matches "${target}" (by id, name or URL)`, { field: "name" });
+}

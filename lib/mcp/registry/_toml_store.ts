@@ -10,7 +10,7 @@ import { parseServersToml, toServersToml } from "./config_formats.ts";
 import { newServerId, type RegisteredServer, type ServerStatus } from "./records.ts";
 import type { SecretBox } from "./secrets.ts";
 import { openServer, sealServer } from "./_sealing.ts";
-import { clashIndex, configOf, type RecordStore } from "./_store.ts";
+import { clashIndex, configOf, gone, type RecordStore } from "./_store.ts";
 
 const statusKey = (id: string) => `cache/status/${id}.json`;
 
@@ -79,7 +79,7 @@ export function createTomlStore(storage: Storage, key: string, box?: SecretBox):
       return serial(async () => {
         const all = await read();
         const index = all.findIndex((s) => s.id === id);
-        if (index < 0) throw new Error(`Server ${id} is gone`);
+        if (index < 0) throw gone(id);
         const next = { ...change(await withStatus(all[index])), id };
         clashIndex(all, next, false);
         await write(all.map((s, i) => (i === index ? next : s)));
@@ -91,7 +91,7 @@ export function createTomlStore(storage: Storage, key: string, box?: SecretBox):
       return serial(async () => {
         const all = await read();
         const found = all.find((s) => s.id === id);
-        if (!found) throw new Error(`Server ${id} is gone`);
+        if (!found) throw gone(id);
         await write(all.filter((s) => s !== found));
         await storage.delete(cacheKey(found));
         await storage.delete(statusKey(found.id));

@@ -15,7 +15,7 @@ import {
   type RegisteredServer,
   type ServerStatus,
 } from "./records.ts";
-import type { RecordStore } from "./_store.ts";
+import { gone, type RecordStore } from "./_store.ts";
 import type { PingResult, RefreshResult, ServerRegistry } from "./types.ts";
 
 /** How a view checks and shows servers. */
@@ -38,9 +38,6 @@ const describe = (error: unknown) => ({
   error: error instanceof Error ? error.message : String(error),
   kind: error instanceof Error ? error.name : "Error",
 });
-
-const notFound = (target: string) =>
-  new PolicyError(`No server matches "${target}" (by id, name or URL)`, { field: "name" });
 
 /** A {@linkcode ServerRegistry} over `store`. */
 export function registryOn(store: RecordStore, options: ViewOptions = {}): RegistryView {
@@ -108,7 +105,7 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
 
   async function owned(target: string, verb: string): Promise<RegisteredServer> {
     const found = await store.lookup(target);
-    if (!found) throw notFound(target);
+    if (!found) throw gone(target);
     const { server } = found;
     if (server.scope === "builtin") {
       throw new ForbiddenError(

@@ -8,7 +8,6 @@
 
 import type { Storage } from "../../storage/types.ts";
 import type { ConnectOptions } from "../client.ts";
-import { PolicyError } from "../errors.ts";
 import type { RegisteredServer } from "./records.ts";
 import {
   createSecretBox,
@@ -215,9 +214,6 @@ export function createMultiUserRegistry(options: MultiUserRegistryOptions): Mult
       };
     },
     async rotateSecrets(key) {
-      if (typeof key !== "function" && !(key instanceof Uint8Array) && typeof key !== "object") {
-        throw new PolicyError("rotateSecrets needs a 32-byte key, a CryptoKey or a callback");
-      }
       const previous = keys ? [keys.key, ...(keys.previousKeys ?? [])] : [];
       const next = createSecretBox({ key, previousKeys: previous });
       const keyId = await next.keyId();

@@ -1,0 +1,2 @@
+const { benchBundle } = await import(process.cwd() + "/bench/bundle.ts");
+await benchBundle();
