@@ -46,8 +46,9 @@ try {
       'import { createStdioTransport } from "skillmux/stdio";',
       'import { createIndexedDbStorage } from "skillmux/indexed-db";',
       'import { createUnstorageStorage } from "skillmux/unstorage";',
+      'import { createMultiUserRegistry } from "skillmux/multi-user";',
       'const skill: Skill = (await resolveSkill("samtools")).skill;',
-      "console.log(skill.name, connect, createFsStorage, createStdioTransport, createIndexedDbStorage, createUnstorageStorage);",
+      "console.log(skill.name, connect, createFsStorage, createStdioTransport, createIndexedDbStorage, createUnstorageStorage, createMultiUserRegistry);",
       "",
     ].join("\n"),
   );
@@ -60,6 +61,7 @@ try {
   await import(`${name}/indexed-db`);
   await import(`${name}/stdio`);
   await import(`${name}/unstorage`);
+  await import(`${name}/multi-user`);
   const folders = {
     userDir: join(home, "user"),
     communityDir: join(home, "c"),

@@ -23,4 +23,3 @@ export * from "./registry/registry.ts";
 export * from "./registry/records.ts";
 export * from "./registry/errors.ts";
 export * from "./registry/secrets.ts";
-export * from "./registry/users.ts";

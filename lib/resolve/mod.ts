@@ -11,4 +11,3 @@ export * from "./storage_source.ts";
 export * from "./builtin_source.ts";
 export * from "./mcp_source.ts";
 export * from "./default_sources.ts";
-export * from "./users.ts";

@@ -83,7 +83,8 @@ interface Chain {
  *
  * @example
  * ```ts
- * import { createMemoryStorage, createMultiUserRegistry, createUserResolvers } from "@skillmux/core";
+ * import { createMemoryStorage } from "@skillmux/core";
+ * import { createMultiUserRegistry, createUserResolvers } from "@skillmux/core/multi-user";
  * const skills = createMemoryStorage();
  * await skills.set("users/ada/skills/notes.md", "---\nname: notes\ndescription: Ada's notes. Use when asked.\n---\n");
  * const resolvers = createUserResolvers({ registry: createMultiUserRegistry({ storage: createMemoryStorage() }), skills });

@@ -43,7 +43,7 @@ export interface BuiltinServer {
  *
  * @example
  * ```ts
- * import { BUILTIN_SKILLS_SERVER } from "@skillmux/core";
+ * import { BUILTIN_SKILLS_SERVER } from "@skillmux/core/multi-user";
  * console.log(BUILTIN_SKILLS_SERVER.id); // "builtin:skills"
  * ```
  */
@@ -120,7 +120,7 @@ export interface MultiUserRegistry {
  *
  * @example
  * ```ts
- * import { assertUserId } from "@skillmux/core";
+ * import { assertUserId } from "@skillmux/core/multi-user";
  * assertUserId("ada@example.org"); // fine
  * ```
  */
@@ -151,7 +151,8 @@ export function assertUserId(userId: unknown): asserts userId is string {
  *
  * @example Two users and a global server
  * ```ts
- * import { createMemoryStorage, createMultiUserRegistry } from "@skillmux/core";
+ * import { createMemoryStorage } from "@skillmux/core";
+ * import { createMultiUserRegistry } from "@skillmux/core/multi-user";
  * const registry = createMultiUserRegistry({
  *   storage: createMemoryStorage(),
  *   secrets: { key: crypto.getRandomValues(new Uint8Array(32)) },

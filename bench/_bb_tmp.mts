@@ -1,2 +1,0 @@
-const { benchBundle } = await import(process.cwd() + "/bench/bundle.ts");
-await benchBundle();
