@@ -22,5 +22,6 @@ await benchCatalogScale();
 if (!("Deno" in globalThis)) {
   await (await import("./bundle.ts")).benchBundle();
   await (await import("./big_list.ts")).benchBigList();
+  await (await import("./multiuser.ts")).benchMultiUser(); // needs redis-server
 }
 process.exit(0);

@@ -45,8 +45,10 @@ try {
       'import { createFsStorage } from "skillmux/fs";',
       'import { createStdioTransport } from "skillmux/stdio";',
       'import { createIndexedDbStorage } from "skillmux/indexed-db";',
+      'import { createUnstorageStorage } from "skillmux/unstorage";',
+      'import { createMultiUserRegistry } from "skillmux/multi-user";',
       'const skill: Skill = (await resolveSkill("samtools")).skill;',
-      "console.log(skill.name, connect, createFsStorage, createStdioTransport, createIndexedDbStorage);",
+      "console.log(skill.name, connect, createFsStorage, createStdioTransport, createIndexedDbStorage, createUnstorageStorage, createMultiUserRegistry);",
       "",
     ].join("\n"),
   );
@@ -58,6 +60,8 @@ try {
   const fs = await import(`${name}/fs`) as typeof import("../lib/storage/fs.ts");
   await import(`${name}/indexed-db`);
   await import(`${name}/stdio`);
+  await import(`${name}/unstorage`);
+  await import(`${name}/multi-user`);
   const folders = {
     userDir: join(home, "user"),
     communityDir: join(home, "c"),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: `npm test` runs this, locally and in CI.
-# Installs what a fresh machine lacks (Debian's Chromium, the small bioinformatics tools the
-# built-in help check runs: "quick" in test/builtin_help.json), then: type check, lint,
+# Installs what a fresh machine lacks (Debian's Chromium, redis-server, and the small
+# bioinformatics tools the built-in help check runs: "quick" in test/builtin_help.json), then:
+# type check, lint,
 # format, the unit suite under Deno and under Node, browser tests in Chromium,
 # the npm build, the browser bundle check, and `deno publish --dry-run`.
 set -euo pipefail
@@ -11,28 +12,25 @@ DENO=node_modules/.bin/deno
 LOG=$(mktemp -d)/test.log
 step() { printf '\n=== %s\n' "$*"; }
 
-step "Chromium (Debian package)"
-if ! command -v /usr/bin/chromium >/dev/null 2>&1; then
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
-fi
-/usr/bin/chromium --version
-
-step "Tools for the built-in help check (Debian packages marked quick in test/builtin_help.json)"
+step "Debian packages: Chromium, redis-server, the quick tools of the built-in help check"
 mapfile -t TOOLS < <(node -e '
   const { skills } = require("./test/builtin_help.json");
   for (const e of Object.values(skills)) if (e.quick && e.package) console.log(e.package);')
 MISSING=()
+[ -x /usr/bin/chromium ] || MISSING+=(chromium)
+[ -x /usr/bin/redis-server ] || MISSING+=(redis-server) # Redis storage and registry tests
 for p in "${TOOLS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || MISSING+=("$p"); done
 if [ "${#MISSING[@]}" -gt 0 ]; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-  # About 20 MB; the help-check tests skip (with the reason) any tool that still is not there.
-  { $SUDO apt-get update -qq &&
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${MISSING[@]}" >/dev/null; } ||
-    echo "warning: could not install ${MISSING[*]}; their help checks will be skipped"
+  APT=(-o DPkg::Lock::Timeout=300) # wait for another install instead of failing
+  echo "installing: ${MISSING[*]}"
+  $SUDO apt-get "${APT[@]}" update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get "${APT[@]}" install -y -qq --no-install-recommends \
+    "${MISSING[@]}" >/dev/null
 fi
-echo "${#TOOLS[@]} tool packages: ${TOOLS[*]}"
+/usr/bin/chromium --version
+/usr/bin/redis-server --version
+echo "${#TOOLS[@]} help-check tool packages: ${TOOLS[*]}"
 
 mapfile -t UNIT < <(find test -name '*.test.ts' -not -path 'test/browser/*' | sort)
 echo "${#UNIT[@]} unit test files"

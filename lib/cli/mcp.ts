@@ -1,5 +1,5 @@
 /**
- * `skillmux mcp add|list|remove|ping|refresh|import`: the MCP servers in `config.toml`.
+ * `skillmux mcp add|update|list|remove|ping|refresh|import`: the MCP servers in `config.toml`.
  *
  * @module
  */
@@ -8,44 +8,11 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { nameFromUrl, parseMcpServersJson } from "../mcp/registry/config_formats.ts";
 import type { McpServerConfig } from "../mcp/types.ts";
-import { CliError, splitCommand, str, UsageError, type Values } from "./_args.ts";
+import { CliError, splitCommand, str, UsageError } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { type Context, ensureConfigDir, printJson, table } from "./_context.ts";
-
-interface ServerView {
-  name: string;
-  url?: string;
-  command?: string;
-  args?: string[];
-  transport: string;
-  apiKey: boolean;
-  headers: string[];
-  enabled: boolean;
-}
-
-/** A server as shown: never the API key, never header values (they may be secrets). */
-function view(s: McpServerConfig): ServerView {
-  return {
-    name: s.name,
-    ...(s.url ? { url: s.url } : { command: s.command, args: s.args ?? [] }),
-    transport: s.transport ?? (s.url ? "auto" : "stdio"),
-    apiKey: s.apiKey !== undefined,
-    headers: Object.keys(s.headers ?? {}),
-    enabled: s.enabled !== false,
-  };
-}
-
-function headers(values: Values): Record<string, string> | undefined {
-  const list = (values.header as string[] | undefined) ?? [];
-  if (list.length === 0) return undefined;
-  const out: Record<string, string> = {};
-  for (const line of list) {
-    const at = line.indexOf(":");
-    if (at <= 0) throw new CliError(`Invalid --header "${line}": expected "Name: value"`);
-    out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
-  }
-  return out;
-}
+import { headers, statusNote, view } from "./_mcp_view.ts";
+import { update } from "./mcp_update.ts";
 
 const add: Command = {
   words: ["mcp", "add"],
@@ -59,9 +26,11 @@ const add: Command = {
     '--command "<cmd>"   a stdio server: program and arguments, shell-style quoting',
     "--no-verify         save without connecting",
     "--replace           replace a server of the same name",
+    "--description <d>   what the server is for (shown by mcp list)",
   ],
   spec: {
     name: { type: "string" },
+    description: { type: "string" },
     "api-key": { type: "string" },
     header: { type: "string", multiple: true },
     command: { type: "string" },
@@ -86,15 +55,19 @@ const add: Command = {
     if (apiKey !== undefined) server.apiKey = apiKey;
     const extra = headers(values);
     if (extra) server.headers = extra;
+    const description = str(values, "description");
     await ensureConfigDir(ctx);
     const registry = await ctx.registry();
     const verify = values["no-verify"] !== true;
-    const { discovery } = await registry.add(server, {
-      discover: verify,
-      replace: values.replace === true,
-      timeoutMs: 10_000,
-    });
-    if (ctx.json) return printJson(ctx, { server: view(server), discovery }), 0;
+    const { server: saved, discovery } = await registry.add(
+      description ? { ...server, description } : server,
+      {
+        discover: verify,
+        replace: values.replace === true,
+        timeoutMs: 10_000,
+      },
+    );
+    if (ctx.json) return printJson(ctx, { server: view(saved), discovery }), 0;
     const found = discovery
       ? ` — ${discovery.serverInfo.name} v${discovery.serverInfo.version}, ${discovery.skills.length} skills, ${discovery.tools.length} tools`
       : " (not verified)";
@@ -117,14 +90,15 @@ const list: Command = {
     const rows = servers.map((s) => [
       ctx.paint.bold(s.name),
       s.url ?? [s.command, ...(s.args ?? [])].join(" "),
+      s.description ?? "",
       [
-        s.enabled ? "" : "disabled",
         s.apiKey ? "api key" : "",
         s.headers.length ? `headers: ${s.headers.join(",")}` : "",
       ]
         .filter(Boolean).join("; "),
+      s.enabled ? statusNote(s.status) : "disabled",
     ]);
-    table([["NAME", "URL / COMMAND", "NOTES"], ...rows]).forEach(ctx.out);
+    table([["NAME", "URL / COMMAND", "DESCRIPTION", "NOTES", "STATUS"], ...rows]).forEach(ctx.out);
     ctx.out(`${servers.length} server${servers.length === 1 ? "" : "s"} registered`);
     return 0;
   },
@@ -237,4 +211,12 @@ const importJson: Command = {
 };
 
 /** The `mcp` command group. */
-export const mcpCommands: readonly Command[] = [add, list, remove, ping, refresh, importJson];
+export const mcpCommands: readonly Command[] = [
+  add,
+  update,
+  list,
+  remove,
+  ping,
+  refresh,
+  importJson,
+];

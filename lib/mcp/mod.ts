@@ -20,3 +20,6 @@ export * from "./skill_resources.ts";
 export * from "./registry/discover.ts";
 export * from "./registry/config_formats.ts";
 export * from "./registry/registry.ts";
+export * from "./registry/records.ts";
+export * from "./registry/errors.ts";
+export * from "./registry/secrets.ts";

@@ -172,6 +172,8 @@ export async function createMcpSkillSources(
   registry: ServerRegistry,
   options: McpSkillSourceOptions = {},
 ): Promise<McpSkillSource[]> {
-  const servers = (await registry.list()).filter((s) => s.enabled !== false);
+  const servers = (await registry.list()).filter((s) =>
+    s.enabled !== false && (s.url !== undefined || s.command !== undefined)
+  );
   return servers.map((server) => createMcpSkillSource(server, options));
 }

@@ -126,3 +126,5 @@ class IndexedDbStorage implements Storage {
     }
   }
 }
+
+export { type IndexedDbCryptoKeyOptions, loadIndexedDbCryptoKey } from "./indexed_db_key.ts";

@@ -103,6 +103,22 @@ class MemoryStorage implements Storage {
     });
   }
 
+  compareAndSet(
+    key: string,
+    expected: string | undefined,
+    value: string | undefined,
+    options?: StorageCallOptions,
+  ): Promise<boolean> {
+    return run(() => {
+      if (value === undefined) this.#guard.key(key, options?.signal);
+      else this.#guard.set(key, value, options?.signal);
+      if (this.#map.get(key) !== expected) return false;
+      if (value === undefined) this.#map.delete(key);
+      else this.#map.set(key, value);
+      return true;
+    });
+  }
+
   dispose(): Promise<void> {
     this.#guard.dispose();
     this.#map.clear();

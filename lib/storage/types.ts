@@ -35,6 +35,19 @@ export interface Storage {
   keys(prefix?: string, options?: StorageCallOptions): Promise<string[]>;
   /** Remove every key that starts with `prefix` (all keys when omitted). */
   clear?(prefix?: string, options?: StorageCallOptions): Promise<void>;
+  /**
+   * Atomically, across every writer of the store: when the value at `key` is `expected`
+   * (`undefined`: the key is absent), replace it with `value` (`undefined`: delete the key) and
+   * resolve `true`; otherwise change nothing and resolve `false`. Optional: only adapters that
+   * can do this atomically implement it (memory, and `unstorage` over Redis or its memory
+   * driver); callers fall back to last-writer-wins without it.
+   */
+  compareAndSet?(
+    key: string,
+    expected: string | undefined,
+    value: string | undefined,
+    options?: StorageCallOptions,
+  ): Promise<boolean>;
   /** Release handles the adapter holds. Calls after `dispose` reject. */
   dispose?(): Promise<void>;
   /**

@@ -84,6 +84,9 @@ describe("mcp", () => {
       [["mcp", "remove", "nobody"], /No server matches "nobody"/],
       [["mcp", "import", join(home.dir, "missing.json")], /Cannot read/],
       [["mcp", "ping", "nobody"], /No server named "nobody"/],
+      [["mcp", "update", "nobody", "--description", "x"], /No server matches "nobody"/],
+      [["mcp", "update", "team", "--header", "Cookie: a=b"], /Cookie/i],
+      [["mcp", "update", "team", "--url", DEAD], /./],
     ];
     for (const [argv, message] of cases) {
       const out = await cli(argv, env);
@@ -124,8 +127,13 @@ describe("mcp", () => {
     assert.match(listed.stdout, /team\s+http:\/\/127\.0\.0\.1:\d+\/mcp\s+api key; headers: X-Team/);
     assert.match(listed.stdout, /2 servers registered/);
     assert.doesNotMatch(listed.stdout, /sk-secret|genomics/);
+    assert.match(listed.stdout, /team .* ok \(refresh \d{4}-\d\d-\d\d /);
+    assert.match(listed.stdout, /dead .* down: .*\(refresh /);
     const json = JSON.parse((await cli(["mcp", "list", "--json"], env)).stdout);
-    assert.deepEqual(json.servers[0], {
+    const { status, ...team } = json.servers[0];
+    assert.deepEqual([status.ok, status.via], [true, "refresh"]);
+    assert.deepEqual(team, {
+      id: "team",
       name: "team",
       url: up.url,
       transport: "auto",
@@ -170,6 +178,7 @@ describe("mcp", () => {
     assert.equal(added.code, 0, added.stderr);
     const listed = JSON.parse((await sub(["mcp", "list", "--json"], env)).stdout);
     assert.deepEqual(listed.servers.at(-1), {
+      id: "local",
       name: "local",
       command: "node",
       args: ["my server.js", "--flag"],
@@ -178,7 +187,31 @@ describe("mcp", () => {
       headers: [],
       enabled: true,
     });
-    for (const name of ["local", "fs", "docs"]) {
+    const renamed = await sub([
+      "mcp",
+      "update",
+      "local",
+      "--name",
+      "local2",
+      "--description",
+      "A local stdio server",
+      "--disable",
+    ], env);
+    assert.equal(renamed.code, 0, renamed.stderr);
+    assert.match(renamed.stdout, /Updated "local2" \(local\)/);
+    const text = await readFile(config, "utf8");
+    assert.match(
+      text,
+      /name = "local2"\n(?:.*\n)*?description = "A local stdio server"\nid = "local"/,
+    );
+    const after = await sub(["mcp", "list"], env);
+    assert.match(
+      after.stdout,
+      /local2\s+node my server\.js --flag\s+A local stdio server\s+disabled/,
+    );
+    assert.equal((await sub(["mcp", "update", "local2", "--enable"], env)).code, 0);
+    assert.equal((await sub(["mcp", "update", "local2"], env)).code, 2);
+    for (const name of ["local2", "fs", "docs"]) {
       assert.equal((await sub(["mcp", "remove", name], env)).code, 0);
     }
     const ping = await sub(["mcp", "ping"], env);

@@ -6,6 +6,7 @@
  */
 
 import type { StorageConformanceCase } from "./_conformance_case.ts";
+import { casCases } from "./_conformance_cas.ts";
 import { keyCases } from "./_conformance_keys.ts";
 import { lifecycleCases } from "./_conformance_lifecycle.ts";
 import { valueCases } from "./_conformance_values.ts";
@@ -17,4 +18,5 @@ export const storageConformanceCases: ReadonlyArray<StorageConformanceCase> = [
   ...valueCases,
   ...keyCases,
   ...lifecycleCases,
+  ...casCases,
 ];

@@ -77,6 +77,10 @@ function entry(name: string, raw: unknown, where: string): McpServerConfig {
   const apiKey = text(raw.api_key ?? raw.apiKey, `${where}.api_key`);
   if (apiKey) config.apiKey = apiKey;
   if (raw.enabled === false || raw.disabled === true) config.enabled = false;
+  const id = text(raw.id, `${where}.id`);
+  if (id) (config as McpServerConfig & { id?: string }).id = id;
+  const description = text(raw.description, `${where}.description`);
+  if (description) (config as McpServerConfig & { description?: string }).description = description;
   if (type === "sse") config.transport = "sse";
   else if (type && /^(http|streamable-?http|streamableHttp)$/i.test(type)) {
     config.transport = "streamable-http";
@@ -153,7 +157,8 @@ export function toMcpServersJson(
 
 /**
  * Read `[[mcp.servers]]` entries (`url`, `name`, `api_key`, and `command`,
- * `args`, `env`, `cwd`, `headers`, `enabled`, `transport`) from a TOML
+ * `args`, `env`, `cwd`, `headers`, `enabled`, `transport`, `description`, and `id` when
+ * a rename made it differ from the name) from a TOML
  * document. An entry without a name is named after its URL's host and port.
  *
  * @example
@@ -207,6 +212,9 @@ export function toServersToml(servers: readonly McpServerConfig[], existing = ""
     if (s.headers && Object.keys(s.headers).length > 0) out.headers = s.headers;
     if (s.transport && s.transport !== "auto") out.transport = s.transport;
     if (s.enabled === false) out.enabled = false;
+    const extra = s as McpServerConfig & { id?: string; description?: string };
+    if (extra.description) out.description = extra.description;
+    if (extra.id && extra.id !== s.name) out.id = extra.id;
     return out;
   });
   doc.mcp = mcp;

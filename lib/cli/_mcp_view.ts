@@ -1,0 +1,58 @@
+// Private: how `skillmux mcp …` shows a server, and the --header option it parses.
+
+import type { RegisteredServer } from "../mcp/registry/records.ts";
+import { CliError, type Values } from "./_args.ts";
+
+interface ServerView {
+  id: string;
+  name: string;
+  description?: string;
+  url?: string;
+  command?: string;
+  args?: string[];
+  transport: string;
+  apiKey: boolean;
+  headers: string[];
+  enabled: boolean;
+  status?: RegisteredServer["status"];
+}
+
+/** A server as shown: never the API key, never header values (they may be secrets). */
+export function view(s: RegisteredServer): ServerView {
+  return {
+    id: s.id,
+    name: s.name,
+    ...(s.description ? { description: s.description } : {}),
+    ...(s.url ? { url: s.url } : { command: s.command, args: s.args ?? [] }),
+    transport: s.transport ?? (s.url ? "auto" : "stdio"),
+    apiKey: s.apiKey !== undefined,
+    headers: Object.keys(s.headers ?? {}),
+    enabled: s.enabled !== false,
+    ...(s.status ? { status: s.status } : {}),
+  };
+}
+
+/** `ok 12 ms (ping, 2026-…)`, `down: <error> (…)` or `never checked`. */
+export function statusNote(status: RegisteredServer["status"]): string {
+  if (!status) return "never checked";
+  const when = `${status.via} ${status.at.replace("T", " ").slice(0, 19)}`;
+  if (status.ok) {
+    return `ok${
+      status.latencyMs === undefined ? "" : ` ${status.latencyMs.toFixed(0)} ms`
+    } (${when})`;
+  }
+  return `down: ${status.error ?? status.kind ?? "error"} (${when})`;
+}
+
+/** The `--header "Name: value"` options as a table, or `undefined` when none was given. */
+export function headers(values: Values): Record<string, string> | undefined {
+  const list = (values.header as string[] | undefined) ?? [];
+  if (list.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const line of list) {
+    const at = line.indexOf(":");
+    if (at <= 0) throw new CliError(`Invalid --header "${line}": expected "Name: value"`);
+    out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return out;
+}

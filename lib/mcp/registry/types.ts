@@ -1,0 +1,96 @@
+/**
+ * The registry's public interface: the methods every registry has — over `config.toml`, and
+ * each user's view of a multi-user registry.
+ *
+ * @module
+ */
+
+import type { CallOptions } from "../client_types.ts";
+import type { Implementation, McpServerConfig, TransportKind } from "../types.ts";
+import type { ServerDiscovery } from "./discover.ts";
+import type { RegisteredServer, ServerPatch } from "./records.ts";
+
+/** One row of {@linkcode ServerRegistry.ping}. */
+export type PingResult =
+  | {
+    name: string;
+    id: string;
+    ok: true;
+    serverInfo: Implementation;
+    protocolVersion: string;
+    transport: TransportKind;
+    latencyMs: number;
+    skills: number;
+    tools: number;
+  }
+  | { name: string; id: string; ok: false; error: string; kind: string };
+
+/** One row of {@linkcode ServerRegistry.refresh}. */
+export type RefreshResult =
+  | { name: string; id: string; ok: true; discovery: ServerDiscovery }
+  | { name: string; id: string; ok: false; error: string; kind: string };
+
+/** Options of {@linkcode ServerRegistry.add}. */
+export interface AddServerOptions extends CallOptions {
+  /** Connect and discover before saving (default `true`); nothing is saved if that fails. */
+  discover?: boolean;
+  /** Replace a server of the same name instead of refusing. */
+  replace?: boolean;
+}
+
+/** Options of {@linkcode ServerRegistry.update}. */
+export interface UpdateServerOptions extends CallOptions {
+  /**
+   * Connect and discover before saving; nothing is saved if that fails. Default: `true` when
+   * the patch changes how to reach the server (URL, command, key, headers, transport), and the
+   * server is enabled.
+   */
+  discover?: boolean;
+  /** Refuse with `ConflictError` unless the server is still at this revision (multi-user registries). */
+  ifRevision?: number;
+}
+
+/** What {@linkcode ServerRegistry.onChange} listeners receive. */
+export interface RegistryChange {
+  /** `servers`: added, updated, removed or imported; `discovery`: tools and resources re-discovered. */
+  kind: "servers" | "discovery";
+  /** The names of the servers concerned. */
+  names: string[];
+}
+
+/** A stored list of MCP servers. */
+export interface ServerRegistry {
+  /** Every registered server, in registration order, with id, description and status. */
+  list(): Promise<RegisteredServer[]>;
+  /** One server by id, name or URL. */
+  get(idOrName: string): Promise<RegisteredServer | undefined>;
+  /** Validate, connect, discover, then save. Throws `PolicyError` for bad input; saves nothing on failure. */
+  add(
+    server: McpServerConfig & { description?: string },
+    options?: AddServerOptions,
+  ): Promise<{ server: RegisteredServer; discovery?: ServerDiscovery }>;
+  /**
+   * Change a server, validated like `add` (policy, optional connection check); nothing is saved
+   * on failure. The id stays, whatever changes.
+   */
+  update(
+    idOrName: string,
+    patch: ServerPatch,
+    options?: UpdateServerOptions,
+  ): Promise<{ server: RegisteredServer; discovery?: ServerDiscovery }>;
+  /** Remove by id, name or URL; throws `PolicyError` when nothing matches. */
+  remove(idOrNameOrUrl: string): Promise<RegisteredServer>;
+  /** Add many at once (from `parseMcpServersJson` or `parseServersToml`), validated first, without connecting. */
+  import(
+    servers: readonly McpServerConfig[],
+    options?: { replace?: boolean },
+  ): Promise<RegisteredServer[]>;
+  /** Ping every enabled server (or those named) in parallel; one failure never hides the others. Keeps each status. */
+  ping(names?: readonly string[], options?: CallOptions): Promise<PingResult[]>;
+  /** Re-discover tools and skill resources and cache them with the time of discovery. Keeps each status. */
+  refresh(names?: readonly string[], options?: CallOptions): Promise<RefreshResult[]>;
+  /** The cached discovery of a server, if any. */
+  discovery(idOrName: string): Promise<ServerDiscovery | undefined>;
+  /** Call `listener` after changes made through this registry; returns a function that stops it. */
+  onChange(listener: (change: RegistryChange) => void): () => void;
+}
