@@ -16,7 +16,6 @@ export * from "./transport/http_options.ts";
 export { createStreamableHttpTransport } from "./transport/streamable_http.ts";
 export { createLegacySseTransport } from "./transport/legacy_sse.ts";
 export * from "./policy/mod.ts";
-export * from "./skill_resources.ts";
 export * from "./registry/discover.ts";
 export * from "./registry/config_formats.ts";
 export * from "./registry/registry.ts";

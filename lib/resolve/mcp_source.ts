@@ -9,7 +9,7 @@ import { connect, type ConnectOptions } from "../mcp/client.ts";
 import type { McpClient } from "../mcp/client_types.ts";
 import { CircuitOpenError, isMcpError } from "../mcp/errors.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
-import { hasSkillTemplate, type SkillResource, skillResources } from "../mcp/skill_resources.ts";
+import { hasSkillTemplate, type SkillResource, skillResources } from "./skill_resources.ts";
 import type { McpServerConfig } from "../mcp/types.ts";
 import type { SkillSource, SourceCallOptions, SourceEntry } from "./types.ts";
 

@@ -33,8 +33,11 @@ export type PingResult =
     protocolVersion: string;
     transport: TransportKind;
     latencyMs: number;
-    skills: number;
+    /** How many resources the server lists (the resolver tells which are skills). */
+    resources: number;
     tools: number;
+    /** What was discovered, for callers that want more than counts. */
+    discovery: ServerDiscovery;
   }
   | { name: string; ok: false; error: string; kind: string };
 
@@ -71,7 +74,7 @@ export interface ServerRegistry {
   ): Promise<McpServerConfig[]>;
   /** Ping every enabled server (or those named) in parallel; one failure never hides the others. */
   ping(names?: readonly string[], options?: CallOptions): Promise<PingResult[]>;
-  /** Re-discover tools and skill resources and cache them with the time of discovery. */
+  /** Re-discover tools, resources and templates and cache them with the time of discovery. */
   refresh(names?: readonly string[], options?: CallOptions): Promise<RefreshResult[]>;
   /** The cached discovery of a server, if any. */
   discovery(name: string): Promise<ServerDiscovery | undefined>;
@@ -220,8 +223,9 @@ export function createServerRegistry(options: ServerRegistryOptions): ServerRegi
               protocolVersion: client.protocolVersion,
               transport: client.transport,
               latencyMs,
-              skills: found.skills.length,
+              resources: found.resources.length,
               tools: found.tools.length,
+              discovery: found,
             };
           });
         } catch (error) {
