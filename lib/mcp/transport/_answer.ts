@@ -22,6 +22,8 @@ export interface AnswerJob {
   request: JsonRpcRequest;
   response: Response;
   signal: AbortSignal;
+  /** A long-lived stream: no stall timer. */
+  longLived?: boolean;
   /** Reopen the stream after `lastEventId`. */
   resume(lastEventId: string): Promise<ReadableStream<Uint8Array>>;
 }
@@ -72,8 +74,8 @@ async function readStream(job: AnswerJob): Promise<JsonRpcResponse> {
         server: name,
         maxBytes: settings.maxResponseBytes,
         signal,
-        stallMs: settings.stallTimeoutMs,
-        capMode: "total",
+        stallMs: job.longLived ? undefined : settings.stallTimeoutMs,
+        capMode: job.longLived ? "event" : "total",
         counted,
         onRetry: (ms) => (retryMs = ms),
         onEvent(event) {
