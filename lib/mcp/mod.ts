@@ -10,6 +10,8 @@ export * from "./types.ts";
 export * from "./errors.ts";
 export type * from "./transport/interface.ts";
 export type * from "./client_types.ts";
+export type * from "./client_handlers.ts";
+export type * from "./connect_options.ts";
 export * from "./client.ts";
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./_session.ts";
 export * from "./transport/http_options.ts";

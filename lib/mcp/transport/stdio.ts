@@ -425,3 +425,25 @@ export function createStdioTransport(
   }
   return new StdioTransportImpl(server, options);
 }
+
+/**
+ * The stdio connector for `connect()`: pass `{ stdio: stdio() }` to connect `command` servers
+ * (Deno and Node). Keeping it out of `connect()` keeps child processes out of browser bundles.
+ *
+ * @example
+ * ```ts
+ * import { connect } from "@skillmux/core";
+ * import { stdio } from "@skillmux/core/stdio";
+ * const client = await connect(
+ *   { name: "everything", command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"] },
+ *   { stdio: stdio({ inheritEnv: "minimal" }), timeoutMs: 30_000 },
+ * );
+ * console.log((await client.listTools()).length);
+ * await client.close();
+ * ```
+ */
+export function stdio(
+  options: StdioTransportOptions = {},
+): (server: PreparedServer) => StdioTransport {
+  return (server) => createStdioTransport(server, options);
+}
