@@ -10,6 +10,7 @@ import type { McpTransport } from "./transport/interface.ts";
 
 const FIRST_DELAY_MS = 1_000;
 const MAX_DELAY_MS = 30_000;
+const MIN_HEALTHY_MS = 5_000;
 
 /** The wait before reopening after `failures` failures in a row. */
 function backoff(failures: number): number {
@@ -54,11 +55,13 @@ export async function listenLoop(
   let failures = 0;
   while (!signal.aborted) {
     let wait: number;
+    const started = Date.now();
     try {
       const { stop, retryMs } = await once(transport, session, signal);
       if (stop) return log(`${name}: the server offers no notification stream`);
-      failures = 0;
-      wait = retryMs ?? backoff(0);
+      // A stream that ends at once is no better than a failure: back off all the same.
+      failures = Date.now() - started < MIN_HEALTHY_MS ? failures + 1 : 0;
+      wait = retryMs ?? backoff(failures);
     } catch (error) {
       if (signal.aborted) return;
       failures++;

@@ -118,7 +118,7 @@ export async function connect(
     stop: () => closing.abort(),
   });
   rememberHint(prepared, client.hint);
-  if (options.listen ?? options.onNotification !== undefined) {
+  if (options.listen ?? (options.onNotification !== undefined || options.handlers !== undefined)) {
     listenLoop(name, transport, session, closing.signal, log);
   }
   return client;

@@ -73,8 +73,8 @@ export interface ConnectOptions extends PrepareServerOptions {
   onNotification?: (message: JsonRpcNotification) => void;
   /**
    * Keep a stream open for server notifications: the GET stream (2025 revisions, when the server
-   * offers one) or `subscriptions/listen` (2026-07-28), reconnecting with backoff. Default: on
-   * when `onNotification` is given.
+   * offers one; server requests may arrive there too) or `subscriptions/listen` (2026-07-28),
+   * reconnecting with backoff. Default: on when `onNotification` or `handlers` is given.
    */
   listen?: boolean;
   /** Options of the HTTP transports (fetch, size cap, retries, circuit breaker, …). */

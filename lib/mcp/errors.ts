@@ -275,6 +275,46 @@ export class UnsupportedProtocolVersionError extends McpError {
   }
 }
 
+/** Why a skill served over MCP was not used (SEP-2640 verification). */
+export type SkillVerificationReason =
+  | "unlisted"
+  | "size"
+  | "digest"
+  | "frontmatter"
+  | "dynamic"
+  | "limits"
+  | "invalid";
+
+/**
+ * A skill file read over MCP did not match its `skills/list` entry (size, digest, front matter),
+ * was not listed in it, or the entry itself is unusable. The content was not used.
+ *
+ * @example
+ * ```ts
+ * import { SkillVerificationError } from "@skillmux/core";
+ * const error = new SkillVerificationError("digest", "skill://bwa/SKILL.md", "digest mismatch");
+ * console.log(error.reason, error.uri); // "digest" "skill://bwa/SKILL.md"
+ * ```
+ */
+export class SkillVerificationError extends McpError {
+  /** What failed. */
+  readonly reason: SkillVerificationReason;
+  /** The file (or skill) concerned. */
+  readonly uri: string;
+  /** Build the error. */
+  constructor(
+    reason: SkillVerificationReason,
+    uri: string,
+    message: string,
+    options: McpErrorOptions = {},
+  ) {
+    super(`${options.server ? `${options.server}: ` : ""}${message}`, options);
+    this.name = "SkillVerificationError";
+    this.reason = reason;
+    this.uri = uri;
+  }
+}
+
 /** Each MCP error class by its `name`, for {@linkcode isMcpError}. */
 export interface McpErrorTypes {
   McpError: McpError;
@@ -289,6 +329,7 @@ export interface McpErrorTypes {
   StreamEndedError: StreamEndedError;
   CircuitOpenError: CircuitOpenError;
   UnsupportedProtocolVersionError: UnsupportedProtocolVersionError;
+  SkillVerificationError: SkillVerificationError;
 }
 
 /** The names of the MCP error classes, for {@linkcode isMcpError}. */

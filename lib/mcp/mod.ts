@@ -21,3 +21,4 @@ export * from "./policy/mod.ts";
 export * from "./registry/discover.ts";
 export * from "./registry/config_formats.ts";
 export * from "./registry/registry.ts";
+export * from "./skills/mod.ts";

@@ -31,4 +31,5 @@ export {
   type SafeParseSkillResult,
 } from "./parse.ts";
 export { renderSkill, renderSkillSections } from "./render.ts";
+export { readFrontMatter } from "./front_matter.ts";
 export { isLintClean, lintSkill, type LintSkillOptions } from "./lint.ts";
