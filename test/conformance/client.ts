@@ -112,15 +112,15 @@ const flows: Record<string, () => Promise<void>> = {
     await client.close();
   },
   async "sep-2322-client-request-state"() {
-    let client: McpClient | undefined;
+    const held: { client?: McpClient } = {};
     let unrelatedCalled = false;
-    client = await open({
+    const client = held.client = await open({
       handlers: {
         async elicitation() {
           // A request sent while an input-required round is open must not carry its state.
-          if (!unrelatedCalled && client) {
+          if (!unrelatedCalled && held.client) {
             unrelatedCalled = true;
-            await client.callTool("test_mrtr_unrelated", {});
+            await held.client.callTool("test_mrtr_unrelated", {});
           }
           return { action: "accept", content: { confirmed: true } };
         },
