@@ -8,6 +8,7 @@ import type { Resolver } from "../resolve/types.ts";
 import { renderSkill } from "../skill/render.ts";
 import { createFsStorage } from "../storage/fs.ts";
 import { folderSignature } from "./_folder.ts";
+import { type SkillFileData, supportingFiles } from "./_skill_files.ts";
 
 /** One served skill. */
 export interface CatalogEntry {
@@ -33,12 +34,14 @@ export interface CatalogOptions {
 /** The skills behind a server; see the top of this file. */
 export class SkillCatalog {
   readonly #resolver: Resolver;
+  readonly #folder: string | undefined;
   /** Fingerprint of the source, or `undefined` when it cannot be fingerprinted (rebuild each call). */
   readonly #signature: (() => Promise<string>) | undefined;
   #cached: { signature: string; snapshot: Promise<Snapshot> } | undefined;
 
   constructor(options: CatalogOptions) {
     const folder = options.folder;
+    this.#folder = options.resolver === undefined ? folder : undefined;
     if (options.resolver !== undefined) {
       this.#resolver = options.resolver;
     } else if (folder !== undefined) {
@@ -81,6 +84,11 @@ export class SkillCatalog {
     } catch {
       return undefined;
     }
+  }
+
+  /** The supporting files of a folder skill (`x/references/…`); none for other skills. */
+  async files(name: string): Promise<SkillFileData[]> {
+    return this.#folder === undefined ? [] : await supportingFiles(this.#folder, name);
   }
 
   async #build(): Promise<Snapshot> {
