@@ -7,7 +7,7 @@
 import { scopedSignal } from "../_abort.ts";
 import { assertSkillName } from "../skill/name.ts";
 import { SkillNotFoundError } from "./errors.ts";
-import { askTier, type ResolverParseOptions } from "./_query.ts";
+import { askTier, peekAll, type ResolverParseOptions } from "./_query.ts";
 import { listSources } from "./_list.ts";
 import type {
   Resolution,
@@ -80,8 +80,28 @@ export function createResolver(options: CreateResolverOptions): Resolver {
   const parse = options.parse ?? {};
   const labels = sources.map((s) => s.label);
 
+  /** `origin:name` asks only the source labelled `origin` (or `mcp:origin`); else every tier. */
+  function route(requested: string): { name: string; chosen: SkillSource[][] } {
+    const text = typeof requested === "string" ? requested.toLowerCase() : requested;
+    const colon = typeof text === "string" ? text.lastIndexOf(":") : -1;
+    if (colon <= 0) return { name: text, chosen: tiers };
+    const origin = text.slice(0, colon);
+    const picked = sources.filter((s) =>
+      s.label.toLowerCase() === origin || s.label.toLowerCase() === `mcp:${origin}`
+    );
+    if (picked.length === 0) {
+      throw new SkillNotFoundError(text, labels, [{
+        source: origin,
+        name: text,
+        problem: "error",
+        message: `no source is labelled "${origin}" (sources: ${labels.join(", ")})`,
+      }]);
+    }
+    return { name: text.slice(colon + 1), chosen: picked.map((s) => [s]) };
+  }
+
   async function resolve(requested: string, call: ResolveOptions = {}): Promise<Resolution> {
-    const name = typeof requested === "string" ? requested.toLowerCase() : requested;
+    const { name, chosen } = route(requested);
     assertSkillName(name);
     const deadline = call.deadlineMs ?? options.deadlineMs;
     const scope = scopedSignal(
@@ -91,17 +111,27 @@ export function createResolver(options: CreateResolverOptions): Resolver {
     );
     const diagnostics: ResolveDiagnostic[] = [];
     try {
-      for (const tier of tiers) {
+      for (const tier of chosen) {
         if (scope.signal.aborted) break;
         const answer = await askTier(tier, name, scope.signal, timeoutMs, parse);
         diagnostics.push(...answer.diagnostics);
         if (answer.hit) {
+          const { hit } = answer;
+          const below = sources.slice(sources.findIndex((s) => s.label === hit.source) + 1);
+          const says = chosen === tiers
+            ? await peekAll(below.filter((s) => s.peek), name, scope.signal, timeoutMs, true)
+            : [];
           return {
-            skill: answer.hit.skill,
-            source: answer.hit.source,
-            location: answer.hit.location,
-            shadows: [],
-            diagnostics: [...diagnostics, ...answer.hit.diagnostics],
+            skill: hit.skill,
+            source: hit.source,
+            location: hit.location,
+            shadows: below.filter((s) => s.peek).filter((_, i) => says[i] === true).map((s) =>
+              s.label
+            ),
+            ...(hit.requestedAllowedTools
+              ? { requestedAllowedTools: hit.requestedAllowedTools }
+              : {}),
+            diagnostics: [...diagnostics, ...hit.diagnostics],
           };
         }
       }

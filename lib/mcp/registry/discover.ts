@@ -7,6 +7,7 @@
  */
 
 import type { CallOptions, McpClient } from "../client_types.ts";
+import type { ServerHint } from "../connect_options.ts";
 import type {
   Implementation,
   Resource,
@@ -36,6 +37,8 @@ export interface ServerDiscovery {
   resources: Resource[];
   /** Every resource template. */
   resourceTemplates: ResourceTemplate[];
+  /** The protocol era and transport learnt (connect with it to skip the era probe). */
+  hint?: ServerHint;
 }
 
 /**
@@ -71,5 +74,6 @@ export async function discoverServer(
     tools,
     resources,
     resourceTemplates,
+    hint: client.hint,
   };
 }

@@ -78,6 +78,8 @@ export interface ServerRegistry {
   refresh(names?: readonly string[], options?: CallOptions): Promise<RefreshResult[]>;
   /** The cached discovery of a server, if any. */
   discovery(name: string): Promise<ServerDiscovery | undefined>;
+  /** Drop a server's cached discovery (its lists changed); the next `refresh` makes a new one. */
+  invalidate(name: string): Promise<void>;
 }
 
 const describe = (error: unknown) => ({
@@ -144,8 +146,16 @@ export function createServerRegistry(options: ServerRegistryOptions): ServerRegi
     call: CallOptions,
     fn: (client: Awaited<ReturnType<typeof connect>>) => Promise<T>,
   ): Promise<T> {
+    const cached = await storage.get(cacheKey(server.name)).catch(() => undefined);
+    let hint: ServerDiscovery["hint"];
+    try {
+      hint = cached === undefined ? undefined : (JSON.parse(cached) as ServerDiscovery).hint;
+    } catch {
+      hint = undefined; // a damaged cache only costs the era probe
+    }
     const client = await connect(server, {
       ...options.connect,
+      hint: options.connect?.hint ?? hint,
       signal: call.signal,
       timeoutMs: call.timeoutMs,
     });
@@ -244,6 +254,9 @@ export function createServerRegistry(options: ServerRegistryOptions): ServerRegi
           return { name: server.name, ok: false, ...describe(error) };
         }
       }));
+    },
+    async invalidate(name) {
+      await storage.delete(cacheKey(name));
     },
     async discovery(name) {
       const text = await storage.get(cacheKey(name));
