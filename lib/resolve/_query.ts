@@ -141,9 +141,9 @@ export async function peekAll(
 
 /**
  * Ask a tier: one source, or a group asked in parallel whose answer is the
- * first valid hit in group order. Members whose `peek` says they lack the name are skipped, and
- * so is every member after the first whose `peek` says it has it (reads go only to members that
- * rank above it and cannot tell). Once a hit is known, the members after it are cancelled.
+ * first valid hit in group order. Members whose cached `peek` says they lack the name are skipped,
+ * and so is every member after the first whose `peek` says it has it (reads go only to members
+ * that rank above it and cannot tell). Once a hit is known, the members after it are cancelled.
  */
 export async function askTier(
   tier: readonly SkillSource[],
@@ -154,7 +154,8 @@ export async function askTier(
 ): Promise<TierAnswer> {
   if (tier.length === 1) return await askOne(tier[0], name, signal, timeoutMs, parse);
   if (tier.some((source) => source.peek !== undefined)) {
-    const says = await peekAll(tier, name, signal, timeoutMs);
+    // Cached listings only: a cold member is asked directly (it lists and reads at once).
+    const says = await peekAll(tier, name, signal, timeoutMs, true);
     const holder = says.indexOf(true);
     const open = tier.filter((_, i) => says[i] !== false);
     const cut = holder === -1 ? open.length : open.indexOf(tier[holder]) + 1;

@@ -190,6 +190,32 @@ export function createMcpSkillSource(
     };
   }
 
+  /** Start reading `skill://<name>` on a resources server (not a SEP-2640 one); never rejects. */
+  async function guess(name: string, signal: AbortSignal) {
+    const c = await session(signal);
+    if (offersSkills(c) || !c.capabilities.resources) return undefined;
+    const reading = c.readResource(`skill://${name}`, { signal });
+    reading.catch(() => {});
+    return { reading };
+  }
+
+  async function read(
+    uri: string,
+    signal: AbortSignal,
+    started?: Promise<Awaited<ReturnType<McpClient["readResource"]>>>,
+  ): Promise<SourceEntry | undefined> {
+    try {
+      const contents = await (started ?? (await session(signal)).readResource(uri, { signal }));
+      const text = contents.find((c) => typeof c.text === "string" && c.text !== "")?.text;
+      return text === undefined
+        ? undefined
+        : { text, format: "markdown", location: uri, remote: true };
+    } catch (error) {
+      if (isMcpError(error, "RpcError") && NOT_FOUND.has(error.code)) return undefined;
+      throw error;
+    }
+  }
+
   return {
     label: `mcp:${server.name}`,
     server,
@@ -205,21 +231,15 @@ export function createMcpSkillSource(
       return found.open ? undefined : false;
     },
     async get(name: string, { signal }: SourceCallOptions): Promise<SourceEntry | undefined> {
+      // Cold listing of a resources server: read skill://<name> while listing, so a cold lookup
+      // costs one round trip after connecting, not two; the listing still decides.
+      const speculative = listing === undefined ? await guess(name, signal) : undefined;
       const found = await list(signal);
       const entries = found.entries?.get(name);
       if (entries) return await getEntry(name, entries, signal);
       const uri = found.uris.get(name) ?? (found.open ? `skill://${name}` : undefined);
       if (uri === undefined) return undefined;
-      try {
-        const contents = await (await session(signal)).readResource(uri, { signal });
-        const text = contents.find((c) => typeof c.text === "string" && c.text !== "")?.text;
-        return text === undefined
-          ? undefined
-          : { text, format: "markdown", location: uri, remote: true };
-      } catch (error) {
-        if (isMcpError(error, "RpcError") && NOT_FOUND.has(error.code)) return undefined;
-        throw error;
-      }
+      return await read(uri, signal, uri === `skill://${name}` ? speculative?.reading : undefined);
     },
     async list({ signal }: SourceCallOptions): Promise<string[]> {
       const found = await list(signal);

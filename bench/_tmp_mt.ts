@@ -1,0 +1,3 @@
+import { benchMcpTools } from "./mcp_tools.ts";
+await benchMcpTools();
+process.exit(0);
