@@ -2,19 +2,10 @@
 // connection's timeout, a per-call deadline, result validation and bounded pagination; the
 // tool list's `x-mcp-header` annotations kept for `tools/call` headers (2026-07-28 over HTTP).
 
-import * as v from "valibot";
 import { ProtocolError, RpcError } from "./errors.ts";
 import { withDeadline } from "./_deadline.ts";
-import { type ParamHeader, paramHeaders, paramHeaderValues } from "./_param_headers.ts";
-import {
-  CallToolSchema,
-  GetPromptSchema,
-  PromptsPageSchema,
-  ReadResourceSchema,
-  ResourcesPageSchema,
-  TemplatesPageSchema,
-  ToolsPageSchema,
-} from "./_results.ts";
+import type { ParamHeader } from "./_param_headers.ts";
+import { checkResult } from "./_results.ts";
 import type { ProtocolSession } from "./_protocol.ts";
 import type { CacheHintInfo, CallOptions, McpClient, RequestOptions } from "./client_types.ts";
 import type { ServerHint } from "./connect_options.ts";
@@ -30,7 +21,7 @@ export interface ClientSettings {
   stop: () => void;
 }
 
-type Page = v.GenericSchema<unknown, Record<string, unknown>>;
+type Result = Record<string, unknown>;
 
 /** The client of one server. */
 export class Client implements McpClient {
@@ -99,17 +90,16 @@ export class Client implements McpClient {
     params?: Record<string, unknown>,
     options: RequestOptions = {},
   ): Promise<Record<string, unknown>> {
-    return this.#call(v.looseObject({}), method, params, options, options.idempotent ?? false);
+    return this.#call(method, params, options, options.idempotent ?? false);
   }
 
-  #call<S extends v.GenericSchema>(
-    schema: S,
+  #call(
     method: string,
     params: Record<string, unknown> | undefined,
     options: CallOptions,
     idempotent = true,
     headers?: Record<string, string>,
-  ): Promise<v.InferOutput<S>> {
+  ): Promise<Result> {
     return withDeadline(options, `${this.name}: ${method}`, this.name, async (signal) => {
       const result = await this.#session.request(method, params, {
         signal,
@@ -118,16 +108,15 @@ export class Client implements McpClient {
         idempotent,
         headers,
       });
-      const parsed = v.safeParse(schema, result);
-      if (parsed.success) return parsed.output;
-      throw new ProtocolError(
-        `${this.name}: invalid ${method} result: ${v.summarize(parsed.issues)}`,
-        { server: this.name },
-      );
+      const problem = checkResult(method, result);
+      if (problem === undefined) return result;
+      throw new ProtocolError(`${this.name}: invalid ${method} result: ${problem}`, {
+        server: this.name,
+      });
     });
   }
 
-  #all<T>(schema: Page, method: string, key: string, options: CallOptions): Promise<T[]> {
+  #all<T>(method: string, key: string, options: CallOptions): Promise<T[]> {
     return withDeadline(options, `${this.name}: ${method}`, this.name, async (signal) => {
       const items: T[] = [];
       const seen = new Set<string>();
@@ -140,7 +129,7 @@ export class Client implements McpClient {
           );
         }
         const params = cursor === undefined ? undefined : { cursor };
-        const page = await this.#call(schema, method, params, {
+        const page = await this.#call(method, params, {
           ...options,
           signal,
           deadlineMs: undefined,
@@ -161,20 +150,24 @@ export class Client implements McpClient {
   }
 
   listResources(options: CallOptions = {}): ReturnType<McpClient["listResources"]> {
-    return this.#all(ResourcesPageSchema, "resources/list", "resources", options);
+    return this.#all("resources/list", "resources", options);
   }
   listResourceTemplates(options: CallOptions = {}): ReturnType<McpClient["listResourceTemplates"]> {
-    return this.#all(TemplatesPageSchema, "resources/templates/list", "resourceTemplates", options);
+    return this.#all("resources/templates/list", "resourceTemplates", options);
   }
   async readResource(
     uri: string,
     options: CallOptions = {},
   ): ReturnType<McpClient["readResource"]> {
-    return (await this.#call(ReadResourceSchema, "resources/read", { uri }, options)).contents;
+    return (await this.#call("resources/read", { uri }, options)).contents as Awaited<
+      ReturnType<McpClient["readResource"]>
+    >;
   }
   async listTools(options: CallOptions = {}): Promise<Tool[]> {
-    const tools = await this.#all<Tool>(ToolsPageSchema, "tools/list", "tools", options);
+    const tools = await this.#all<Tool>("tools/list", "tools", options);
     if (this.era !== "modern" || this.transport === "stdio") return tools;
+    // x-mcp-header rules load with the first modern tool list (browser bundles stay small).
+    const { paramHeaders } = await import("./_param_headers.ts");
     this.#headers.clear();
     return tools.filter((tool) => {
       const specs = paramHeaders(tool);
@@ -189,17 +182,13 @@ export class Client implements McpClient {
     options: CallOptions = {},
   ): ReturnType<McpClient["callTool"]> {
     const specs = this.#headers.get(name);
-    const headers = specs?.length ? paramHeaderValues(specs, args) : undefined;
+    const values = specs?.length
+      ? (await import("./_param_headers.ts")).paramHeaderValues
+      : undefined;
+    const headers = values?.(specs!, args);
     const params = { name, arguments: args };
     try {
-      return await this.#call(
-        CallToolSchema,
-        "tools/call",
-        params,
-        options,
-        false,
-        headers,
-      ) as Awaited<
+      return await this.#call("tools/call", params, options, false, headers) as Awaited<
         ReturnType<McpClient["callTool"]>
       >;
     } catch (error) {
@@ -209,40 +198,29 @@ export class Client implements McpClient {
       }
       await this.listTools(options);
       const again = this.#headers.get(name);
+      const { paramHeaderValues } = await import("./_param_headers.ts");
       const retry = again?.length ? paramHeaderValues(again, args) : undefined;
-      return await this.#call(
-        CallToolSchema,
-        "tools/call",
-        params,
-        options,
-        false,
-        retry,
-      ) as Awaited<
+      return await this.#call("tools/call", params, options, false, retry) as Awaited<
         ReturnType<McpClient["callTool"]>
       >;
     }
   }
   listPrompts(options: CallOptions = {}): ReturnType<McpClient["listPrompts"]> {
-    return this.#all(PromptsPageSchema, "prompts/list", "prompts", options);
+    return this.#all("prompts/list", "prompts", options);
   }
   async getPrompt(
     name: string,
     args: Record<string, string> = {},
     options: CallOptions = {},
   ): ReturnType<McpClient["getPrompt"]> {
-    const result = await this.#call(
-      GetPromptSchema,
-      "prompts/get",
-      { name, arguments: args },
-      options,
-    );
+    const result = await this.#call("prompts/get", { name, arguments: args }, options);
     return result as Awaited<ReturnType<McpClient["getPrompt"]>>;
   }
   async ping(options: CallOptions = {}): Promise<number> {
     const start = performance.now();
     // 2026-07-28 removed ping; a discovery is the cheapest round trip there.
     const method = this.era === "modern" ? "server/discover" : "ping";
-    await this.#call(v.looseObject({}), method, undefined, options);
+    await this.#call(method, undefined, options);
     return performance.now() - start;
   }
   close(): Promise<void> {

@@ -3,26 +3,12 @@
 
 import { RpcError } from "./errors.ts";
 import type {
-  ClientCapabilities,
   ClientHandlers,
   CreateMessageParams,
   ElicitRequestParams,
   ElicitResult,
   ServerRequestContext,
 } from "./client_handlers.ts";
-
-/** The capabilities to declare: the given ones, else one per handler. */
-export function declaredCapabilities(
-  handlers: ClientHandlers | undefined,
-  given: ClientCapabilities | undefined,
-): ClientCapabilities {
-  if (given !== undefined) return given;
-  const caps: ClientCapabilities = {};
-  if (handlers?.elicitation) caps.elicitation = {};
-  if (handlers?.sampling) caps.sampling = {};
-  if (handlers?.roots) caps.roots = {};
-  return caps;
-}
 
 /** SEP-1034: on `accept`, fill every field the user left out with the schema's `default`. */
 export function applyElicitDefaults(

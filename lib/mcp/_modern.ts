@@ -6,7 +6,7 @@
 // and `requestState` echoed byte for byte; a missing `resultType` means `complete`.
 
 import { HttpError, ProtocolError, RpcError } from "./errors.ts";
-import { encodeHeaderValue } from "./_param_headers.ts";
+import { encodeHeaderValue } from "./_encode.ts";
 import {
   type CacheHint,
   cacheHintOf,

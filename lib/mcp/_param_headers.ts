@@ -3,18 +3,9 @@
 // the `Mcp-Param-*` headers of one `tools/call`.
 
 import type { Tool } from "./types.ts";
+import { encodeHeaderValue } from "./_encode.ts";
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const SAFE = /^[\x20-\x7E]*$/;
-const SENTINEL = /^=\?base64\?.*\?=$/;
-
-/** A header value: as is when it is plain visible ASCII, else `=?base64?…?=` (UTF-8). */
-export function encodeHeaderValue(value: string): string {
-  if (SAFE.test(value) && value.trim() === value && !SENTINEL.test(value)) return value;
-  let binary = "";
-  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
-  return `=?base64?${btoa(binary)}?=`;
-}
 
 /** One annotated parameter: where its value is and which header carries it. */
 export interface ParamHeader {

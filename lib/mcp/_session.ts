@@ -3,7 +3,6 @@
 // `notifications/initialized` is sent without waiting for its 202, so the next request leaves at
 // once (one round trip saved on every connect).
 
-import * as v from "valibot";
 import {
   isMcpError,
   ProtocolError,
@@ -11,7 +10,7 @@ import {
   SessionExpiredError,
   UnsupportedProtocolVersionError,
 } from "./errors.ts";
-import { InitializeResultSchema } from "./_results.ts";
+import { checkResult } from "./_results.ts";
 import type { McpTransport, TransportRequestOptions } from "./transport/interface.ts";
 import type { Implementation, JsonRpcRequest } from "./types.ts";
 import type { ClientCapabilities } from "./client_handlers.ts";
@@ -20,6 +19,7 @@ import {
   LEGACY_VERSIONS,
   MODERN_VERSION,
   type ProtocolSession,
+  type SessionInfo,
 } from "./_protocol.ts";
 
 /**
@@ -46,7 +46,7 @@ export const LATEST_PROTOCOL_VERSION: string = MODERN_VERSION;
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [MODERN_VERSION, ...LEGACY_VERSIONS];
 
 /** What the server said in `initialize`. */
-export type InitializeResult = v.InferOutput<typeof InitializeResultSchema>;
+export type InitializeResult = SessionInfo;
 
 /** A session over one transport: ids, the handshake, and re-initialising once when it is lost. */
 export class Session implements ProtocolSession {
@@ -90,16 +90,14 @@ export class Session implements ProtocolSession {
       capabilities: this.#capabilities,
       clientInfo: this.#clientInfo,
     }, { ...options, idempotent: true });
-    const parsed = v.safeParse(InitializeResultSchema, result);
-    if (!parsed.success) {
-      throw new ProtocolError(
-        `${this.#server}: invalid initialize result: ${v.summarize(parsed.issues)}`,
-        {
-          server: this.#server,
-        },
-      );
+    const problem = checkResult("initialize", result);
+    if (problem !== undefined) {
+      throw new ProtocolError(`${this.#server}: invalid initialize result: ${problem}`, {
+        server: this.#server,
+      });
     }
-    const version = parsed.output.protocolVersion;
+    const info = result as unknown as SessionInfo;
+    const version = info.protocolVersion;
     if (!LEGACY_VERSIONS.includes(version)) {
       throw new UnsupportedProtocolVersionError(version, { server: this.#server });
     }
@@ -108,8 +106,8 @@ export class Session implements ProtocolSession {
       .catch((error) =>
         this.#log(`${this.#server}: notifications/initialized failed (${(error as Error).name})`)
       );
-    this.info = parsed.output;
-    return parsed.output;
+    this.info = info;
+    return info;
   }
 
   /**

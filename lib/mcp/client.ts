@@ -8,7 +8,7 @@ import { isMcpError } from "./errors.ts";
 import { prepareServer } from "./policy/prepare.ts";
 import { Client } from "./_client.ts";
 import { withDeadline } from "./_deadline.ts";
-import { answerServerRequest, declaredCapabilities } from "./_inputs.ts";
+import type { ClientCapabilities, ClientHandlers } from "./client_handlers.ts";
 import {
   forgetHint,
   knownHint,
@@ -16,7 +16,6 @@ import {
   type NegotiateContext,
   rememberHint,
 } from "./_negotiate.ts";
-import { listenLoop } from "./_listen.ts";
 import type { ConnectOptions } from "./connect_options.ts";
 import type { McpClient } from "./client_types.ts";
 import type { McpTransport } from "./transport/interface.ts";
@@ -46,6 +45,19 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 export const DEFAULT_MAX_PAGES = 100;
 
 const CLIENT_INFO: Implementation = { name: "skillmux", version: "0.1.0" };
+
+/** The capabilities to declare: the given ones, else one per handler. */
+function declaredCapabilities(
+  handlers: ClientHandlers | undefined,
+  given: ClientCapabilities | undefined,
+): ClientCapabilities {
+  if (given !== undefined) return given;
+  const caps: ClientCapabilities = {};
+  if (handlers?.elicitation) caps.elicitation = {};
+  if (handlers?.sampling) caps.sampling = {};
+  if (handlers?.roots) caps.roots = {};
+  return caps;
+}
 
 /**
  * Connect to an MCP server. The configuration is checked first (URL and header policy, `${VAR}`
@@ -77,8 +89,9 @@ export async function connect(
   const log = options.log ?? (() => {});
   const closing = new AbortController();
   const context = { server: name, signal: closing.signal };
-  const answer = (method: string, params: Record<string, unknown> | undefined) =>
-    answerServerRequest(method, params, options.handlers, context);
+  // Server requests and notification streams are rare: their code loads when first needed.
+  const answer = async (method: string, params: Record<string, unknown> | undefined) =>
+    (await import("./_inputs.ts")).answerServerRequest(method, params, options.handlers, context);
   const attempt = (signal: AbortSignal | undefined, opts: ConnectOptions) => {
     const ctx: NegotiateContext = {
       clientInfo: options.clientInfo ?? CLIENT_INFO,
@@ -119,7 +132,9 @@ export async function connect(
   });
   rememberHint(prepared, client.hint);
   if (options.listen ?? (options.onNotification !== undefined || options.handlers !== undefined)) {
-    listenLoop(name, transport, session, closing.signal, log);
+    import("./_listen.ts").then(({ listenLoop }) =>
+      listenLoop(name, transport, session, closing.signal, log)
+    );
   }
   return client;
 }

@@ -5,9 +5,9 @@
 //   server.script(initialize({ sessionId: "s1" }), sse([{ id: "e1", data: "" }]), status(503));
 //   … requests use server.url (…/mcp); each takes the next handler, then `server.fallback`
 //   answers (default `ok()`: a `{}` result for requests, 202 for notifications/responses).
-//   Like a 2025 server, it answers the 2026-07-28 probe (`server/discover`) with the SDK's 400
-//   and `notifications/initialized` with 202 outside the script (`server.lifecycle = false` to
-//   script them too), so scripts hold only what a test is about.
+//   With `server.lifecycle = true` it answers, like a 2025 server, the 2026-07-28 probe
+//   (`server/discover`) with the SDK's 400 and `notifications/initialized` with 202 outside the
+//   script, so connect() tests script only what they are about.
 //   server.received → every request: method, path, lowercased headers (authorization,
 //   mcp-session-id, mcp-protocol-version, last-event-id, …), body, parsed rpc, and
 //   `closedEarly` (the client closed the connection before the answer ended).
@@ -102,7 +102,7 @@ export async function startFaultServer(): Promise<FaultServer> {
     received,
     script: (...handlers) => void queue.push(...handlers),
     fallback: ok(),
-    lifecycle: true,
+    lifecycle: false,
     close: () => Promise.resolve(),
   };
   const http_ = http.createServer(async (req, res) => {

@@ -15,7 +15,10 @@ import {
 } from "./_fault_server.ts";
 
 let fault: FaultServer;
-before(async () => (fault = await startFaultServer()));
+before(async () => {
+  fault = await startFaultServer();
+  fault.lifecycle = true;
+});
 after(() => fault.close());
 beforeEach(() => {
   fault.received.length = 0;

@@ -12,7 +12,7 @@ import { type HttpContext, scrub } from "./_http.ts";
 import { type IncomingMessage, parseMessages } from "../_jsonrpc.ts";
 import { sleep } from "./_retry.ts";
 import type { Router } from "../_router.ts";
-import { readBody, readEvents } from "./_stream.ts";
+import { readBody } from "./_stream.ts";
 
 /** What reading one answer needs. */
 export interface AnswerJob {
@@ -69,6 +69,7 @@ async function readStream(job: AnswerJob): Promise<JsonRpcResponse> {
   let body: ReadableStream<Uint8Array> | null = job.response.body;
   for (let resumed = false;; resumed = true) {
     let dropped: NetworkError | undefined;
+    const { readEvents } = await import("./_events.ts");
     try {
       await readEvents(body, {
         server: name,

@@ -10,7 +10,6 @@
 import { scopedSignal } from "../../_abort.ts";
 import { NetworkError, ProtocolError, SessionExpiredError, StreamEndedError } from "../errors.ts";
 import { parseMessages } from "../_jsonrpc.ts";
-import { readEvents } from "./_stream.ts";
 import type { HttpTransportOptions } from "./http_options.ts";
 import type { PreparedServer } from "../policy/prepare.ts";
 import type { McpTransport, TransportRequestOptions } from "./interface.ts";
@@ -112,6 +111,7 @@ class StreamableHttpTransport extends HttpTransportBase implements McpTransport 
         return { outcome: "unsupported" };
       }
       let retryMs: number | undefined;
+      const { readEvents } = await import("./_events.ts");
       await readEvents(response.body, {
         server: ctx.name,
         maxBytes: this.settings.maxResponseBytes,
