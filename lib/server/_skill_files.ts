@@ -6,7 +6,6 @@ import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { readFrontMatter } from "../skill/front_matter.ts";
-import type { CatalogEntry } from "./_catalog.ts";
 
 const MAX_FILES = 511;
 const MAX_BYTES = 16 * 1024 * 1024;
@@ -48,7 +47,7 @@ const digest = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(byte
 
 /** The `skills/list` entry of one served skill. */
 export async function skillEntry(
-  entry: CatalogEntry,
+  entry: { name: string; description: string; text: string },
   files: readonly SkillFileData[],
 ): Promise<Record<string, unknown>> {
   const uri = `skill://${entry.name}/SKILL.md`;
