@@ -16,5 +16,6 @@ await benchServe();
 if (!("Deno" in globalThis)) {
   await (await import("./bundle.ts")).benchBundle();
   await (await import("./big_list.ts")).benchBigList();
+  (await import("./cold_import.ts")).benchColdImport();
 }
 process.exit(0);
