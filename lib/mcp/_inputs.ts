@@ -50,9 +50,3 @@ export async function answerServerRequest(
   }
   throw notFound(method, context.server);
 }
-
-/** A JSON-RPC error object for a failed handler (an `RpcError` keeps its code). */
-export function errorObject(error: unknown): { code: number; message: string } {
-  if (error instanceof RpcError) return { code: error.code, message: error.message };
-  return { code: -32603, message: error instanceof Error ? error.message : "Internal error" };
-}

@@ -23,10 +23,11 @@ async function once(
   transport: McpTransport,
   session: ProtocolSession,
   signal: AbortSignal,
+  onOpen: () => void,
 ): Promise<{ stop: boolean; retryMs?: number }> {
   if (session.era === "legacy") {
     if (transport.listen === undefined) return { stop: true };
-    const { outcome, retryMs } = await transport.listen(signal);
+    const { outcome, retryMs } = await transport.listen(signal, onOpen);
     return { stop: outcome === "unsupported", retryMs };
   }
   try {
@@ -44,25 +45,31 @@ async function once(
   }
 }
 
-/** Listen until `signal` aborts; `log` hears why a stream ended. */
+/**
+ * Listen until `signal` aborts; `log` hears why a stream ended. `settled` is called once: when
+ * the first stream is open, or when the first attempt ended without one.
+ */
 export async function listenLoop(
   name: string,
   transport: McpTransport,
   session: ProtocolSession,
   signal: AbortSignal,
   log: (line: string) => void,
+  settled: () => void = () => {},
 ): Promise<void> {
   let failures = 0;
   while (!signal.aborted) {
     let wait: number;
     const started = Date.now();
     try {
-      const { stop, retryMs } = await once(transport, session, signal);
+      const { stop, retryMs } = await once(transport, session, signal, settled);
+      settled();
       if (stop) return log(`${name}: the server offers no notification stream`);
       // A stream that ends at once is no better than a failure: back off all the same.
       failures = Date.now() - started < MIN_HEALTHY_MS ? failures + 1 : 0;
       wait = retryMs ?? backoff(failures);
     } catch (error) {
+      settled();
       if (signal.aborted) return;
       failures++;
       wait = backoff(failures);

@@ -132,9 +132,18 @@ export async function connect(
   });
   rememberHint(prepared, client.hint);
   if (options.listen ?? (options.onNotification !== undefined || options.handlers !== undefined)) {
+    let settled!: () => void;
+    const ready = new Promise<void>((resolve) => (settled = resolve));
     import("./_listen.ts").then(({ listenLoop }) =>
-      listenLoop(name, transport, session, closing.signal, log)
+      listenLoop(name, transport, session, closing.signal, log, settled)
     );
+    // A 2025 server may send its requests (elicitation, …) on the GET stream alone: with
+    // handlers, the stream is open (or known to be absent) before the first call.
+    if (options.handlers !== undefined && session.era === "legacy") {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([ready, new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
+      clearTimeout(timer);
+    }
   }
   return client;
 }

@@ -75,7 +75,10 @@ export interface McpTransport {
    * Streamable HTTP (2025 revisions): open the GET stream for server-initiated messages and route
    * them until it ends; `unsupported` when the server offers none. Absent on other transports.
    */
-  listen?(signal: AbortSignal): Promise<{ outcome: "unsupported" | "ended"; retryMs?: number }>;
+  listen?(
+    signal: AbortSignal,
+    onOpen?: () => void,
+  ): Promise<{ outcome: "unsupported" | "ended"; retryMs?: number }>;
   /** End the session (HTTP: DELETE; stdio: kill the child) and release resources. Idempotent. */
   close(): Promise<void>;
 }

@@ -90,6 +90,7 @@ class StreamableHttpTransport extends HttpTransportBase implements McpTransport 
    */
   async listen(
     signal: AbortSignal,
+    onOpen?: () => void,
   ): Promise<{ outcome: "unsupported" | "ended"; retryMs?: number }> {
     const { ctx } = this;
     if (this.closed) {
@@ -112,6 +113,7 @@ class StreamableHttpTransport extends HttpTransportBase implements McpTransport 
       }
       let retryMs: number | undefined;
       const { readEvents } = await import("./_events.ts");
+      onOpen?.();
       await readEvents(response.body, {
         server: ctx.name,
         maxBytes: this.settings.maxResponseBytes,
