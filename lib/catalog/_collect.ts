@@ -65,8 +65,14 @@ function flagsOf(remote: boolean, text: string): { flags?: string[] } {
   return flags.length > 0 ? { flags } : {};
 }
 
-function skillEntry(skill: Skill, source: string, location?: string): RawEntry {
+function skillEntry(
+  skill: Skill,
+  source: string,
+  location?: string,
+  requested: readonly string[] = [],
+): RawEntry {
   const remote = source.startsWith("mcp:");
+  const asked = remote ? [...skill.allowedTools, ...requested] : skill.allowedTools;
   const words = [...skill.concepts, ...skill.examples.map((e) => e.task)];
   return {
     kind: "skill",
@@ -81,9 +87,9 @@ function skillEntry(skill: Skill, source: string, location?: string): RawEntry {
     ...flagsOf(remote, `${skill.description}\n${skill.tags.join(" ")}`),
     digest: skill.digest,
     location,
-    ...(remote && skill.allowedTools.length > 0 ? { requestedTools: [...skill.allowedTools] } : {}),
+    ...(remote && asked.length > 0 ? { requestedTools: [...asked] } : {}),
     definition: `description: ${skill.description}\nallowed-tools: ${
-      skill.allowedTools.join(" ")
+      asked.join(" ")
     }\n\n${skill.body}`,
   };
 }
@@ -219,7 +225,9 @@ export async function collect(
         diagnostics.push({ source: d.source, problem: "invalid", message: d.message });
       }
     }
-    for (const s of listing.skills) skills.push(skillEntry(s.skill, s.source, s.location));
+    for (const s of listing.skills) {
+      skills.push(skillEntry(s.skill, s.source, s.location, s.requestedAllowedTools));
+    }
   }
   const tools: RawEntry[] = [];
   const servers = sources.registry

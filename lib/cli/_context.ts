@@ -8,6 +8,7 @@ import {
   type DefaultSourcesOptions,
 } from "../resolve/default_sources.ts";
 import { createServerRegistry, type ServerRegistry } from "../mcp/registry/registry.ts";
+import { stdio } from "../mcp/transport/stdio.ts";
 import { createFsStorage } from "../storage/fs.ts";
 import { str, type Values } from "./_args.ts";
 
@@ -83,7 +84,10 @@ export function createContext(io: CliIo, values: Values): Context {
     folders,
     async registry() {
       const { config } = await folders();
-      return createServerRegistry({ storage: createFsStorage({ root: config, private: true }) });
+      return createServerRegistry({
+        storage: createFsStorage({ root: config, private: true }),
+        connect: { stdio: stdio() },
+      });
     },
     out: (line = "") => io.stdout(`${line}\n`),
     err: (line) => io.stderr(`${line}\n`),

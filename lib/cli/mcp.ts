@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { nameFromUrl, parseMcpServersJson } from "../mcp/registry/config_formats.ts";
 import type { McpServerConfig } from "../mcp/types.ts";
+import { skillResources } from "../resolve/skill_resources.ts";
 import { CliError, splitCommand, str, UsageError } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { type Context, ensureConfigDir, printJson, table } from "./_context.ts";
@@ -69,7 +70,9 @@ const add: Command = {
     );
     if (ctx.json) return printJson(ctx, { server: view(saved), discovery }), 0;
     const found = discovery
-      ? ` — ${discovery.serverInfo.name} v${discovery.serverInfo.version}, ${discovery.skills.length} skills, ${discovery.tools.length} tools`
+      ? ` — ${discovery.serverInfo.name} v${discovery.serverInfo.version}, ${
+        skillResources(discovery.resources).length
+      } skills, ${discovery.tools.length} tools`
       : " (not verified)";
     ctx.out(`${ctx.paint.ok("✓")} Added "${server.name}" ${server.url ?? server.command}${found}`);
     return 0;
@@ -148,7 +151,7 @@ const ping: Command = {
           `${r.serverInfo.name} v${r.serverInfo.version}`,
           r.protocolVersion,
           `${r.latencyMs.toFixed(0)} ms`,
-          `${r.skills} skills`,
+          `${skillResources(r.discovery.resources).length} skills`,
           `${r.tools} tools`,
         ]
         : [ctx.paint.bad("✗"), r.name, r.error]
@@ -174,7 +177,7 @@ const refresh: Command = {
           ? [
             ctx.paint.ok("✓"),
             r.name,
-            `${r.discovery.skills.length} skills`,
+            `${skillResources(r.discovery.resources).length} skills`,
             `${r.discovery.tools.length} tools`,
           ]
           : [ctx.paint.bad("✗"), r.name, r.error]

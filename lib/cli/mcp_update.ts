@@ -1,5 +1,6 @@
 // `skillmux mcp update <name> …`: change a registered server in place (its id stays).
 
+import { skillResources } from "../resolve/skill_resources.ts";
 import type { ServerPatch } from "../mcp/registry/records.ts";
 import { splitCommand, str, UsageError } from "./_args.ts";
 import type { Command } from "./_command.ts";
@@ -69,7 +70,7 @@ export const update: Command = {
     });
     if (ctx.json) return printJson(ctx, { server: view(server), discovery }), 0;
     const found = discovery
-      ? ` — ${discovery.skills.length} skills, ${discovery.tools.length} tools`
+      ? ` — ${skillResources(discovery.resources).length} skills, ${discovery.tools.length} tools`
       : "";
     ctx.out(`${ctx.paint.ok("✓")} Updated "${server.name}" (${server.id})${found}`);
     return 0;

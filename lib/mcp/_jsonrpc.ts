@@ -5,8 +5,8 @@
 // `ProtocolError`, never a `TypeError`. A JSON array of messages (batching,
 // allowed by 2025-03-26 only) is accepted on input; skillmux never sends one.
 
-import * as v from "valibot";
 import { ProtocolError } from "./errors.ts";
+import { isObject as isPlainObject, problem, type Shape } from "./_shape.ts";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./types.ts";
 
 /** One classified incoming message. */
@@ -15,63 +15,38 @@ export type IncomingMessage =
   | { kind: "notification"; message: JsonRpcNotification }
   | { kind: "response"; message: JsonRpcResponse };
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+const isId = (id: unknown): id is JsonRpcId =>
+  typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
 
-const ObjectSchema = v.custom<Record<string, unknown>>(isPlainObject, "an object");
-const Version = v.literal("2.0");
-const Method = v.pipe(v.string(), v.minLength(1));
+const NOTIFICATION: Shape = { method: "s", params: "o?" };
+const SUCCESS: Shape = { result: "o" };
 
-/** A JSON-RPC id: a string or a finite number (never `null` on a request). */
-export const JsonRpcIdSchema: v.GenericSchema<JsonRpcId> = v.union([
-  v.string(),
-  v.pipe(v.number(), v.finite()),
-]);
-
-/** A JSON-RPC request. Unknown members are kept. */
-export const JsonRpcRequestSchema: v.GenericSchema<JsonRpcRequest> = v.looseObject({
-  jsonrpc: Version,
-  id: JsonRpcIdSchema,
-  method: Method,
-  params: v.optional(ObjectSchema),
-});
-
-/** A JSON-RPC notification (no `id`). */
-export const JsonRpcNotificationSchema: v.GenericSchema<JsonRpcNotification> = v.looseObject({
-  jsonrpc: Version,
-  method: Method,
-  params: v.optional(ObjectSchema),
-});
-
-/** A successful JSON-RPC response; MCP results are always objects. */
-export const JsonRpcSuccessSchema: v.GenericSchema<JsonRpcResponse> = v.looseObject({
-  jsonrpc: Version,
-  id: JsonRpcIdSchema,
-  result: ObjectSchema,
-});
-
-/** A JSON-RPC error response; `id` is `null` when the server could not read ours. */
-export const JsonRpcErrorResponseSchema: v.GenericSchema<JsonRpcResponse> = v.looseObject({
-  jsonrpc: Version,
-  id: v.nullable(JsonRpcIdSchema),
-  error: v.looseObject({
-    code: v.pipe(v.number(), v.integer()),
-    message: v.string(),
-    data: v.optional(v.unknown()),
-  }),
-});
-
-function check<T>(schema: v.GenericSchema<T>, value: unknown, what: string, server?: string): T {
-  const result = v.safeParse(schema, value);
-  if (result.success) return result.output;
-  const issue = result.issues[0];
-  const path = issue.path?.map((item) => String(item.key)).join(".") || "message";
-  const expected = issue.expected ?? issue.kind;
-  throw new ProtocolError(
-    `${server ? `${server}: ` : ""}invalid JSON-RPC ${what}: "${path}" should be ${expected}`,
-    { server },
-  );
+function check<T>(value: Record<string, unknown>, what: string, server?: string): T {
+  const prefix = server ? `${server}: ` : "";
+  let found = value.jsonrpc === "2.0" ? undefined : '"jsonrpc" should be "2.0"';
+  if (!found && what !== "notification" && what !== "error response" && !isId(value.id)) {
+    found = '"id" should be a string or a finite number';
+  }
+  if (!found && what === "error response" && value.id !== null && !isId(value.id)) {
+    found = '"id" should be a string, a finite number or null';
+  }
+  if (!found && (what === "request" || what === "notification")) {
+    found = problem(value, NOTIFICATION) ??
+      (value.method === "" ? '"method" should be a non-empty string' : undefined);
+  }
+  if (!found && what === "response") found = problem(value, SUCCESS);
+  if (!found && what === "error response") {
+    const error = value.error;
+    found = !isPlainObject(error)
+      ? '"error" should be an object'
+      : !Number.isInteger(error.code)
+      ? '"error.code" should be an integer'
+      : typeof error.message !== "string"
+      ? '"error.message" should be a string'
+      : undefined;
+  }
+  if (found) throw new ProtocolError(`${prefix}invalid JSON-RPC ${what}: ${found}`, { server });
+  return value as T;
 }
 
 /**
@@ -86,11 +61,11 @@ export function decodeMessage(value: unknown, server?: string): IncomingMessage 
   }
   if ("method" in value) {
     if (value.id !== undefined) {
-      return { kind: "request", message: check(JsonRpcRequestSchema, value, "request", server) };
+      return { kind: "request", message: check<JsonRpcRequest>(value, "request", server) };
     }
     return {
       kind: "notification",
-      message: check(JsonRpcNotificationSchema, value, "notification", server),
+      message: check<JsonRpcNotification>(value, "notification", server),
     };
   }
   const hasResult = "result" in value;
@@ -102,12 +77,12 @@ export function decodeMessage(value: unknown, server?: string): IncomingMessage 
     );
   }
   if (hasResult) {
-    return { kind: "response", message: check(JsonRpcSuccessSchema, value, "response", server) };
+    return { kind: "response", message: check<JsonRpcResponse>(value, "response", server) };
   }
   if (hasError) {
     return {
       kind: "response",
-      message: check(JsonRpcErrorResponseSchema, value, "error response", server),
+      message: check<JsonRpcResponse>(value, "error response", server),
     };
   }
   throw new ProtocolError(

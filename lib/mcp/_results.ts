@@ -1,56 +1,48 @@
-// Private: valibot schemas for the MCP results the client reads. Loose objects:
-// unknown fields are kept, required ones are checked.
+// Private: the shapes of the MCP results the client reads (unknown fields are kept, required
+// ones are checked), and the defaults some fields get.
 
-import * as v from "valibot";
+import { isObject, problem, type Shape } from "./_shape.ts";
 
-const json = v.record(v.string(), v.unknown());
+const page = (key: string, item: Shape): Shape => ({ [key]: item, nextCursor: "s?" });
 
-/** `initialize` result. */
-export const InitializeResultSchema = v.looseObject({
-  protocolVersion: v.string(),
-  capabilities: v.optional(json, {}),
-  serverInfo: v.looseObject({ name: v.string(), version: v.optional(v.string(), "") }),
-  instructions: v.optional(v.string()),
-});
+const SHAPES: Record<string, Shape> = {
+  initialize: { protocolVersion: "s", capabilities: "o?", serverInfo: "o", instructions: "s?" },
+  "tools/list": page("tools", { name: "s", inputSchema: "o?" }),
+  "resources/list": page("resources", { uri: "s", name: "s" }),
+  "resources/templates/list": page("resourceTemplates", { uriTemplate: "s", name: "s" }),
+  "prompts/list": page("prompts", { name: "s" }),
+  "resources/read": { contents: { uri: "s", text: "s?", blob: "s?" } },
+  "tools/call": { structuredContent: "o?", isError: "b?" },
+  "prompts/get": { messages: { role: "s", content: "o" } },
+};
 
-const page = <T extends v.GenericSchema>(key: string, item: T) =>
-  v.looseObject({ [key]: v.array(item), nextCursor: v.optional(v.nullish(v.string())) });
-
-/** `tools/list` page. */
-export const ToolsPageSchema = page(
-  "tools",
-  v.looseObject({ name: v.string(), inputSchema: v.optional(json, { type: "object" }) }),
-);
-/** `resources/list` page. */
-export const ResourcesPageSchema = page(
-  "resources",
-  v.looseObject({ uri: v.string(), name: v.string() }),
-);
-/** `resources/templates/list` page. */
-export const TemplatesPageSchema = page(
-  "resourceTemplates",
-  v.looseObject({ uriTemplate: v.string(), name: v.string() }),
-);
-/** `prompts/list` page. */
-export const PromptsPageSchema = page("prompts", v.looseObject({ name: v.string() }));
-
-/** `resources/read` result. */
-export const ReadResourceSchema = v.looseObject({
-  contents: v.array(
-    v.looseObject({ uri: v.string(), text: v.optional(v.string()), blob: v.optional(v.string()) }),
-  ),
-});
-
-/** `tools/call` result. */
-export const CallToolSchema = v.looseObject({
-  content: v.optional(v.array(v.looseObject({ type: v.string() })), []),
-  structuredContent: v.optional(json),
-  isError: v.optional(v.boolean()),
-});
-
-/** `prompts/get` result. */
-export const GetPromptSchema = v.looseObject({
-  messages: v.array(
-    v.looseObject({ role: v.string(), content: v.looseObject({ type: v.string() }) }),
-  ),
-});
+/**
+ * Check a result of `method` and fill its defaults (in place): `capabilities` `{}`,
+ * `serverInfo.version` `""`, a tool's `inputSchema` `{ type: "object" }`, `content` `[]`.
+ * Returns the problem, or `undefined` when the result is fine.
+ */
+export function checkResult(method: string, result: Record<string, unknown>): string | undefined {
+  const shape = SHAPES[method];
+  const found = shape === undefined ? undefined : problem(result, shape);
+  if (found) return found;
+  if (method === "initialize") {
+    result.capabilities ??= {};
+    const info = result.serverInfo as Record<string, unknown>;
+    if (typeof info.name !== "string") return '"serverInfo.name" should be a string';
+    info.version ??= "";
+  } else if (method === "tools/list") {
+    for (const tool of result.tools as Record<string, unknown>[]) {
+      tool.inputSchema ??= { type: "object" };
+    }
+  } else if (method === "tools/call") {
+    result.content ??= [];
+    return problem(result, { content: { type: "s" } });
+  } else if (method === "prompts/get") {
+    const messages = result.messages as Array<{ content: unknown }>;
+    const bad = messages.findIndex((m) =>
+      !isObject(m.content) || typeof m.content.type !== "string"
+    );
+    if (bad >= 0) return `"messages.${bad}.content.type" should be a string`;
+  }
+  return undefined;
+}

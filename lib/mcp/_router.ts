@@ -1,10 +1,32 @@
 // Private: route what a server sends besides our responses — progress to the
 // request that asked for it, other notifications to `onNotification`, and
-// server-to-client requests to a reply (`ping` → `{}`, anything else → -32601).
+// server-to-client requests to a reply (`ping` → `{}`, the rest to the host's handler, -32601
+// without one).
 
-import type { TransportRequestOptions } from "./transport/interface.ts";
+import type { ServerRequestHandler, TransportRequestOptions } from "./transport/interface.ts";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, Progress } from "./types.ts";
 import type { IncomingMessage } from "./_jsonrpc.ts";
+
+/** The response to a server request: `ping` → `{}`, else the handler's result or error. */
+export async function serveRequest(
+  request: JsonRpcRequest,
+  handler: ServerRequestHandler | undefined,
+): Promise<JsonRpcResponse> {
+  const { id, method } = request;
+  if (method === "ping") return { jsonrpc: "2.0", id, result: {} };
+  if (handler === undefined) {
+    return { jsonrpc: "2.0", id, error: { code: -32601, message: `Method not found: ${method}` } };
+  }
+  try {
+    return { jsonrpc: "2.0", id, result: await handler(request) };
+  } catch (error) {
+    const code = typeof (error as { code?: unknown })?.code === "number"
+      ? (error as { code: number }).code
+      : -32603;
+    const message = code === -32601 ? `Method not found: ${method}` : (error as Error)?.message;
+    return { jsonrpc: "2.0", id, error: { code, message: String(message ?? "Internal error") } };
+  }
+}
 
 /** What the router needs from its transport. */
 export interface RouterHost {
@@ -12,6 +34,8 @@ export interface RouterHost {
   log(line: string): void;
   /** The transport's current `onNotification`. */
   notification(): ((message: JsonRpcNotification) => void) | undefined;
+  /** The transport's current `onRequest`. */
+  requests(): ServerRequestHandler | undefined;
   /** Send a response to a server-to-client request (fire and forget). */
   reply(response: JsonRpcResponse): void;
 }
@@ -51,14 +75,9 @@ export class Router {
   handle(incoming: IncomingMessage): void {
     const { name, log } = this.#host;
     if (incoming.kind === "request") {
-      const { id, method } = incoming.message;
-      log(`${name}: answering server request "${method}"`);
-      this.#host.reply(
-        method === "ping" ? { jsonrpc: "2.0", id, result: {} } : {
-          jsonrpc: "2.0",
-          id,
-          error: { code: -32601, message: `Method not found: ${method}` },
-        },
+      log(`${name}: answering server request "${incoming.message.method}"`);
+      serveRequest(incoming.message, this.#host.requests()).then((response) =>
+        this.#host.reply(response)
       );
       return;
     }

@@ -17,6 +17,7 @@ import type {
   TransportKind,
 } from "./types.ts";
 import type { Progress } from "./types.ts";
+import type { ServerHint } from "./connect_options.ts";
 
 /** Options of every client call. */
 export interface CallOptions {
@@ -31,6 +32,22 @@ export interface CallOptions {
   deadlineMs?: number;
   /** Progress notifications for this call (e.g. long-running tools). */
   onProgress?: (progress: Progress) => void;
+}
+
+/** Options of {@linkcode McpClient.request}. */
+export interface RequestOptions extends CallOptions {
+  /** Safe to retry on network errors and to replay after a lost session (default `false`). */
+  idempotent?: boolean;
+}
+
+/** `ttlMs` and `cacheScope` of the last result of a method (2026-07-28 servers send them). */
+export interface CacheHintInfo {
+  /** How long the result may be treated as fresh, in milliseconds (0: stale at once). */
+  ttlMs: number;
+  /** `public`: shareable across users; `private`: only for the same authorization. */
+  cacheScope: "public" | "private";
+  /** When it arrived (epoch milliseconds). */
+  receivedAt: number;
 }
 
 /**
@@ -58,15 +75,38 @@ export interface McpClient {
   readonly instructions?: string;
   /** The transport in use after negotiation and fallback. */
   readonly transport: TransportKind;
+  /** `modern` (2026-07-28, stateless) or `legacy` (an initialize handshake). */
+  readonly era: "modern" | "legacy";
+  /** What this connection learnt; pass it as `hint` to a later `connect()` to skip the era probe. */
+  readonly hint: ServerHint;
+  /**
+   * Send any request (extension methods such as `skills/list`) with the same timeout, deadline,
+   * size cap, era handling and error types as the fixed methods; resolves with the result.
+   */
+  request(
+    method: string,
+    params?: Record<string, unknown>,
+    options?: RequestOptions,
+  ): Promise<Record<string, unknown>>;
+  /** The caching hints of the last result of `method`, if the server sent any. */
+  cacheHint(method: string): CacheHintInfo | undefined;
   /** Every resource, following `nextCursor` to the end (bounded). */
   listResources(options?: CallOptions): Promise<Resource[]>;
   /** Every resource template, following `nextCursor` to the end (bounded). */
   listResourceTemplates(options?: CallOptions): Promise<ResourceTemplate[]>;
   /** The contents of one resource. */
   readResource(uri: string, options?: CallOptions): Promise<ResourceContents[]>;
-  /** Every tool, following `nextCursor` to the end (bounded). */
+  /**
+   * Every tool, following `nextCursor` to the end (bounded). Over HTTP to a 2026-07-28 server,
+   * tools whose `x-mcp-header` annotations are invalid are left out (with a log line).
+   */
   listTools(options?: CallOptions): Promise<Tool[]>;
-  /** Call a tool. Never retried or replayed automatically. */
+  /**
+   * Call a tool. Never retried or replayed automatically. Over HTTP to a 2026-07-28 server, the
+   * parameters the listed tool annotates with `x-mcp-header` are mirrored into `Mcp-Param-*`
+   * headers (list the tools first). In a browser those headers need the server's CORS to allow
+   * them; a server that does not gets a CORS refusal, reported as a `NetworkError`.
+   */
   callTool(
     name: string,
     args?: Record<string, unknown>,

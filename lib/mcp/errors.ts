@@ -53,8 +53,15 @@ export class HttpError extends McpError {
   readonly status: number;
   /** At most 1 KiB of the response body, for diagnosis. */
   readonly body: string;
+  /** The JSON-RPC error the body carried, if it was one (2026-07-28 servers answer 400/404 with one). */
+  readonly rpc?: { code: number; message: string; data?: unknown };
   /** Build the error; `body` is truncated to 1 KiB. */
-  constructor(status: number, statusText: string, body: string, options: McpErrorOptions = {}) {
+  constructor(
+    status: number,
+    statusText: string,
+    body: string,
+    options: McpErrorOptions & { rpc?: { code: number; message: string; data?: unknown } } = {},
+  ) {
     const clipped = body.length > 1024 ? `${body.slice(0, 1024)}…` : body;
     const from = options.server ? ` from ${options.server}` : "";
     super(
@@ -64,6 +71,7 @@ export class HttpError extends McpError {
     this.name = "HttpError";
     this.status = status;
     this.body = clipped;
+    if (options.rpc !== undefined) this.rpc = options.rpc;
   }
 }
 
@@ -267,33 +275,83 @@ export class UnsupportedProtocolVersionError extends McpError {
   }
 }
 
-/** The names of the MCP error classes, for {@linkcode isMcpError}. */
-export type McpErrorName =
-  | "McpError"
-  | "HttpError"
-  | "TimeoutError"
-  | "NetworkError"
-  | "ProtocolError"
-  | "RpcError"
-  | "SessionExpiredError"
-  | "PolicyError"
-  | "ResponseTooLargeError"
-  | "StreamEndedError"
-  | "CircuitOpenError"
-  | "UnsupportedProtocolVersionError";
+/** Why a skill served over MCP was not used (SEP-2640 verification). */
+export type SkillVerificationReason =
+  | "unlisted"
+  | "size"
+  | "digest"
+  | "frontmatter"
+  | "dynamic"
+  | "limits"
+  | "invalid";
 
 /**
- * Whether `error` is an MCP error (optionally of one kind). Checks `name` and
+ * A skill file read over MCP did not match its `skills/list` entry (size, digest, front matter),
+ * was not listed in it, or the entry itself is unusable. The content was not used.
+ *
+ * @example
+ * ```ts
+ * import { SkillVerificationError } from "@skillmux/core";
+ * const error = new SkillVerificationError("digest", "skill://bwa/SKILL.md", "digest mismatch");
+ * console.log(error.reason, error.uri); // "digest" "skill://bwa/SKILL.md"
+ * ```
+ */
+export class SkillVerificationError extends McpError {
+  /** What failed. */
+  readonly reason: SkillVerificationReason;
+  /** The file (or skill) concerned. */
+  readonly uri: string;
+  /** Build the error. */
+  constructor(
+    reason: SkillVerificationReason,
+    uri: string,
+    message: string,
+    options: McpErrorOptions = {},
+  ) {
+    super(`${options.server ? `${options.server}: ` : ""}${message}`, options);
+    this.name = "SkillVerificationError";
+    this.reason = reason;
+    this.uri = uri;
+  }
+}
+
+/** Each MCP error class by its `name`, for {@linkcode isMcpError}. */
+export interface McpErrorTypes {
+  McpError: McpError;
+  HttpError: HttpError;
+  TimeoutError: TimeoutError;
+  NetworkError: NetworkError;
+  ProtocolError: ProtocolError;
+  RpcError: RpcError;
+  SessionExpiredError: SessionExpiredError;
+  PolicyError: PolicyError;
+  ResponseTooLargeError: ResponseTooLargeError;
+  StreamEndedError: StreamEndedError;
+  CircuitOpenError: CircuitOpenError;
+  UnsupportedProtocolVersionError: UnsupportedProtocolVersionError;
+  SkillVerificationError: SkillVerificationError;
+}
+
+/** The names of the MCP error classes, for {@linkcode isMcpError}. */
+export type McpErrorName = keyof McpErrorTypes;
+
+/**
+ * Whether `error` is an MCP error (optionally of one kind, which narrows the
+ * type: `isMcpError(e, "HttpError")` gives `e.status`). Checks `name` and the
  * `server`-bearing shape, so it works across copies of the library.
  *
  * @example
  * ```ts
  * import { HttpError, isMcpError } from "@skillmux/core";
  * const error: unknown = new HttpError(404, "Not Found", "");
- * console.log(isMcpError(error), isMcpError(error, "HttpError"), isMcpError(error, "TimeoutError")); // true true false
+ * if (isMcpError(error, "HttpError")) console.log(error.status); // 404
+ * console.log(isMcpError(error), isMcpError(error, "TimeoutError")); // true false
  * ```
  */
-export function isMcpError(error: unknown, name?: McpErrorName): error is McpError {
+export function isMcpError<N extends McpErrorName = "McpError">(
+  error: unknown,
+  name?: N,
+): error is McpErrorTypes[N] {
   if (!(error instanceof Error) || !("server" in error)) return false;
-  return name === undefined ? true : error.name === name;
+  return name === undefined || name === "McpError" ? true : error.name === name;
 }

@@ -4,6 +4,7 @@
 import { nodeBuiltins } from "../_node.ts";
 import { createFsStorage } from "../storage/fs.ts";
 import { createServerRegistry } from "../mcp/registry/registry.ts";
+import { stdio } from "../mcp/transport/stdio.ts";
 import { createMcpSkillSources } from "./mcp_source.ts";
 import { createStorageSource } from "./storage_source.ts";
 import type { DefaultSkillFolders, DefaultSourcesOptions } from "./default_options.ts";
@@ -33,10 +34,12 @@ export function skillFolders(options: DefaultSourcesOptions = {}): DefaultSkillF
 /** Sources over the user and community folders, then the registered MCP servers as one group. */
 export async function fsSources(options: DefaultSourcesOptions = {}): Promise<SourceTier[]> {
   const folders = skillFolders(options);
+  const connect = { stdio: stdio() };
   const registry = createServerRegistry({
     storage: createFsStorage({ root: folders.config, private: true }),
+    connect,
   });
-  const mcp: SkillSource[] = await createMcpSkillSources(registry);
+  const mcp: SkillSource[] = await createMcpSkillSources(registry, { connect });
   return [
     createStorageSource({ label: "user", storage: createFsStorage({ root: folders.user }) }),
     createStorageSource({

@@ -75,6 +75,9 @@ export async function listSources(
       location: winner.hit.location,
       shadows: shadowed.map((o) => o.source.label),
       skill: winner.hit.skill,
+      ...(winner.hit.requestedAllowedTools
+        ? { requestedAllowedTools: winner.hit.requestedAllowedTools }
+        : {}),
     });
   }
   return { skills, diagnostics: listings.flatMap((l) => l.diagnostics) };

@@ -15,6 +15,8 @@ export interface SourceHit {
   source: string;
   skill: Skill;
   location?: string;
+  /** A remote skill's `allowed-tools`, kept apart. */
+  requestedAllowedTools?: string[];
   diagnostics: ResolveDiagnostic[];
 }
 
@@ -60,9 +62,11 @@ export async function parseEntry(
     if (skill.name !== name) {
       return invalid(source, name, `its front matter names it "${skill.name}", not "${name}"`);
     }
+    const requested = entry.remote ? skill.allowedTools : undefined;
     return {
       source: source.label,
-      skill,
+      skill: entry.remote ? { ...skill, allowedTools: [] } : skill,
+      ...(requested === undefined ? {} : { requestedAllowedTools: requested }),
       location: entry.location,
       diagnostics: diagnostics.map((d) => ({
         source: source.label,
@@ -121,10 +125,32 @@ export async function askOne(
   return isHit(parsed) ? { hit: parsed, diagnostics: [] } : { diagnostics: [parsed] };
 }
 
+/** What each member's `peek` says (`undefined`: cannot tell, or no `peek`); failures say `undefined`. */
+export async function peekAll(
+  sources: readonly SkillSource[],
+  name: string,
+  signal: AbortSignal,
+  timeoutMs: number,
+  cachedOnly = false,
+): Promise<Array<boolean | undefined>> {
+  return await Promise.all(sources.map(async (source) => {
+    if (source.peek === undefined) return undefined;
+    const got = await callSource(
+      source,
+      signal,
+      timeoutMs,
+      name,
+      (s) => source.peek!(name, { signal: s, cachedOnly }),
+    );
+    return got.ok ? got.value : undefined;
+  }));
+}
+
 /**
  * Ask a tier: one source, or a group asked in parallel whose answer is the
- * first valid hit in group order. Once that hit is known, the members after
- * it are cancelled.
+ * first valid hit in group order. Members whose cached `peek` says they lack the name are skipped,
+ * and so is every member after the first whose `peek` says it has it (reads go only to members
+ * that rank above it and cannot tell). Once a hit is known, the members after it are cancelled.
  */
 export async function askTier(
   tier: readonly SkillSource[],
@@ -133,6 +159,30 @@ export async function askTier(
   timeoutMs: number,
   parse: EntryParser,
 ): Promise<TierAnswer> {
+  if (tier.length === 1) return await askOne(tier[0], name, signal, timeoutMs, parse);
+  if (tier.some((source) => source.peek !== undefined)) {
+    // Cached listings only: a cold member is asked directly (it lists and reads at once).
+    const says = await peekAll(tier, name, signal, timeoutMs, true);
+    const holder = says.indexOf(true);
+    const open = tier.filter((_, i) => says[i] !== false);
+    const cut = holder === -1 ? open.length : open.indexOf(tier[holder]) + 1;
+    const first = await askGroup(open.slice(0, cut), name, signal, timeoutMs, parse);
+    if (first.hit || cut === open.length) return first;
+    // The holder's copy was unusable: the members after it get their turn.
+    const rest = await askGroup(open.slice(cut), name, signal, timeoutMs, parse);
+    return { hit: rest.hit, diagnostics: [...first.diagnostics, ...rest.diagnostics] };
+  }
+  return await askGroup(tier, name, signal, timeoutMs, parse);
+}
+
+async function askGroup(
+  tier: readonly SkillSource[],
+  name: string,
+  signal: AbortSignal,
+  timeoutMs: number,
+  parse: EntryParser,
+): Promise<TierAnswer> {
+  if (tier.length === 0) return { diagnostics: [] };
   if (tier.length === 1) return await askOne(tier[0], name, signal, timeoutMs, parse);
   const cancel = new AbortController();
   const group = scopedSignal([signal, cancel.signal]);

@@ -54,5 +54,8 @@ export function createBuiltinSource(): SkillSource {
     async list(): Promise<string[]> {
       return await builtinSkillNames();
     },
+    async peek(name: string): Promise<boolean> {
+      return Object.hasOwn(await loadTable(), name);
+    },
   };
 }

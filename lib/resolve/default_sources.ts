@@ -10,7 +10,14 @@ import { createResolver } from "./resolver.ts";
 import { createStorageSource } from "./storage_source.ts";
 import { createServerRegistry } from "../mcp/registry/registry.ts";
 import { createMcpSkillSources } from "./mcp_source.ts";
-import type { Resolution, ResolveOptions, Resolver, SkillListing, SourceTier } from "./types.ts";
+import type {
+  Resolution,
+  ResolveOptions,
+  Resolver,
+  SkillListing,
+  SkillSource,
+  SourceTier,
+} from "./types.ts";
 import type { DefaultSkillFolders, DefaultSourcesOptions } from "./default_options.ts";
 
 export type { DefaultSkillFolders, DefaultSourcesOptions } from "./default_options.ts";
@@ -67,14 +74,52 @@ export async function defaultSkillFolders(
   return hasNodeBuiltins() ? (await import("./_fs_defaults.ts")).skillFolders(options) : undefined;
 }
 
-let shared: Promise<Resolver> | undefined;
+/** Warm resolvers by their options (most recent last); the oldest is closed past the cap. */
+const warm = new Map<string, Promise<Resolver>>();
+const MAX_WARM = 4;
+
+async function close(resolver: Promise<Resolver>): Promise<void> {
+  const { sources } = await resolver.catch(() => ({ sources: [] as SkillSource[] }));
+  await Promise.all(
+    sources.map((source) =>
+      (source as Partial<{ dispose(): Promise<void> }>).dispose?.().catch(() => {})
+    ),
+  );
+}
 
 function resolverFor(options: DefaultSourcesOptions): Promise<Resolver> {
-  const custom = Object.values(options).some((value) => value !== undefined);
-  if (!custom) shared ??= createDefaultSources().then((sources) => createResolver({ sources }));
-  return custom
-    ? createDefaultSources(options).then((sources) => createResolver({ sources }))
-    : shared!;
+  const key = JSON.stringify(Object.entries(options).filter(([, v]) => v !== undefined).sort());
+  let resolver = warm.get(key);
+  if (resolver === undefined) {
+    resolver = createDefaultSources(options).then((sources) => createResolver({ sources }));
+    resolver.catch(() => warm.delete(key));
+  }
+  warm.delete(key);
+  warm.set(key, resolver);
+  if (warm.size > MAX_WARM) {
+    const [oldest, dropped] = warm.entries().next().value!;
+    warm.delete(oldest);
+    void close(dropped);
+  }
+  return resolver;
+}
+
+/**
+ * Close the connections of the resolvers `resolveSkill` and `listSkills` keep warm (one per set
+ * of options, at most four; the oldest is closed when a fifth is needed). The next call opens
+ * what it needs again.
+ *
+ * @example
+ * ```ts
+ * import { closeSkillResolvers, resolveSkill } from "@skillmux/core";
+ * await resolveSkill("samtools");
+ * await closeSkillResolvers();
+ * ```
+ */
+export async function closeSkillResolvers(): Promise<void> {
+  const all = [...warm.values()];
+  warm.clear();
+  await Promise.all(all.map(close));
 }
 
 /**

@@ -1,21 +1,30 @@
 /**
- * Skills served by MCP servers: one resolver source per registered server,
- * labelled `mcp:<server-name>`. This is the one place where skills meet MCP.
+ * Skills served by MCP servers: one resolver source per registered server, labelled
+ * `mcp:<server-name>` (the host's label, never the server's self-reported name). This is the one
+ * place where skills meet MCP. A server that declares the skills extension (SEP-2640) is listed
+ * with `skills/list` and each `SKILL.md` is verified on load; other servers are read through
+ * `skill://` resources. Nothing but the listing is fetched until a skill is asked for.
  *
  * @module
  */
 
-import { connect, type ConnectOptions } from "../mcp/client.ts";
+import { connect } from "../mcp/client.ts";
+import type { ConnectOptions } from "../mcp/connect_options.ts";
 import type { McpClient } from "../mcp/client_types.ts";
 import { CircuitOpenError, isMcpError } from "../mcp/errors.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
-import { hasSkillTemplate, type SkillResource, skillResources } from "../mcp/skill_resources.ts";
+import { listSkillEntries, loadSkill, offersSkills } from "../mcp/skills/client.ts";
+import type { SkillEntry } from "../mcp/skills/types.ts";
 import type { McpServerConfig } from "../mcp/types.ts";
+import { hasSkillTemplate, skillResources } from "./skill_resources.ts";
 import type { SkillSource, SourceCallOptions, SourceEntry } from "./types.ts";
 
 /** Options of {@linkcode createMcpSkillSource} and {@linkcode createMcpSkillSources}. */
 export interface McpSkillSourceOptions {
-  /** How long a server's resource listing is reused, in milliseconds (default 60000). */
+  /**
+   * How long a server's listing is reused when the server gives no `ttlMs` of its own, in
+   * milliseconds (default 60000). A list-changed notification drops it at once.
+   */
   ttlMs?: number;
   /**
    * After a failed connection, how long the server is skipped (answering at
@@ -25,8 +34,18 @@ export interface McpSkillSourceOptions {
   retryAfterMs?: number;
   /** Per-source timeout for the resolver, in milliseconds (default: the resolver's). */
   timeoutMs?: number;
-  /** Options for the connection (URL policy, templating env, fetch, …). */
+  /** Options for the connection (URL policy, templating env, `http`, `stdio`, `hint`, …). */
   connect?: ConnectOptions;
+  /** Load skills whose SEP-2640 entry is `"dynamic"` (no digests). Default `false`. */
+  allowDynamic?: boolean;
+  /** Called when the server says its resources or skills changed (the listing is dropped first). */
+  onListChanged?: () => void;
+  /**
+   * Keep a notification stream open (GET stream or `subscriptions/listen`) so list changes drop
+   * the listing at once. Default `false`: an open stream keeps a process alive; notifications
+   * that arrive on other answers drop the listing all the same, and the TTL bounds staleness.
+   */
+  watch?: boolean;
 }
 
 /** A skill source over one MCP server. */
@@ -38,19 +57,29 @@ export interface McpSkillSource extends SkillSource {
 }
 
 interface Listing {
-  at: number;
-  skills: Map<string, SkillResource>;
-  template: boolean;
+  expiresAt: number;
+  /** Resource URIs by skill name (resources) … */
+  uris: Map<string, string>;
+  /** … or SEP-2640 entries by skill name (two or more: ambiguous within the server). */
+  entries?: Map<string, SkillEntry[]>;
+  /** Whether names not listed may still exist (a `skill://{name}` template). */
+  open: boolean;
 }
 
 const NOT_FOUND = new Set([-32002, -32602]);
+const CHANGES = new Set([
+  "notifications/resources/list_changed",
+  "notifications/skills/list_changed",
+]);
 
 /**
- * A source reading skills from one MCP server: `skill://<name>` resources
- * (also `skill://<name>/SKILL.md`, `…/<name>/SKILL.md` and `text/markdown`
- * resources named after the skill). The resource listing is cached for
- * `ttlMs`, so a warm lookup costs at most one request; servers with a
- * `skill://{name}` template are asked for unlisted skills directly.
+ * A source reading skills from one MCP server: SEP-2640 `skills/list` entries (verified on load)
+ * where the server offers them; else `skill://<name>` resources (also `skill://<name>/SKILL.md`,
+ * `…/<name>/SKILL.md` and `text/markdown` resources named after the skill). The listing is cached
+ * (the server's `ttlMs`, else `ttlMs`) and dropped on a list-changed notification, so a warm
+ * lookup costs one read; `peek` answers from the listing, so the resolver reads only from
+ * servers that can have the skill. Skills arrive as remote: their `allowed-tools` are requested,
+ * never granted.
  *
  * @example
  * ```ts
@@ -70,6 +99,10 @@ export function createMcpSkillSource(
   let client: Promise<McpClient> | undefined;
   let listing: Promise<Listing> | undefined;
   let down: { until: number; reason: string } | undefined;
+  const changed = () => {
+    listing = undefined;
+    options.onListChanged?.();
+  };
 
   function session(signal: AbortSignal): Promise<McpClient> {
     if (down && Date.now() < down.until) {
@@ -78,13 +111,19 @@ export function createMcpSkillSource(
         new CircuitOpenError(
           `${down.reason} (skipped; next attempt in ${Math.ceil(wait / 1000)} s)`,
           wait,
-          {
-            server: server.name,
-          },
+          { server: server.name },
         ),
       );
     }
-    client ??= connect(server, { ...options.connect, signal });
+    client ??= connect(server, {
+      ...options.connect,
+      listen: options.watch ?? false,
+      signal,
+      onNotification(message) {
+        if (CHANGES.has(message.method)) changed();
+        options.connect?.onNotification?.(message);
+      },
+    });
     const pending = client;
     pending.then(() => (down = undefined), (error) => {
       if (client === pending) client = undefined;
@@ -95,23 +134,39 @@ export function createMcpSkillSource(
     return pending;
   }
 
+  async function fetchListing(signal: AbortSignal): Promise<Listing> {
+    const c = await session(signal);
+    if (offersSkills(c)) {
+      const { skills } = await listSkillEntries(c, { signal });
+      const entries = new Map<string, SkillEntry[]>();
+      for (const entry of skills) {
+        const name = entry.frontmatter.name.toLowerCase();
+        entries.set(name, [...entries.get(name) ?? [], entry]);
+      }
+      return { expiresAt: expiry(c, "skills/list"), uris: new Map(), entries, open: false };
+    }
+    if (!c.capabilities.resources) {
+      return { expiresAt: Date.now() + ttlMs, uris: new Map(), open: false };
+    }
+    const [resources, templates] = await Promise.all([
+      c.listResources({ signal }),
+      c.listResourceTemplates({ signal }).catch(() => []),
+    ]);
+    const uris = new Map(skillResources(resources).map((s) => [s.name, s.uri]));
+    return { expiresAt: expiry(c, "resources/list"), uris, open: hasSkillTemplate(templates) };
+  }
+
+  function expiry(c: McpClient, method: string): number {
+    const hint = c.cacheHint(method);
+    return hint === undefined ? Date.now() + ttlMs : hint.receivedAt + hint.ttlMs;
+  }
+
   async function list(signal: AbortSignal): Promise<Listing> {
     const current = listing;
-    if (current && Date.now() - (await current.catch(() => ({ at: -Infinity }))).at < ttlMs) {
+    if (current && (await current.catch(() => ({ expiresAt: -Infinity }))).expiresAt > Date.now()) {
       return current;
     }
-    const next = (async () => {
-      const c = await session(signal);
-      const hasResources = Boolean(c.capabilities.resources);
-      const [resources, templates] = hasResources
-        ? await Promise.all([
-          c.listResources({ signal }),
-          c.listResourceTemplates({ signal }).catch(() => []),
-        ])
-        : [[], []];
-      const skills = new Map(skillResources(resources).map((s) => [s.name, s]));
-      return { at: Date.now(), skills, template: hasSkillTemplate(templates) };
-    })();
+    const next = fetchListing(signal);
     listing = next;
     next.catch(() => {
       if (listing === next) listing = undefined;
@@ -119,30 +174,76 @@ export function createMcpSkillSource(
     return await next;
   }
 
+  async function getEntry(name: string, entries: SkillEntry[], signal: AbortSignal) {
+    if (entries.length > 1) {
+      throw new Error(
+        `"${name}" is ambiguous on ${server.name}: ${entries.map((e) => e.uri).join(", ")}`,
+      );
+    }
+    const c = await session(signal);
+    const loaded = await loadSkill(c, entries[0], { signal, allowDynamic: options.allowDynamic });
+    return {
+      text: loaded.text,
+      format: "markdown" as const,
+      location: entries[0].uri,
+      remote: true,
+    };
+  }
+
+  /** Start reading `skill://<name>` on a resources server (not a SEP-2640 one); never rejects. */
+  async function guess(name: string, signal: AbortSignal) {
+    const c = await session(signal);
+    if (offersSkills(c) || !c.capabilities.resources) return undefined;
+    const reading = c.readResource(`skill://${name}`, { signal });
+    reading.catch(() => {});
+    return { reading };
+  }
+
+  async function read(
+    uri: string,
+    signal: AbortSignal,
+    started?: Promise<Awaited<ReturnType<McpClient["readResource"]>>>,
+  ): Promise<SourceEntry | undefined> {
+    try {
+      const contents = await (started ?? (await session(signal)).readResource(uri, { signal }));
+      const text = contents.find((c) => typeof c.text === "string" && c.text !== "")?.text;
+      return text === undefined
+        ? undefined
+        : { text, format: "markdown", location: uri, remote: true };
+    } catch (error) {
+      if (isMcpError(error, "RpcError") && NOT_FOUND.has(error.code)) return undefined;
+      throw error;
+    }
+  }
+
   return {
     label: `mcp:${server.name}`,
     server,
     timeoutMs: options.timeoutMs,
+    async peek(
+      name: string,
+      { signal, cachedOnly }: SourceCallOptions,
+    ): Promise<boolean | undefined> {
+      if (cachedOnly && listing === undefined) return undefined;
+      const found = await (cachedOnly ? listing! : list(signal)).catch(() => undefined);
+      if (found === undefined) return undefined;
+      if (found.entries?.has(name) || found.uris.has(name)) return true;
+      return found.open ? undefined : false;
+    },
     async get(name: string, { signal }: SourceCallOptions): Promise<SourceEntry | undefined> {
+      // Cold listing of a resources server: read skill://<name> while listing, so a cold lookup
+      // costs one round trip after connecting, not two; the listing still decides.
+      const speculative = listing === undefined ? await guess(name, signal) : undefined;
       const found = await list(signal);
-      const uri = found.skills.get(name)?.uri ?? (found.template ? `skill://${name}` : undefined);
+      const entries = found.entries?.get(name);
+      if (entries) return await getEntry(name, entries, signal);
+      const uri = found.uris.get(name) ?? (found.open ? `skill://${name}` : undefined);
       if (uri === undefined) return undefined;
-      try {
-        const contents = await (await session(signal)).readResource(uri, { signal });
-        const text = contents.find((c) => typeof c.text === "string" && c.text !== "")?.text;
-        return text === undefined ? undefined : { text, format: "markdown", location: uri };
-      } catch (error) {
-        if (
-          isMcpError(error, "RpcError") &&
-          NOT_FOUND.has((error as unknown as { code: number }).code)
-        ) {
-          return undefined;
-        }
-        throw error;
-      }
+      return await read(uri, signal, uri === `skill://${name}` ? speculative?.reading : undefined);
     },
     async list({ signal }: SourceCallOptions): Promise<string[]> {
-      return [...(await list(signal)).skills.keys()];
+      const found = await list(signal);
+      return [...(found.entries?.keys() ?? []), ...found.uris.keys()];
     },
     async dispose(): Promise<void> {
       const open = client;
@@ -155,9 +256,10 @@ export function createMcpSkillSource(
 }
 
 /**
- * One source per enabled server of `registry`, in registration order. Use them
- * as one group (`[...sources]`) so the servers are asked in parallel and the
- * answer follows registration order.
+ * One source per enabled server of `registry`, in registration order, each connecting with the
+ * era the registry learnt (no probe) and dropping the registry's cached discovery when the server
+ * says its lists changed. Use them as one group (`[...sources]`) so the servers are asked in
+ * parallel and the answer follows registration order.
  *
  * @example
  * ```ts
@@ -175,5 +277,15 @@ export async function createMcpSkillSources(
   const servers = (await registry.list()).filter((s) =>
     s.enabled !== false && (s.url !== undefined || s.command !== undefined)
   );
-  return servers.map((server) => createMcpSkillSource(server, options));
+  return await Promise.all(servers.map(async (server) => {
+    const hint = options.connect?.hint ?? (await registry.discovery(server.name))?.hint;
+    return createMcpSkillSource(server, {
+      ...options,
+      connect: { ...options.connect, hint },
+      onListChanged() {
+        registry.invalidate(server.name).catch(() => {});
+        options.onListChanged?.();
+      },
+    });
+  }));
 }

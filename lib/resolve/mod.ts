@@ -9,5 +9,6 @@ export * from "./errors.ts";
 export * from "./resolver.ts";
 export * from "./storage_source.ts";
 export * from "./builtin_source.ts";
+export * from "./skill_resources.ts";
 export * from "./mcp_source.ts";
 export * from "./default_sources.ts";

@@ -7,7 +7,7 @@
 import { scopedSignal } from "../_abort.ts";
 import { normalizeSkillName } from "../skill/name.ts";
 import { SkillNotFoundError } from "./errors.ts";
-import { askTier, type ResolverParseOptions } from "./_query.ts";
+import { askTier, peekAll, type ResolverParseOptions } from "./_query.ts";
 import { listSources } from "./_list.ts";
 import { createEntryParser } from "./_parse_cache.ts";
 import type {
@@ -86,8 +86,32 @@ export function createResolver(options: CreateResolverOptions): Resolver {
   const parse = createEntryParser(options.parse ?? {});
   const labels = sources.map((s) => s.label);
 
+  /** `origin:name` asks only the source labelled `origin` (or `mcp:origin`); else every tier. */
+  function route(requested: string): { name: string; chosen: SkillSource[][] } {
+    // Only the origin is lowercased here: the name goes to normalizeSkillName as written, so a
+    // look-alike such as the Kelvin sign is refused instead of lowercasing to ASCII.
+    const text = requested;
+    const colon = typeof text === "string" ? text.lastIndexOf(":") : -1;
+    if (colon <= 0) return { name: text, chosen: tiers };
+    const origin = text.slice(0, colon).toLowerCase();
+    const picked = sources.filter((s) =>
+      s.label.toLowerCase() === origin || s.label.toLowerCase() === `mcp:${origin}`
+    );
+    if (picked.length === 0) {
+      throw new SkillNotFoundError(text, labels, [{
+        source: origin,
+        name: text,
+        problem: "error",
+        message: `no source is labelled "${origin}" (sources: ${labels.join(", ")})`,
+      }]);
+    }
+    return { name: text.slice(colon + 1), chosen: picked.map((s) => [s]) };
+  }
+
   async function resolve(requested: string, call: ResolveOptions = {}): Promise<Resolution> {
-    const name = normalizeSkillName(requested);
+    const routed = route(requested);
+    const name = normalizeSkillName(routed.name);
+    const chosen = routed.chosen;
     const deadline = call.deadlineMs ?? options.deadlineMs;
     const scope = scopedSignal(
       [call.signal],
@@ -96,17 +120,27 @@ export function createResolver(options: CreateResolverOptions): Resolver {
     );
     const diagnostics: ResolveDiagnostic[] = [];
     try {
-      for (const tier of tiers) {
+      for (const tier of chosen) {
         if (scope.signal.aborted) break;
         const answer = await askTier(tier, name, scope.signal, timeoutMs, parse);
         diagnostics.push(...answer.diagnostics);
         if (answer.hit) {
+          const { hit } = answer;
+          const below = sources.slice(sources.findIndex((s) => s.label === hit.source) + 1);
+          const says = chosen === tiers
+            ? await peekAll(below.filter((s) => s.peek), name, scope.signal, timeoutMs, true)
+            : [];
           return {
-            skill: answer.hit.skill,
-            source: answer.hit.source,
-            location: answer.hit.location,
-            shadows: [],
-            diagnostics: [...diagnostics, ...answer.hit.diagnostics],
+            skill: hit.skill,
+            source: hit.source,
+            location: hit.location,
+            shadows: below.filter((s) => s.peek).filter((_, i) => says[i] === true).map((s) =>
+              s.label
+            ),
+            ...(hit.requestedAllowedTools
+              ? { requestedAllowedTools: hit.requestedAllowedTools }
+              : {}),
+            diagnostics: [...diagnostics, ...hit.diagnostics],
           };
         }
       }

@@ -10,6 +10,8 @@ import type { Skill, SkillDiagnostic, SkillFormat } from "../skill/types.ts";
 export interface SourceCallOptions {
   /** Aborted when the per-source timeout, the overall deadline or the caller's signal fires. */
   signal: AbortSignal;
+  /** `peek` only: answer from what is already cached, without any I/O (else `undefined`). */
+  cachedOnly?: boolean;
 }
 
 /** Raw skill text as a source holds it; the resolver parses and validates it. */
@@ -20,6 +22,11 @@ export interface SourceEntry {
   format?: SkillFormat;
   /** Where the text lives (a file path, key or URL), for messages and provenance. */
   location?: string;
+  /**
+   * Remote content (an MCP server): its `allowed-tools` are kept apart as requested
+   * (`Resolution.requestedAllowedTools`), never granted through `skill.allowedTools`.
+   */
+  remote?: boolean;
 }
 
 /**
@@ -51,6 +58,12 @@ export interface SkillSource {
   get(name: string, options: SourceCallOptions): Promise<SourceEntry | undefined>;
   /** Every skill name this source has (names may be unchecked; the resolver validates). */
   list(options: SourceCallOptions): Promise<string[]>;
+  /**
+   * Optional and cheap (a cached listing): whether this source has `name` — `true`, `false`, or
+   * `undefined` when it cannot tell without reading. The resolver uses it to skip sources that
+   * cannot have a skill and to name the lower sources a winner shadows.
+   */
+  peek?(name: string, options: SourceCallOptions): Promise<boolean | undefined>;
 }
 
 /** Why a source was skipped or an entry ignored. */
@@ -78,8 +91,13 @@ export interface Resolution {
   source: string;
   /** Where in that source (file path, key or URL), when the source said. */
   location?: string;
-  /** Labels of lower sources that also have this skill; only {@linkcode Resolver.list} fills it. */
+  /**
+   * Labels of lower sources that also have this skill: {@linkcode Resolver.list} asks them all;
+   * `resolve` names those whose `peek` says so (MCP servers' listings, the built-ins).
+   */
   shadows: string[];
+  /** A remote skill's `allowed-tools`: requested, not granted (the skill's own list is empty). */
+  requestedAllowedTools?: string[];
   /** Parser warnings for the winning entry, and problems with higher sources that were skipped. */
   diagnostics: ResolveDiagnostic[];
 }
@@ -98,6 +116,8 @@ export interface ListedSkill {
   shadows: string[];
   /** The winning skill, parsed (frozen: shared with the resolver's parse cache). */
   skill: Skill;
+  /** A remote skill's `allowed-tools`: requested, not granted (the skill's own list is empty). */
+  requestedAllowedTools?: string[];
 }
 
 /** The answer of {@linkcode Resolver.list}. */

@@ -9,6 +9,7 @@ import { renderSkill } from "../skill/render.ts";
 import type { Skill } from "../skill/types.ts";
 import { createFsStorage } from "../storage/fs.ts";
 import { folderSignature } from "./_folder.ts";
+import { type SkillFileData, supportingFiles } from "./_skill_files.ts";
 
 const SHOW_COMMANDS = { showCommands: true } as const;
 
@@ -43,12 +44,14 @@ export interface CatalogOptions {
 /** The skills behind a server; see the top of this file. */
 export class SkillCatalog {
   readonly #resolver: Resolver;
+  readonly #folder: string | undefined;
   /** Fingerprint of the source, or `undefined` when it cannot be fingerprinted (rebuild each call). */
   readonly #signature: (() => Promise<string>) | undefined;
   #cached: { signature: string; snapshot: Promise<Snapshot> } | undefined;
 
   constructor(options: CatalogOptions) {
     const folder = options.folder;
+    this.#folder = options.resolver === undefined ? folder : undefined;
     if (options.resolver !== undefined) {
       this.#resolver = options.resolver;
     } else if (folder !== undefined) {
@@ -92,6 +95,11 @@ export class SkillCatalog {
     } catch {
       return undefined;
     }
+  }
+
+  /** The supporting files of a folder skill (`x/references/…`); none for other skills. */
+  async files(name: string): Promise<SkillFileData[]> {
+    return this.#folder === undefined ? [] : await supportingFiles(this.#folder, name);
   }
 
   async #build(): Promise<Snapshot> {

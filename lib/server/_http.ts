@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 const LOOPBACK_ORIGIN = /^https?:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/i;
 const LOOPBACK_HOST = /^(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/i;
 const ALLOW_HEADERS =
-  "Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID";
+  "Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, Mcp-Method, Mcp-Name";
 const EXPOSE_HEADERS = "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate";
 
 /** Whether a browser `origin` may call; `undefined` (no `Origin`: not a browser) always may. */
@@ -42,12 +42,21 @@ export function corsHeaders(origin: string | undefined): Record<string, string> 
   };
 }
 
-/** Answer a CORS preflight. */
-export function preflight(res: ServerResponse, origin: string | undefined): void {
+/**
+ * Answer a CORS preflight. `Mcp-Param-*` names are per tool and cannot be listed up front, so
+ * those the browser asks for are allowed by name.
+ */
+export function preflight(
+  res: ServerResponse,
+  origin: string | undefined,
+  requested: string | undefined = "",
+): void {
+  const params = requested.split(",").map((h) => h.trim())
+    .filter((h) => /^mcp-param-[!#$%&'*+.^_`|~0-9a-z-]+$/i.test(h));
   res.writeHead(204, {
     ...corsHeaders(origin),
     "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
-    "Access-Control-Allow-Headers": ALLOW_HEADERS,
+    "Access-Control-Allow-Headers": [ALLOW_HEADERS, ...params].join(", "),
     "Access-Control-Max-Age": "600",
   }).end();
 }

@@ -20,6 +20,9 @@ import { SKILL_TOOLS } from "./_tools.ts";
 export type BeforeRequest = (notifyListChanged: () => Promise<void>) => Promise<void>;
 
 const MARKDOWN = "text/markdown";
+/** The server's instructions for the model. */
+export const INSTRUCTIONS =
+  "Skills are Markdown documents at skill://<name>. Use search_skills to find one and get_skill to read it.";
 const RESOURCE_NOT_FOUND = -32002;
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 50;
@@ -29,7 +32,8 @@ const failure = (text: string): CallToolResult => ({
   isError: true,
 });
 
-async function getSkill(catalog: SkillCatalog, args: Record<string, unknown>) {
+/** `get_skill`. */
+export async function getSkill(catalog: SkillCatalog, args: Record<string, unknown>) {
   if (typeof args.name !== "string" || args.name === "") {
     return failure('get_skill needs a "name" string argument, e.g. { "name": "samtools" }');
   }
@@ -49,7 +53,8 @@ async function getSkill(catalog: SkillCatalog, args: Record<string, unknown>) {
   return failure(`No skill named "${args.name}".${hint} Use search_skills to find skills.`);
 }
 
-async function search(catalog: SkillCatalog, args: Record<string, unknown>) {
+/** `search_skills`. */
+export async function search(catalog: SkillCatalog, args: Record<string, unknown>) {
   const { query, limit = DEFAULT_LIMIT } = args;
   if (typeof query !== "string") {
     return failure('search_skills needs a "query" string argument, e.g. { "query": "sort bam" }');
@@ -70,9 +75,12 @@ export function buildMcpServer(catalog: SkillCatalog, before?: BeforeRequest): M
   const mcp = new McpServer(
     { name: "skillmux", version: "0.1.0" },
     {
-      capabilities: { tools: {}, resources: { listChanged: true } },
-      instructions:
-        "Skills are Markdown documents at skill://<name>. Use search_skills to find one and get_skill to read it.",
+      capabilities: {
+        tools: {},
+        resources: { listChanged: true },
+        extensions: { "io.modelcontextprotocol/skills": {} },
+      },
+      instructions: INSTRUCTIONS,
     },
   );
   type Extra = {

@@ -22,6 +22,7 @@ import {
   rpcMethod,
 } from "./_http.ts";
 import { buildMcpServer } from "./_mcp.ts";
+import { answerOwn, modernVersion, ownsLegacy } from "./_own.ts";
 import { Sessions } from "./_sessions.ts";
 import type { ServeSkillsOptions, SkillsServer } from "./types.ts";
 
@@ -33,7 +34,10 @@ const CLOSE_GRACE_MS = 2_000;
 const IDLE_SERVERS = 16;
 
 /**
- * Serve skills over MCP (Streamable HTTP at `/mcp`, Deno and Node). Each skill is the resource
+ * Serve skills over MCP (Streamable HTTP at `/mcp`, Deno and Node), to 2025 clients (through the
+ * SDK) and 2026-07-28 clients (stateless, answered directly), with the skills extension
+ * (SEP-2640: `skills/list` and `skills/get` entries with digests and sizes, folder skills'
+ * supporting files as `skill://<name>/<path>`). Each skill is also the resource
  * `skill://<name>` (`text/markdown`, the parsed skill rendered with `renderSkill`), listed through
  * the template `skill://{name}`; the tools `search_skills` ({ query, limit? }) and `get_skill`
  * ({ name }) find and read them. A folder is re-read when a skill file's mtime or size changes, so
@@ -81,7 +85,9 @@ export async function serveSkills(options: ServeSkillsOptions = {}): Promise<Ski
     }
     const cors = corsHeaders(origin);
     if (path !== "/mcp") return rpcError(res, 404, "Not found: the MCP endpoint is /mcp", cors);
-    if (req.method === "OPTIONS") return preflight(res, origin);
+    if (req.method === "OPTIONS") {
+      return preflight(res, origin, req.headers["access-control-request-headers"]);
+    }
     if (authorized !== undefined && !authorized(req.headers.authorization)) {
       const headers = { ...cors, "WWW-Authenticate": 'Bearer realm="skillmux"' };
       return rpcError(res, 401, "Unauthorized: send Authorization: Bearer <token>", headers);
@@ -99,6 +105,14 @@ export async function serveSkills(options: ServeSkillsOptions = {}): Promise<Ski
     }
     const rpc = rpcMethod(body);
     if (rpc !== undefined) note(rpc);
+    const message = (Array.isArray(body) ? undefined : body) as Parameters<typeof ownsLegacy>[0];
+    const modern = req.method === "POST" ? modernVersion(req, message) : undefined;
+    if (message !== undefined && (modern !== undefined || ownsLegacy(message))) {
+      const answer = await answerOwn(catalog, req, message!, modern);
+      if (answer.status === 202) return void res.writeHead(202).end();
+      res.writeHead(answer.status, { "Content-Type": "application/json" });
+      return void res.end(JSON.stringify(answer.body));
+    }
     if (sessions !== undefined) return await sessions.handle(req, res, body, rpc, cors);
     if (req.method !== "POST") {
       res.writeHead(405, { ...cors, Allow: "POST, OPTIONS" }).end();

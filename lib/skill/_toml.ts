@@ -3,7 +3,14 @@
 // [context] concepts pitfalls
 // [[examples]] task args explanation command
 
-import { parse } from "smol-toml";
+import type * as Toml from "smol-toml";
+
+let T: typeof Toml | undefined;
+
+/** Load `smol-toml` on first use (legacy TOML skills are rare); {@linkcode readToml} needs it. */
+export async function loadToml(): Promise<void> {
+  T ??= await import("smol-toml");
+}
 import type { SkillExample } from "./types.ts";
 import type { RawField, RawValue } from "./_raw.ts";
 import { toPlain } from "./_raw.ts";
@@ -27,7 +34,7 @@ const HEADER = /^[ \t]*\[\[?[ \t]*([^\]]*?)[ \t]*\]\]?[ \t]*(?:#.*)?$/s;
 export function readToml(text: string, report: Report): TomlSkill {
   let root: Record<string, unknown>;
   try {
-    root = parse(text) as Record<string, unknown>;
+    root = T!.parse(text) as Record<string, unknown>;
   } catch (error) {
     const peeked = /^[ \t]*name[ \t]*=[ \t]*["']([^"'\n]*)["']/m.exec(text)?.[1];
     if (isValidSkillName(peeked)) report.skill = peeked;

@@ -38,4 +38,5 @@ export {
 } from "./parse.ts";
 export { renderSkill, type RenderSkillOptions, renderSkillSections } from "./render.ts";
 export { exampleCommandLine, exampleProgram } from "./command.ts";
+export { readFrontMatter } from "./front_matter.ts";
 export { isLintClean, lintSkill, type LintSkillOptions } from "./lint.ts";

@@ -12,7 +12,7 @@ import { readHeader } from "./_header.ts";
 import { Report } from "./_report.ts";
 import { readSections } from "./_sections.ts";
 import { encoder, normalizeNewlines, sha256Digest } from "./_text.ts";
-import { readToml } from "./_toml.ts";
+import { loadToml, readToml } from "./_toml.ts";
 import { loadYaml, readYamlFields } from "./_yaml.ts";
 import { isValidSkillName } from "./name.ts";
 
@@ -105,6 +105,7 @@ export async function parseSkill(
   const format = detectFormat(lines, options.format ?? "auto", report);
   let skill: Omit<Skill, "digest">;
   if (format === "toml") {
+    await loadToml();
     const toml = readToml(normal, report);
     const header = readHeader(toml.fields, report, options.name);
     skill = { ...header, format, ...toml.sections, body: "" };

@@ -28,7 +28,7 @@ function readSamtools(page: Page, url: string) {
     try {
       const client = await connect(
         { name: "skills", url, apiKey: "page-token" },
-        { retries: 0 },
+        { http: { retries: 0 } },
       );
       const [content] = await client.readResource("skill://samtools");
       const listed = (await client.listResources()).length;

@@ -5,6 +5,9 @@
 //   server.script(initialize({ sessionId: "s1" }), sse([{ id: "e1", data: "" }]), status(503));
 //   … requests use server.url (…/mcp); each takes the next handler, then `server.fallback`
 //   answers (default `ok()`: a `{}` result for requests, 202 for notifications/responses).
+//   With `server.lifecycle = true` it answers, like a 2025 server, the 2026-07-28 probe
+//   (`server/discover`) with the SDK's 400 and `notifications/initialized` with 202 outside the
+//   script, so connect() tests script only what they are about.
 //   server.received → every request: method, path, lowercased headers (authorization,
 //   mcp-session-id, mcp-protocol-version, last-event-id, …), body, parsed rpc, and
 //   `closedEarly` (the client closed the connection before the answer ended).
@@ -51,6 +54,8 @@ export interface FaultServer {
   script(...handlers: Handler[]): void;
   /** Answers when the script is empty. */
   fallback: Handler;
+  /** Answer `server/discover` (400) and `notifications/initialized` (202) outside the script. */
+  lifecycle: boolean;
   close(): Promise<void>;
 }
 
@@ -97,6 +102,7 @@ export async function startFaultServer(): Promise<FaultServer> {
     received,
     script: (...handlers) => void queue.push(...handlers),
     fallback: ok(),
+    lifecycle: false,
     close: () => Promise.resolve(),
   };
   const http_ = http.createServer(async (req, res) => {
@@ -121,6 +127,21 @@ export async function startFaultServer(): Promise<FaultServer> {
     res.on("close", () => {
       if (!res.writableFinished) record.closedEarly = true;
     });
+    const method = (rpc as { method?: unknown } | undefined)?.method;
+    if (server.lifecycle && method === "server/discover") {
+      return void status(
+        400,
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32000, message: "Bad Request: Unsupported protocol version" },
+        }),
+        { "content-type": "application/json" },
+      )({ req, res, received: record, rpc, server });
+    }
+    if (server.lifecycle && method === "notifications/initialized") {
+      return void res.writeHead(202).end();
+    }
     const handler = queue.shift() ?? server.fallback;
     try {
       await handler({ req, res, received: record, rpc, server });

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { after, before, describe, test } from "node:test";
 import { connect } from "../../lib/mcp/client.ts";
+import { stdio } from "../../lib/mcp/transport/stdio.ts";
 import type { McpClient } from "../../lib/mcp/client_types.ts";
 import { type SdkServer, startEverything, startSdkServer, type TestServer } from "./_servers.ts";
 
@@ -40,10 +41,15 @@ describe("connect() to the SDK's McpServer", () => {
       await exercise(client);
       await client.close();
       const methods = server.requests.map((r) => r.rpc ?? r.method);
-      assert.deepEqual(methods.slice(0, 2), ["initialize", "notifications/initialized"]);
+      assert.deepEqual(
+        methods.slice(0, 2),
+        ["server/discover", "initialize"],
+        "a 2026-07-28 probe first",
+      );
+      assert.ok(methods.includes("notifications/initialized"));
       if ("stateful" in mode) {
         assert.ok(
-          server.requests.slice(1).every((r) => r.sessionId),
+          server.requests.slice(2).every((r) => r.sessionId),
           "session id echoed after initialize",
         );
         assert.equal(server.requests.at(-1)?.method, "DELETE", "session ended on close");
@@ -117,7 +123,7 @@ describe("connect() to server-everything", () => {
   test("stdio: a command server on this runtime", async () => {
     const client = await connect(
       { name: "local", command: "node", args: [everythingEntry, "stdio"] },
-      { timeoutMs: 10_000 },
+      { timeoutMs: 10_000, stdio: stdio() },
     );
     assert.equal(client.transport, "stdio");
     assert.ok((await client.listTools()).some((t) => t.name === "echo"));

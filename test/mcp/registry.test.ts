@@ -37,7 +37,7 @@ describe("add", () => {
       apiKey: "sk-team-secret",
     });
     assert.equal(server.name, "team");
-    assert.deepEqual(discovery?.skills.map((s) => s.name), ["bwa", "star"]);
+    assert.deepEqual(discovery?.resources.map((r) => r.uri), ["skill://bwa", "skill://star"]);
     assert.ok(discovery!.tools.length >= 2);
     assert.match(discovery!.discoveredAt, /^\d{4}-\d\d-\d\dT/);
     const file = join(home, "config", "config.toml");
@@ -85,7 +85,7 @@ describe("ping and refresh", () => {
     assert.ok(team.ok && later.ok === false);
     assert.equal(team.serverInfo.name, "skillmux-test");
     assert.equal(team.protocolVersion, "2025-11-25");
-    assert.deepEqual([team.skills, team.transport], [2, "streamable-http"]);
+    assert.deepEqual([team.resources, team.transport], [2, "streamable-http"]);
     assert.ok(team.tools >= 2 && team.latencyMs >= 0);
     assert.equal(later.kind, "NetworkError");
     assert.equal(JSON.stringify(rows).includes("sk-team-secret"), false);

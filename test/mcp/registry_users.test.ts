@@ -1,5 +1,6 @@
 // The multi-user registry end to end against a real redis-server (through unstorage) and real
 // MCP servers: two users, a global server, sharing, owner-only changes, status, secrets hidden.
+import { skillResources } from "../../lib/resolve/skill_resources.ts";
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Redis } from "ioredis";
@@ -55,7 +56,7 @@ describe("two users and a global server, in Redis", () => {
       apiKey: "sk-ada-secret",
       headers: { "X-Lab": "hdr-ada-secret" },
     });
-    assert.deepEqual(added.discovery?.skills.map((s) => s.name), ["star"]);
+    assert.deepEqual(skillResources(added.discovery?.resources ?? []).map((s) => s.name), ["star"]);
     assert.equal(added.server.owner, "ada");
     await bob.add({ name: "lab", url: up.url, description: "Bob's lab" }, { discover: false });
     const names = async (user: string) =>
@@ -166,7 +167,10 @@ describe("two users and a global server, in Redis", () => {
     assert.equal(status.dead?.kind, "NetworkError");
     assert.equal(status.docs?.ok, true, "a global server's status is everyone's");
     await ada.refresh(["lab"]);
-    assert.deepEqual((await ada.discovery("lab"))?.skills.map((s) => s.name), ["star"]);
+    assert.deepEqual(
+      skillResources((await ada.discovery("lab"))?.resources ?? []).map((s) => s.name),
+      ["star"],
+    );
   });
 
   test("each user resolves skills through their own servers", async () => {

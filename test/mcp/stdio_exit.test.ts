@@ -14,6 +14,7 @@ const everything = createRequire(import.meta.url)
   .resolve("@modelcontextprotocol/server-everything/package.json")
   .replace(/package\.json$/, "dist/index.js");
 const client = fileURLToPath(new URL("../../lib/mcp/client.ts", import.meta.url));
+const stdioEntry = fileURLToPath(new URL("../../lib/mcp/transport/stdio.ts", import.meta.url));
 
 /** This runtime's command line for running a TypeScript file. */
 function runner(file: string): [string, string[]] {
@@ -31,9 +32,10 @@ test("a script that never closes its stdio client exits on its own, leaving no c
     await writeFile(
       script,
       `import { connect } from ${JSON.stringify(client)};\n` +
+        `import { stdio } from ${JSON.stringify(stdioEntry)};\n` +
         `const c = await connect({ name: "ev", command: "node", args: [${
           JSON.stringify(everything)
-        }, "stdio"] });\n` +
+        }, "stdio"] }, { stdio: stdio() });\n` +
         `console.log("pid", (await c.listTools()).length > 0 ? "tools" : "none");\n`,
     );
     const [command, args] = runner(script);

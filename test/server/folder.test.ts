@@ -67,7 +67,10 @@ describe("serveSkills over a folder", () => {
     const server = await serveSkills({ folder, sessions: true });
     servers.push(server);
     const heard: JsonRpcNotification[] = [];
+    // A 2025 session without a GET stream: told on its next request's stream.
     const client = await connect({ name: "folder", url: server.url }, {
+      protocolVersion: "2025-11-25",
+      listen: false,
       onNotification: (message) => heard.push(message),
     });
     try {

@@ -76,6 +76,18 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
     return visible;
   };
 
+  /** The protocol era learnt at the last discovery: connecting with it skips the era probe. */
+  async function hintOf(server: McpServerConfig): Promise<ServerDiscovery["hint"]> {
+    if (!("id" in server)) return undefined; // not saved yet: nothing learnt
+    const text = await store.storage.get(store.cacheKey(server as RegisteredServer))
+      .catch(() => undefined);
+    try {
+      return text === undefined ? undefined : (JSON.parse(text) as ServerDiscovery).hint;
+    } catch {
+      return undefined; // a damaged cache only costs the era probe
+    }
+  }
+
   async function use<T>(
     server: McpServerConfig,
     call: CallOptions,
@@ -83,6 +95,7 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
   ): Promise<T> {
     const client = await connect(server, {
       ...options.connect,
+      hint: options.connect?.hint ?? await hintOf(server),
       signal: call.signal,
       timeoutMs: call.timeoutMs,
     });
@@ -200,8 +213,9 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
               protocolVersion: client.protocolVersion,
               transport: client.transport,
               latencyMs,
-              skills: found.skills.length,
+              resources: found.resources.length,
               tools: found.tools.length,
+              discovery: found,
             };
           });
         } catch (error) {
@@ -241,6 +255,12 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
     onChange(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
+    },
+    async invalidate(target) {
+      const found = await store.lookup(target);
+      if (found === undefined) return;
+      await store.storage.delete(store.cacheKey(found.server));
+      changed("discovery", [found.server.name], undefined);
     },
     async discovery(target) {
       const found = await store.lookup(target);

@@ -1,12 +1,21 @@
 /**
- * What a server offers: its tools and skill resources, with the time of discovery.
+ * What a server offers: its tools, resources and resource templates, with the
+ * time of discovery. Which resources are skills is the resolver's business
+ * (`skillResources` in the resolve layer).
  *
  * @module
  */
 
 import type { CallOptions, McpClient } from "../client_types.ts";
-import { hasSkillTemplate, type SkillResource, skillResources } from "../skill_resources.ts";
-import type { Implementation, Tool, TransportKind } from "../types.ts";
+import type { ServerHint } from "../connect_options.ts";
+import type {
+  Implementation,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+  TransportKind,
+} from "../types.ts";
 
 /** A snapshot of what one server offers. */
 export interface ServerDiscovery {
@@ -20,24 +29,28 @@ export interface ServerDiscovery {
   protocolVersion: string;
   /** The transport used. */
   transport: TransportKind;
+  /** What the server said it can do (also tells whether it offers the skills extension). */
+  capabilities?: ServerCapabilities;
   /** Every tool. */
   tools: Tool[];
-  /** Every resource recognised as a skill. */
-  skills: SkillResource[];
-  /** Whether `skill://{name}` templates let unlisted skills be read by name. */
-  skillTemplate: boolean;
+  /** Every resource. */
+  resources: Resource[];
+  /** Every resource template. */
+  resourceTemplates: ResourceTemplate[];
+  /** The protocol era and transport learnt (connect with it to skip the era probe). */
+  hint?: ServerHint;
 }
 
 /**
- * List a connected server's tools and skill resources (only what its
- * capabilities announce).
+ * List a connected server's tools, resources and resource templates (only what
+ * its capabilities announce).
  *
  * @example
  * ```ts
  * import { connect, discoverServer } from "@skillmux/core";
- * const client = await connect({ name: "skills", url: "http://127.0.0.1:3001/mcp" });
+ * const client = await connect({ name: "docs", url: "http://127.0.0.1:3001/mcp" });
  * const found = await discoverServer(client);
- * console.log(found.tools.length, found.skills.map((s) => s.name));
+ * console.log(found.tools.length, found.resources.map((r) => r.uri));
  * await client.close();
  * ```
  */
@@ -46,7 +59,7 @@ export async function discoverServer(
   options: CallOptions = {},
 ): Promise<ServerDiscovery> {
   const caps = client.capabilities;
-  const [tools, resources, templates] = await Promise.all([
+  const [tools, resources, resourceTemplates] = await Promise.all([
     caps.tools ? client.listTools(options) : Promise.resolve([]),
     caps.resources ? client.listResources(options) : Promise.resolve([]),
     caps.resources ? client.listResourceTemplates(options).catch(() => []) : Promise.resolve([]),
@@ -57,8 +70,10 @@ export async function discoverServer(
     serverInfo: client.serverInfo,
     protocolVersion: client.protocolVersion,
     transport: client.transport,
+    capabilities: caps,
     tools,
-    skills: skillResources(resources),
-    skillTemplate: hasSkillTemplate(templates),
+    resources,
+    resourceTemplates,
+    hint: client.hint,
   };
 }

@@ -20,8 +20,11 @@ export type PingResult =
     protocolVersion: string;
     transport: TransportKind;
     latencyMs: number;
-    skills: number;
+    /** How many resources the server lists (the resolver tells which are skills). */
+    resources: number;
     tools: number;
+    /** What was discovered, for callers that want more than counts. */
+    discovery: ServerDiscovery;
   }
   | { name: string; id: string; ok: false; error: string; kind: string };
 
@@ -87,10 +90,12 @@ export interface ServerRegistry {
   ): Promise<RegisteredServer[]>;
   /** Ping every enabled server (or those named) in parallel; one failure never hides the others. Keeps each status. */
   ping(names?: readonly string[], options?: CallOptions): Promise<PingResult[]>;
-  /** Re-discover tools and skill resources and cache them with the time of discovery. Keeps each status. */
+  /** Re-discover tools, resources and templates and cache them with the time of discovery. Keeps each status. */
   refresh(names?: readonly string[], options?: CallOptions): Promise<RefreshResult[]>;
   /** The cached discovery of a server, if any. */
   discovery(idOrName: string): Promise<ServerDiscovery | undefined>;
+  /** Drop a server's cached discovery (its lists changed); the next `refresh` makes a new one. */
+  invalidate(idOrName: string): Promise<void>;
   /** Call `listener` after changes made through this registry; returns a function that stops it. */
   onChange(listener: (change: RegistryChange) => void): () => void;
 }

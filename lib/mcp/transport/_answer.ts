@@ -12,7 +12,7 @@ import { type HttpContext, scrub } from "./_http.ts";
 import { type IncomingMessage, parseMessages } from "../_jsonrpc.ts";
 import { sleep } from "./_retry.ts";
 import type { Router } from "../_router.ts";
-import { readBody, readEvents } from "./_stream.ts";
+import { readBody } from "./_stream.ts";
 
 /** What reading one answer needs. */
 export interface AnswerJob {
@@ -22,6 +22,8 @@ export interface AnswerJob {
   request: JsonRpcRequest;
   response: Response;
   signal: AbortSignal;
+  /** A long-lived stream: no stall timer. */
+  longLived?: boolean;
   /** Reopen the stream after `lastEventId`. */
   resume(lastEventId: string): Promise<ReadableStream<Uint8Array>>;
 }
@@ -67,13 +69,14 @@ async function readStream(job: AnswerJob): Promise<JsonRpcResponse> {
   let body: ReadableStream<Uint8Array> | null = job.response.body;
   for (let resumed = false;; resumed = true) {
     let dropped: NetworkError | undefined;
+    const { readEvents } = await import("./_events.ts");
     try {
       await readEvents(body, {
         server: name,
         maxBytes: settings.maxResponseBytes,
         signal,
-        stallMs: settings.stallTimeoutMs,
-        capMode: "total",
+        stallMs: job.longLived ? undefined : settings.stallTimeoutMs,
+        capMode: job.longLived ? "event" : "total",
         counted,
         onRetry: (ms) => (retryMs = ms),
         onEvent(event) {

@@ -7,7 +7,7 @@ import { isTimeoutError, raceSignal, scopedSignal } from "../../_abort.ts";
 import { McpError, NetworkError, TimeoutError } from "../errors.ts";
 import { checkConnectTarget, type PreparedServer } from "../policy/prepare.ts";
 import type { HttpTransportOptions } from "./http_options.ts";
-import type { TransportRequestOptions } from "./interface.ts";
+import type { ServerRequestHandler, TransportRequestOptions } from "./interface.ts";
 import type { JsonRpcNotification, JsonRpcResponse } from "../types.ts";
 import { CircuitBreaker, outcomeOf } from "./_breaker.ts";
 import { type HttpContext, sanitizeCause, scrub } from "./_http.ts";
@@ -30,6 +30,8 @@ export interface Settings {
 export abstract class HttpTransportBase {
   /** Server-to-client notifications other than progress. */
   onNotification?: (message: JsonRpcNotification) => void;
+  /** Server-to-client requests other than `ping`. */
+  onRequest?: ServerRequestHandler;
   protected readonly ctx: HttpContext;
   protected readonly settings: Settings;
   protected readonly url: URL;
@@ -66,6 +68,7 @@ export abstract class HttpTransportBase {
       name,
       log: this.ctx.log,
       notification: () => this.onNotification,
+      requests: () => this.onRequest,
       reply: (response) => this.reply(response),
     });
   }
@@ -101,7 +104,7 @@ export abstract class HttpTransportBase {
     const { name } = this.ctx;
     if (this.closed) throw new NetworkError(`${name}: the transport is closed`, { server: name });
     const probe = this.#breaker.enter(name);
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = options.longLived ? Infinity : options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
     const scope = scopedSignal([options.signal, this.closing.signal], timeoutMs);
     let failure: unknown;
@@ -111,7 +114,8 @@ export abstract class HttpTransportBase {
         try {
           return await attempt(scope.signal);
         } catch (error) {
-          if (scope.signal.aborted || !options.idempotent || retry > this.settings.retries) {
+          const retries = options.longLived ? 0 : this.settings.retries;
+          if (scope.signal.aborted || !options.idempotent || retry > retries) {
             throw error;
           }
           if (!isRetryable(error)) throw error;

@@ -174,7 +174,10 @@ export async function statusError(
   } catch (error) {
     if (signal.aborted) throw error;
   }
-  const httpError = new HttpError(response.status, response.statusText, body, { server: name });
+  const httpError = new HttpError(response.status, response.statusText, body, {
+    server: name,
+    rpc: rpcErrorOf(body),
+  });
   const unknownMethod = body.includes("-32601");
   if (
     sentSession && !unknownMethod &&
@@ -189,6 +192,19 @@ export async function statusError(
     );
   }
   return httpError;
+}
+
+/** The JSON-RPC error object a (redacted) body holds, if it is one. */
+function rpcErrorOf(body: string): { code: number; message: string; data?: unknown } | undefined {
+  if (!body.startsWith("{")) return undefined;
+  try {
+    const error = (JSON.parse(body) as { error?: { code?: unknown; message?: unknown } }).error;
+    if (typeof error?.code !== "number") return undefined;
+    const message = typeof error.message === "string" ? error.message : "";
+    return { ...error, code: error.code, message };
+  } catch {
+    return undefined;
+  }
 }
 
 async function readPrefix(response: Response, max: number, signal: AbortSignal): Promise<string> {

@@ -2,7 +2,15 @@
 // request, progress to its callback, server requests answered, the rest reported.
 
 import { ProtocolError } from "../errors.ts";
-import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse, Progress } from "../types.ts";
+import { serveRequest } from "../_router.ts";
+import type { ServerRequestHandler } from "./interface.ts";
+import type {
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  Progress,
+} from "../types.ts";
 
 /** A request waiting for its response. */
 export interface Pending {
@@ -24,6 +32,8 @@ export interface DispatchContext {
   server: string;
   reply(message: JsonRpcResponse): void;
   notify(message: JsonRpcNotification): void;
+  /** The host's handler for server requests, if any. */
+  requests?: ServerRequestHandler;
   diagnose(text: string): void;
 }
 
@@ -68,13 +78,8 @@ function dispatchMessage(message: unknown, ctx: DispatchContext): void {
   const hasId = typeof id === "string" || typeof id === "number";
   if (typeof message.method === "string") {
     if (hasId) {
-      ctx.reply(
-        message.method === "ping" ? { jsonrpc: "2.0", id, result: {} } : {
-          jsonrpc: "2.0",
-          id,
-          error: { code: -32601, message: `Method not found: ${message.method}` },
-        },
-      );
+      const request = message as unknown as JsonRpcRequest;
+      serveRequest(request, ctx.requests).then((response) => ctx.reply(response));
     } else if (message.method === "notifications/progress") {
       const params = isObject(message.params) ? message.params : {};
       const token = params.progressToken;

@@ -25,7 +25,19 @@ export interface TransportRequestOptions {
   idempotent?: boolean;
   /** Called for `notifications/progress` tied to this request. */
   onProgress?: (progress: Progress) => void;
+  /** Extra HTTP headers for this request (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`); ignored by stdio. */
+  headers?: Record<string, string>;
+  /**
+   * A long-lived stream (`subscriptions/listen`): no timeout, no stall timer and no retry;
+   * it ends when the server answers or `signal` aborts.
+   */
+  longLived?: boolean;
 }
+
+/** Answers one server-to-client request (elicitation, sampling, roots); throws for an error reply. */
+export type ServerRequestHandler = (
+  request: JsonRpcRequest,
+) => Promise<Record<string, unknown>>;
 
 /**
  * One connection to one server. `request` resolves with the response whose id
@@ -57,6 +69,16 @@ export interface McpTransport {
   resetSession(): void;
   /** Server-to-client notifications other than progress (list_changed, logging, …). */
   onNotification?: (message: JsonRpcNotification) => void;
+  /** Server-to-client requests other than `ping` (which gets `{}`); without it they get -32601. */
+  onRequest?: ServerRequestHandler;
+  /**
+   * Streamable HTTP (2025 revisions): open the GET stream for server-initiated messages and route
+   * them until it ends; `unsupported` when the server offers none. Absent on other transports.
+   */
+  listen?(
+    signal: AbortSignal,
+    onOpen?: () => void,
+  ): Promise<{ outcome: "unsupported" | "ended"; retryMs?: number }>;
   /** End the session (HTTP: DELETE; stdio: kill the child) and release resources. Idempotent. */
   close(): Promise<void>;
 }

@@ -22,7 +22,7 @@ import { DEFAULT_TIMEOUT_MS, HttpTransportBase } from "./_base.ts";
 import { buildHeaders, send, statusError } from "./_http.ts";
 import { idKey, parseMessages } from "../_jsonrpc.ts";
 import { attachRetryAfter } from "./_retry.ts";
-import { readEvents } from "./_stream.ts";
+import { readEvents } from "./_events.ts";
 
 export type { HttpTransportOptions } from "./http_options.ts";
 

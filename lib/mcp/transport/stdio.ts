@@ -11,7 +11,7 @@ import { type NodeBuiltins, nodeBuiltins } from "../../_node.ts";
 import { NetworkError, ProtocolError, TimeoutError } from "../errors.ts";
 import type { PreparedServer } from "../policy/prepare.ts";
 import { redact } from "../policy/redact.ts";
-import type { McpTransport, TransportRequestOptions } from "./interface.ts";
+import type { McpTransport, ServerRequestHandler, TransportRequestOptions } from "./interface.ts";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../types.ts";
 import { childEnv } from "./_stdio_env.ts";
 import { LineSplitter, LineTail } from "./_stdio_lines.ts";
@@ -76,6 +76,7 @@ class StdioTransportImpl implements StdioTransport {
   readonly kind = "stdio" as const;
   readonly sessionId: string | undefined = undefined;
   onNotification?: (message: JsonRpcNotification) => void;
+  onRequest?: ServerRequestHandler;
 
   readonly #server: PreparedServer;
   readonly #options: StdioTransportOptions;
@@ -289,6 +290,7 @@ class StdioTransportImpl implements StdioTransport {
           server: server.name,
           reply: (message) => this.#write(message),
           notify: (message) => this.onNotification?.(message),
+          requests: this.onRequest,
           diagnose: (text) => this.#diagnose(text),
         });
       }
@@ -422,4 +424,26 @@ export function createStdioTransport(
     );
   }
   return new StdioTransportImpl(server, options);
+}
+
+/**
+ * The stdio connector for `connect()`: pass `{ stdio: stdio() }` to connect `command` servers
+ * (Deno and Node). Keeping it out of `connect()` keeps child processes out of browser bundles.
+ *
+ * @example
+ * ```ts
+ * import { connect } from "@skillmux/core";
+ * import { stdio } from "@skillmux/core/stdio";
+ * const client = await connect(
+ *   { name: "everything", command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"] },
+ *   { stdio: stdio({ inheritEnv: "minimal" }), timeoutMs: 30_000 },
+ * );
+ * console.log((await client.listTools()).length);
+ * await client.close();
+ * ```
+ */
+export function stdio(
+  options: StdioTransportOptions = {},
+): (server: PreparedServer) => StdioTransport {
+  return (server) => createStdioTransport(server, options);
 }

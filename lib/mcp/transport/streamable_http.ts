@@ -8,7 +8,8 @@
  */
 
 import { scopedSignal } from "../../_abort.ts";
-import { ProtocolError, SessionExpiredError, StreamEndedError } from "../errors.ts";
+import { NetworkError, ProtocolError, SessionExpiredError, StreamEndedError } from "../errors.ts";
+import { parseMessages } from "../_jsonrpc.ts";
 import type { HttpTransportOptions } from "./http_options.ts";
 import type { PreparedServer } from "../policy/prepare.ts";
 import type { McpTransport, TransportRequestOptions } from "./interface.ts";
@@ -70,7 +71,7 @@ class StreamableHttpTransport extends HttpTransportBase implements McpTransport 
   ): Promise<JsonRpcResponse> {
     const tracked = this.router.track(message, options);
     return this.run(message.method, options, async (signal) => {
-      const answer = await this.#post(tracked.message, signal);
+      const answer = await this.#post(tracked.message, signal, options);
       if (answer === undefined) {
         throw new ProtocolError(`${this.ctx.name}: no answer`, { server: this.ctx.name });
       }
@@ -79,7 +80,59 @@ class StreamableHttpTransport extends HttpTransportBase implements McpTransport 
   }
 
   async notify(message: JsonRpcNotification, options: TransportRequestOptions = {}): Promise<void> {
-    await this.run(message.method, options, (signal) => this.#post(message, signal));
+    await this.run(message.method, options, (signal) => this.#post(message, signal, options));
+  }
+
+  /**
+   * Open the standalone GET event stream for server-initiated messages (2025 revisions) and
+   * route what arrives until it ends. Resolves `unsupported` when the server offers none (405),
+   * else `ended` with the server's `retry` hint; rejects with a typed error.
+   */
+  async listen(
+    signal: AbortSignal,
+    onOpen?: () => void,
+  ): Promise<{ outcome: "unsupported" | "ended"; retryMs?: number }> {
+    const { ctx } = this;
+    if (this.closed) {
+      throw new NetworkError(`${ctx.name}: the transport is closed`, { server: ctx.name });
+    }
+    const scope = scopedSignal([signal, this.closing.signal]);
+    try {
+      const headers = this.#headers({ Accept: "text/event-stream" });
+      const response = await send(ctx, this.url, { method: "GET", headers }, scope.signal);
+      if (response.status === 405) {
+        response.body?.cancel().catch(() => {});
+        return { outcome: "unsupported" };
+      }
+      if (!response.ok) {
+        throw await statusError(ctx, response, this.#session !== undefined, scope.signal);
+      }
+      if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
+        response.body?.cancel().catch(() => {});
+        return { outcome: "unsupported" };
+      }
+      let retryMs: number | undefined;
+      const { readEvents } = await import("./_events.ts");
+      onOpen?.();
+      await readEvents(response.body, {
+        server: ctx.name,
+        maxBytes: this.settings.maxResponseBytes,
+        signal: scope.signal,
+        capMode: "event",
+        onRetry: (ms) => (retryMs = ms),
+        onEvent: (event) => {
+          if ((event.event !== undefined && event.event !== "message") || !event.data.trim()) {
+            return;
+          }
+          for (const item of parseMessages(event.data, ctx.name)) {
+            if (item.kind !== "response") this.router.handle(item);
+          }
+        },
+      });
+      return { outcome: "ended", retryMs };
+    } finally {
+      scope.dispose();
+    }
   }
 
   setProtocolVersion(version: string): void {
@@ -98,7 +151,7 @@ class StreamableHttpTransport extends HttpTransportBase implements McpTransport 
 
   protected reply(response: JsonRpcResponse): void {
     if (this.closed) return;
-    this.run("reply", { timeoutMs: 10_000 }, (signal) => this.#post(response, signal)).catch((
+    this.run("reply", { timeoutMs: 10_000 }, (signal) => this.#post(response, signal, {})).catch((
       error,
     ) =>
       this.ctx.log(`${this.ctx.name}: could not answer a server request (${(error as Error).name})`)
@@ -114,13 +167,18 @@ class StreamableHttpTransport extends HttpTransportBase implements McpTransport 
   }
 
   /** One attempt: POST `message`; for a request, read its answer (JSON or SSE). */
-  async #post(message: Outgoing, signal: AbortSignal): Promise<JsonRpcResponse | undefined> {
+  async #post(
+    message: Outgoing,
+    signal: AbortSignal,
+    options: TransportRequestOptions,
+  ): Promise<JsonRpcResponse | undefined> {
     const { ctx } = this;
     const attempt = new AbortController();
     const scope = scopedSignal([signal, attempt.signal]);
     try {
       const sent = this.#session;
       const headers = this.#headers({
+        ...options.headers,
         "Content-Type": "application/json",
         Accept: "application/json, text/event-stream",
       });
@@ -150,6 +208,7 @@ class StreamableHttpTransport extends HttpTransportBase implements McpTransport 
         request,
         response,
         signal: scope.signal,
+        longLived: options.longLived,
         resume: (lastEventId) => this.#resume(request.method, lastEventId, scope.signal),
       });
     } finally {

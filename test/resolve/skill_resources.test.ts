@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { hasSkillTemplate, skillNameOf, skillResources } from "../../lib/mcp/skill_resources.ts";
+import {
+  hasSkillTemplate,
+  skillNameOf,
+  skillResources,
+} from "../../lib/resolve/skill_resources.ts";
 
 test("every resource shape that names a skill, and the ones that do not", () => {
   const table: Array<[{ uri: string; name: string; mimeType?: string }, string | undefined]> = [
