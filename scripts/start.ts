@@ -39,13 +39,18 @@ const site = createServer(async (req, res) => {
     res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
     return res.end(config);
   }
-  const file = path.join(root, path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ""));
+  const file = path.join(
+    root,
+    path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ""),
+  );
   const target = file.startsWith(root) && (await stat(file).catch(() => undefined))?.isFile()
     ? file
     : path.join(root, "index.html");
   try {
     const body = await readFile(target);
-    res.writeHead(200, { "content-type": TYPES[path.extname(target)] ?? "application/octet-stream" });
+    res.writeHead(200, {
+      "content-type": TYPES[path.extname(target)] ?? "application/octet-stream",
+    });
     res.end(body);
   } catch {
     res.writeHead(404).end("Not found: run `npm start` to build the playground");

@@ -5,7 +5,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { expect, type Page, test } from "@playwright/test";
-import { type SdkServer, startEverything, startSdkServer, type TestServer } from "../mcp/_servers.ts";
+import {
+  type SdkServer,
+  startEverything,
+  startSdkServer,
+  type TestServer,
+} from "../mcp/_servers.ts";
 
 const SHOTS = "test-results/playground";
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -23,7 +28,10 @@ async function startPlayground(): Promise<string> {
   });
   let output = "";
   return await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start printed no URL:\n${output}`)), 90_000);
+    const timer = setTimeout(
+      () => reject(new Error(`npm start printed no URL:\n${output}`)),
+      90_000,
+    );
     const read = (chunk: Buffer) => {
       output += chunk;
       const found = /skillmux playground: (http:\/\/\S+)/.exec(output);
@@ -41,7 +49,11 @@ async function startPlayground(): Promise<string> {
 async function axe(view: string): Promise<void> {
   await page.addScriptTag({ content: AXE });
   const found = await page.evaluate(async () => {
-    const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe.run();
+    const result = await (globalThis as unknown as {
+      axe: {
+        run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }>;
+      };
+    }).axe.run();
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
   });
   const bad = found.filter((v) => v.impact === "serious" || v.impact === "critical");
@@ -83,7 +95,9 @@ test.describe("playground", () => {
     await page.getByTestId("tab-servers").click();
     await expect(page.getByTestId("server-skills")).toBeVisible();
     await page.getByTestId("server-skills").getByTestId("server-ping").click();
-    await expect(page.getByTestId("server-skills").getByTestId("server-ping-result")).toContainText("tools");
+    await expect(page.getByTestId("server-skills").getByTestId("server-ping-result")).toContainText(
+      "tools",
+    );
   });
 
   test("adds server-everything; an invalid URL and a blocked header are refused in the form", async () => {
@@ -96,19 +110,25 @@ test.describe("playground", () => {
     await addServer("everything", everything.url);
     await expect(page.getByTestId("server-everything")).toBeVisible();
     await page.getByTestId("server-everything").getByTestId("server-ping").click();
-    await expect(page.getByTestId("server-everything").getByTestId("server-ping-result")).toContainText("protocol");
+    await expect(page.getByTestId("server-everything").getByTestId("server-ping-result"))
+      .toContainText("protocol");
     await page.screenshot({ path: `${SHOTS}/servers.png`, fullPage: true });
     await axe("servers");
   });
 
   test("an unreachable server and a server without CORS each say why; the others keep working", async () => {
     await addServer("gone", "http://127.0.0.1:9/mcp");
-    await expect(page.getByTestId("server-form-error")).toContainText("Connection refused or unreachable");
+    await expect(page.getByTestId("server-form-error")).toContainText(
+      "Connection refused or unreachable",
+    );
     await addServer("nocors", noCors.url);
     await expect(page.getByTestId("server-form-error")).toContainText("CORS blocked");
-    await expect(page.getByTestId("server-form-error")).toContainText("Access-Control-Expose-Headers: Mcp-Session-Id");
+    await expect(page.getByTestId("server-form-error")).toContainText(
+      "Access-Control-Expose-Headers: Mcp-Session-Id",
+    );
     await page.getByTestId("server-everything").getByTestId("server-ping").click();
-    await expect(page.getByTestId("server-everything").getByTestId("server-ping-result")).toBeVisible();
+    await expect(page.getByTestId("server-everything").getByTestId("server-ping-result"))
+      .toBeVisible();
   });
 
   test("skills carry their badges; a user skill overrides a built-in at once", async () => {
@@ -122,7 +142,12 @@ test.describe("playground", () => {
     const text = await editor.inputValue();
     await editor.fill(text.replace(/^description: .*$/m, "description: x"));
     await expect(page.getByTestId("skill-lint")).toContainText("description");
-    await editor.fill(text.replace(/^description: .*$/m, "description: My own BWA notes. Use when aligning reads in the lab."));
+    await editor.fill(
+      text.replace(
+        /^description: .*$/m,
+        "description: My own BWA notes. Use when aligning reads in the lab.",
+      ),
+    );
     await page.getByTestId("skill-save").click();
     await expect(bwa.getByTestId("skill-badge")).toHaveText("user");
     await expect(bwa.getByTestId("skill-shadows")).toHaveText("shadows mcp:skills, builtin");
@@ -151,7 +176,9 @@ test.describe("playground", () => {
   test("a request selects the expected skill and shows the prompt", async () => {
     await page.getByTestId("tab-prompt").click();
     await expect(page.getByTestId("catalog-tokens")).not.toHaveText("0");
-    await page.getByLabel("Request", { exact: true }).fill("Sort and index a BAM file with samtools");
+    await page.getByLabel("Request", { exact: true }).fill(
+      "Sort and index a BAM file with samtools",
+    );
     await page.getByTestId("request-run").click();
     await expect(page.getByTestId("selected-skills")).toContainText("samtools");
     await expect(page.getByTestId("prompt-text")).toContainText("samtools");
