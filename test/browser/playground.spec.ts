@@ -19,6 +19,7 @@ let start: ChildProcess;
 let url: string;
 let everything: TestServer;
 let noCors: SdkServer;
+let nested: SdkServer;
 let page: Page;
 
 async function startPlayground(): Promise<string> {
@@ -72,10 +73,11 @@ test.describe.configure({ mode: "serial" });
 test.describe("playground", () => {
   test.beforeAll(async ({ browser }) => {
     test.setTimeout(120_000);
-    [url, everything, noCors] = await Promise.all([
+    [url, everything, noCors, nested] = await Promise.all([
       startPlayground(),
       startEverything("streamableHttp"),
       startSdkServer({ json: true }),
+      startSdkServer({ json: true, cors: true, nested: true }),
     ]);
     page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
   });
@@ -83,7 +85,7 @@ test.describe("playground", () => {
   test.afterAll(async () => {
     await page?.close();
     start?.kill("SIGTERM");
-    await Promise.all([everything?.close(), noCors?.close()]);
+    await Promise.all([everything?.close(), noCors?.close(), nested?.close()]);
   });
 
   test("first load lists the skills of the server npm start registered", async () => {
@@ -155,7 +157,7 @@ test.describe("playground", () => {
     await axe("skills");
   });
 
-  test("calls echo and an enum + boolean tool through the generated form", async () => {
+  test("calls echo, an enum + boolean tool and a nested-schema tool through the generated form", async () => {
     await page.getByTestId("tab-tools").click();
     await page.getByTestId("tool-everything-echo").click();
     await page.getByLabel(/^message/).fill("hello from the form");
@@ -169,6 +171,22 @@ test.describe("playground", () => {
     await page.getByTestId("tool-mode").click();
     await page.getByTestId("tool-call").click();
     await expect(page.getByTestId("tool-result").locator("img")).toBeVisible();
+    await addServer("sdk", nested.url);
+    await expect(page.getByTestId("server-sdk")).toBeVisible();
+    await page.getByTestId("tab-tools").click();
+    await page.getByTestId("tool-sdk-plan").click();
+    await page.getByLabel("id *").fill("S1");
+    await page.getByTestId("add-args.sample.reads").click();
+    await page.getByLabel("reads 1").fill("S1_R1.fq.gz");
+    await page.getByLabel("mode").selectOption("Exact");
+    await page.getByTestId("tool-call").click();
+    await expect(page.getByTestId("tool-structured")).toContainText('"reads": [');
+    const sent = JSON.parse(await page.getByTestId("tool-structured").innerText());
+    expect(sent).toEqual({
+      sample: { id: "S1", reads: ["S1_R1.fq.gz"], paired: true },
+      threads: 4,
+      mode: "exact",
+    });
     await page.screenshot({ path: `${SHOTS}/tools.png`, fullPage: true });
     await axe("tools");
   });
