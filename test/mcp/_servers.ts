@@ -48,6 +48,8 @@ export interface SdkServerOptions {
   tools?: number;
   /** Answer CORS preflights and allow any origin, as a server meant for browser clients does. */
   cors?: boolean;
+  /** Add a `plan` tool with a nested input schema that answers its arguments back. */
+  nested?: boolean;
 }
 
 /** One HTTP request the SDK server received. */
@@ -146,6 +148,7 @@ function buildServer(options: SdkServerOptions): McpServer {
         required: ["a", "b"],
       },
     },
+    ...(options.nested ? [PLAN_TOOL] : []),
     ...Array.from({ length: options.tools ?? 0 }, (_, i) => ({
       name: `dummy-${i + 1}`,
       description: `Dummy tool ${i + 1}`,
@@ -164,6 +167,9 @@ function buildServer(options: SdkServerOptions): McpServer {
       const sum = Number(args.a) + Number(args.b);
       return { content: [{ type: "text", text: String(sum) }], structuredContent: { sum } };
     }
+    if (name === "plan") {
+      return { content: [{ type: "text", text: JSON.stringify(args) }], structuredContent: args };
+    }
     if (tools.some((tool) => tool.name === name)) {
       return { content: [{ type: "text", text: name }] };
     }
@@ -171,6 +177,30 @@ function buildServer(options: SdkServerOptions): McpServer {
   });
   return mcp;
 }
+
+/** A tool whose input schema nests an object with an array, a nullable default and a titled oneOf. */
+const PLAN_TOOL = {
+  name: "plan",
+  description: "Plan an alignment run",
+  inputSchema: {
+    type: "object" as const,
+    properties: {
+      sample: {
+        type: "object",
+        title: "Sample",
+        properties: {
+          id: { type: "string" },
+          reads: { type: "array", items: { type: "string" } },
+          paired: { type: "boolean", default: true },
+        },
+        required: ["id"],
+      },
+      threads: { type: ["integer", "null"], default: 4 },
+      mode: { oneOf: [{ const: "fast", title: "Fast" }, { const: "exact", title: "Exact" }] },
+    },
+    required: ["sample"],
+  },
+};
 
 function readBody(req: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -1,0 +1,137 @@
+// The playground's state: one IndexedDB store (server registry, user skills, settings), a
+// resolver over user → MCP → built-in skills, and an activity log of every JSON-RPC exchange.
+import {
+  connect,
+  createBuiltinSource,
+  createMcpSkillSources,
+  createResolver,
+  createServerRegistry,
+  createStorageSource,
+  type McpClient,
+  type Resolver,
+} from "@skillmux/core";
+import { createIndexedDbStorage } from "@skillmux/core/indexed-db";
+
+export const store = createIndexedDbStorage({ dbName: "skillmux-playground" });
+export const USER_PREFIX = "skills/";
+const SETTINGS_KEY = "playground/settings.json";
+
+export interface ActivityRow {
+  id: number;
+  at: string;
+  server: string;
+  method: string;
+  status: string;
+  ms: number;
+  size: number;
+  request: string;
+  response: string;
+}
+
+export interface Settings {
+  llmFormat: "none" | "openai" | "anthropic";
+  llmBaseUrl: string;
+  llmModel: string;
+  llmApiKey: string;
+  seeded: boolean;
+}
+
+export const app = $state({
+  activity: [] as ActivityRow[],
+  settings: {
+    llmFormat: "none",
+    llmBaseUrl: "",
+    llmModel: "",
+    llmApiKey: "",
+    seeded: false,
+  } as Settings,
+  /** Bumped whenever servers or user skills change, so views reload. */
+  version: 0,
+});
+
+let nextId = 1;
+
+/** `fetch` that records each JSON-RPC request and its answer in the activity log. */
+export const loggingFetch: typeof fetch = async (input, init) => {
+  const started = performance.now();
+  const url = input instanceof Request ? input.url : String(input);
+  const body = typeof init?.body === "string" ? init.body : "";
+  let method = init?.method ?? "GET";
+  try {
+    const parsed = JSON.parse(body);
+    method = parsed.method ?? (parsed.result !== undefined ? "(response)" : method);
+  } catch { /* not JSON */ }
+  const row: ActivityRow = {
+    id: nextId++,
+    at: new Date().toLocaleTimeString(),
+    server: new URL(url).host,
+    method,
+    status: "…",
+    ms: 0,
+    size: 0,
+    request: body,
+    response: "",
+  };
+  try {
+    const response = await fetch(input, init);
+    row.status = String(response.status);
+    const type = response.headers.get("content-type") ?? "";
+    if (type.includes("json")) {
+      const text = await response.clone().text();
+      row.response = text.slice(0, 20_000);
+      row.size = text.length;
+    } else row.response = type.includes("event-stream") ? "(event stream)" : "";
+    return response;
+  } catch (error) {
+    row.status = "failed";
+    row.response = String(error);
+    throw error;
+  } finally {
+    row.ms = Math.round(performance.now() - started);
+    app.activity = [row, ...app.activity].slice(0, 300);
+  }
+};
+
+const connectOptions = { timeoutMs: 8_000, http: { fetch: loggingFetch, retries: 0 } };
+export const registry = createServerRegistry({ storage: store, connect: connectOptions });
+
+export async function loadSettings(): Promise<void> {
+  const text = await store.get(SETTINGS_KEY);
+  if (text) Object.assign(app.settings, JSON.parse(text));
+}
+
+export async function saveSettings(): Promise<void> {
+  await store.set(SETTINGS_KEY, JSON.stringify(app.settings));
+}
+
+/** A resolver over the current sources: user (IndexedDB) → enabled MCP servers → built-in. */
+export async function makeResolver(): Promise<Resolver> {
+  const user = createStorageSource({ label: "user", storage: store, prefix: USER_PREFIX });
+  const mcp = await createMcpSkillSources(registry, { connect: connectOptions });
+  return createResolver({ sources: [user, mcp, createBuiltinSource()], timeoutMs: 8_000 });
+}
+
+const clients = new Map<string, Promise<McpClient>>();
+
+/** A connection to a registered server, opened once and reused. */
+export async function clientFor(name: string): Promise<McpClient> {
+  let client = clients.get(name);
+  if (!client) {
+    const server = await registry.get(name);
+    if (!server) throw new Error(`No server named "${name}"`);
+    client = connect(server, connectOptions);
+    clients.set(name, client);
+    client.catch(() => clients.delete(name));
+  }
+  return await client;
+}
+
+export function dropClient(name: string): void {
+  const client = clients.get(name);
+  clients.delete(name);
+  client?.then((c) => c.close()).catch(() => {});
+}
+
+export function changed(): void {
+  app.version++;
+}
