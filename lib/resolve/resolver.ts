@@ -87,10 +87,9 @@ export function createResolver(options: CreateResolverOptions): Resolver {
   const labels = sources.map((s) => s.label);
 
   /** `origin:name` asks only the source labelled `origin` (or `mcp:origin`); else every tier. */
-  function route(requested: string): { name: string; chosen: SkillSource[][] } {
+  function route(text: string): { name: string; chosen: SkillSource[][] } {
     // Only the origin is lowercased here: the name goes to normalizeSkillName as written, so a
     // look-alike such as the Kelvin sign is refused instead of lowercasing to ASCII.
-    const text = requested;
     const colon = typeof text === "string" ? text.lastIndexOf(":") : -1;
     if (colon <= 0) return { name: text, chosen: tiers };
     const origin = text.slice(0, colon).toLowerCase();
