@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: `npm test` runs this, locally and in CI.
 # Installs what a fresh machine lacks (Debian's Chromium, redis-server, and the small
-# bioinformatics tools the built-in help check runs: "quick" in test/builtin_help.json), then:
+# bioinformatics tools the built-in help check runs: "quick" in test/builtin_help.json, with their
+# "extra" packages), then:
 # type check, lint,
 # format, the unit suite under Deno and under Node, browser tests in Chromium,
 # the npm build, the browser bundle check, and `deno publish --dry-run`.
@@ -20,7 +21,9 @@ step() { printf '\n=== %s\n' "$*"; }
 step "Debian packages: Chromium, redis-server, the quick tools of the built-in help check"
 mapfile -t TOOLS < <(node -e '
   const { skills } = require("./test/builtin_help.json");
-  for (const e of Object.values(skills)) if (e.quick && e.package) console.log(e.package);')
+  for (const e of Object.values(skills)) {
+    if (e.quick && e.package) for (const p of [e.package, ...(e.extra ?? [])]) console.log(p);
+  }' | sort -u)
 MISSING=()
 [ -x /usr/bin/chromium ] || MISSING+=(chromium)
 [ -x /usr/bin/redis-server ] || MISSING+=(redis-server) # Redis storage and registry tests

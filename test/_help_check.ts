@@ -17,6 +17,11 @@ export interface HelpEntry {
   reason?: string;
   /** Whether `npm test` installs the package (small and quick). */
   quick?: boolean;
+  /**
+   * Other Debian packages the examples' programs need, installed with `package`: a companion's
+   * package (kallisto's `bustools`), or a library the package forgets (mosdepth loads `libhts.so`).
+   */
+  extra?: string[];
   /** Commands whose output together is the help of the main program; `{sub}` is the first word of the args. */
   help?: string[];
   /** Help commands of companion programs, by program; default `<program> --help`. */
