@@ -151,9 +151,26 @@ export interface HelpReport {
   checked: number;
 }
 
+/**
+ * Whether dpkg knows `pkg` is not installed; `false` where there is no dpkg to ask (not Debian),
+ * so the help check still runs there.
+ */
+export async function debianPackageMissing(pkg: string): Promise<boolean> {
+  const status = await runHelp(`dpkg-query -W -f=\${Status} ${pkg}`);
+  return status !== undefined && !/\binstall ok installed\b/.test(status);
+}
+
 /** Check every long option of `skill` against the help its entry names. */
 export async function checkSkillHelp(skill: Skill, entry: HelpEntry): Promise<HelpReport> {
   const uses = optionUses(skill, entry);
+  // A program whose extra package is missing prints an error instead of its help (mosdepth
+  // without libhts.so): say what to install rather than report every option missing.
+  for (const pkg of entry.extra ?? []) {
+    if (await debianPackageMissing(pkg)) {
+      const skipped = `the Debian package ${pkg} is not installed (${entry.package} needs it)`;
+      return { skipped, missing: [], stale: [], excused: [], checked: 0 };
+    }
+  }
   // Start every help command up front, a few at a time (Picard starts a JVM for each tool).
   const cache = new Map<string, Promise<string | undefined>>();
   const commands = [...new Set(uses.flatMap((use) => use.help))];

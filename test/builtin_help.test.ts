@@ -5,7 +5,13 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { BUILTIN_SKILLS } from "../lib/resolve/_builtin_skills.ts";
 import { parseSkill } from "../lib/skill/mod.ts";
-import { checkSkillHelp, helpEntries, helpHasOption, optionUses } from "./_help_check.ts";
+import {
+  checkSkillHelp,
+  debianPackageMissing,
+  helpEntries,
+  helpHasOption,
+  optionUses,
+} from "./_help_check.ts";
 
 const entries = await helpEntries();
 
@@ -82,4 +88,14 @@ test("the check fails on an option the installed program does not have", async (
   if (report.skipped !== undefined) return t.skip(report.skipped);
   assert.equal(report.missing.length, 1);
   assert.match(report.missing[0], /example 1: --no-such-option is not in the help of samtools/);
+});
+
+test("a missing extra package skips the check and names the package", async (t) => {
+  const entry = entries.samtools!;
+  const { skill } = await parseSkill(SKILL(["sort --no-such-option -o out.bam in.bam"]));
+  const extra = "skillmux-no-such-package";
+  if (!(await debianPackageMissing(extra))) return t.skip("no dpkg to ask (not Debian)");
+  const report = await checkSkillHelp(skill, { ...entry, extra: [extra] });
+  assert.equal(report.skipped, `the Debian package ${extra} is not installed (samtools needs it)`);
+  assert.deepEqual(report.missing, []);
 });
