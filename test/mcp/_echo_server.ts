@@ -26,7 +26,7 @@ export type EchoForm = "json" | "sse" | "idless" | "http" | "text" | "legacy" | 
 export interface EchoOptions {
   era?: "legacy" | "modern";
   form?: EchoForm;
-  /** The method answered with the echo (default `tools/list`). */
+  /** The method answered with the echo (default `tools/list`); `*`: every method but the handshake. */
   failOn?: string;
 }
 
@@ -102,9 +102,12 @@ export async function startEchoServer(options: EchoOptions = {}): Promise<EchoSe
   const streams: http.ServerResponse[] = [];
   const server: EchoServer = { url: "", echoes: 0, close: () => Promise.resolve() };
 
+  const echoes = (method: string | undefined) =>
+    method === failOn ||
+    (failOn === "*" && method !== "initialize" && method !== "server/discover");
   const answer = (rpc: Rpc, headers: http.IncomingHttpHeaders): unknown => {
     const method = rpc.method ?? "";
-    if (method === failOn && form !== "log") {
+    if (echoes(method) && form !== "log") {
       server.echoes++;
       const { message, data } = echoOf(headers);
       return {
@@ -154,7 +157,7 @@ export async function startEchoServer(options: EchoOptions = {}): Promise<EchoSe
         error: { code: -32000, message: "Bad Request: Unsupported protocol version" },
       }));
     }
-    const echo = rpc.method === failOn;
+    const echo = echoes(rpc.method);
     if (form === "legacy") {
       res.writeHead(202).end("Accepted");
       const stream = streams[streams.length - 1];
