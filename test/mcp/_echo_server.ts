@@ -13,6 +13,10 @@
 //   http      HTTP 401 with the echo in the reason phrase and a JSON-RPC error body
 //   text      HTTP 200 `application/json` whose body starts with the token: not JSON
 //   legacy    a 2024-11-05 HTTP+SSE server: GET opens the stream, POSTs are answered on it
+//   stream    2025-11-25 with a standalone GET event stream that carries a log notification
+//             echoing the credentials (and stays open)
+//   padded    HTTP 500, a text body of 4,080 spaces then the token: the 4 KiB the client reads
+//             of an error body ends inside the token
 //   log       `tools/list` succeeds, with a tool named after the token and an invalid
 //             `x-mcp-header` annotation (a modern client logs that it left the tool out)
 
@@ -20,7 +24,16 @@ import http from "node:http";
 import { listenLocal } from "./_servers.ts";
 
 /** How the echo is delivered (see the top of this file). */
-export type EchoForm = "json" | "sse" | "idless" | "http" | "text" | "legacy" | "log";
+export type EchoForm =
+  | "json"
+  | "sse"
+  | "idless"
+  | "http"
+  | "text"
+  | "legacy"
+  | "stream"
+  | "padded"
+  | "log";
 
 /** Options of {@linkcode startEchoServer}. */
 export interface EchoOptions {
@@ -141,6 +154,19 @@ export async function startEchoServer(options: EchoOptions = {}): Promise<EchoSe
       streams.push(res);
       return;
     }
+    if (form === "stream" && req.method === "GET") {
+      const { message, data } = echoOf(req.headers);
+      server.echoes++;
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      const log = {
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { level: "error", logger: "auth", data: { message, data } },
+      };
+      res.write(`event: message\ndata: ${JSON.stringify(log)}\n\n`);
+      streams.push(res);
+      return;
+    }
     if (req.method !== "POST") return void res.writeHead(405).end();
     let rpc: Rpc;
     try {
@@ -174,6 +200,11 @@ export async function startEchoServer(options: EchoOptions = {}): Promise<EchoSe
         id: null,
         error: { code: -32001, message, data },
       }));
+    }
+    if (echo && form === "padded") {
+      server.echoes++;
+      res.writeHead(500, { "content-type": "text/plain" });
+      return void res.end(`${" ".repeat(4080)}${credentials(req.headers).token} was refused`);
     }
     if (echo && form === "text") {
       server.echoes++;

@@ -75,6 +75,7 @@ const CASES: Array<[string, "legacy" | "modern", EchoForm, string]> = [
     "HttpError",
   ],
   ["a JSON answer that is not JSON (the parse error's snippet)", "legacy", "text", "ProtocolError"],
+  ["an error body whose 4 KiB read limit cuts the key in two", "legacy", "padded", "HttpError"],
   ["the legacy HTTP+SSE transport (2024-11-05)", "legacy", "legacy", "RpcError"],
   ["an error answer with an id (2026-07-28, stateless)", "modern", "json", "RpcError"],
   ["an error answer in an SSE answer (2026-07-28)", "modern", "sse", "RpcError"],
@@ -98,7 +99,11 @@ for (const [what, era, form, name] of CASES) {
       assert.equal(data.token, REDACTED, "data keeps its shape, the secret replaced");
       assert.equal(data[REDACTED], "the key as an object key");
     }
-    if (name === "HttpError" && isMcpError(got.error, "HttpError")) {
+    if (form === "padded" && isMcpError(got.error, "HttpError")) {
+      assert.equal(got.error.status, 500);
+      assert.match(got.error.body, /^\[redacted\]$/, "the cut fragment of the key is redacted");
+    }
+    if (form === "http" && isMcpError(got.error, "HttpError")) {
       assert.equal(got.error.status, 401);
       assert.equal(got.error.rpc?.code, -32001);
       // Node's fetch keeps the server's reason phrase (here with the token); Deno's gives the standard one.
@@ -119,6 +124,34 @@ test("a log notification echoing the key reaches onNotification redacted", async
   const params = log.params as { data: { message: string } };
   assert.match(params.data.message, /invalid api key \[redacted\]/);
   assertNoLeak(got.notes, SECRETS, "the notifications");
+});
+
+test("a log notification on the standalone GET stream reaches onNotification redacted", async () => {
+  const server = await startEchoServer({ era: "legacy", form: "stream" });
+  const notes: JsonRpcNotification[] = [];
+  let heard!: () => void;
+  const arrived = new Promise<void>((resolve) => (heard = resolve));
+  const client = await connect(config(server.url), {
+    timeoutMs: 5_000,
+    listen: true,
+    onNotification: (note) => {
+      notes.push(note);
+      heard();
+    },
+  });
+  try {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error("no notification within 5 s")), 5_000);
+    });
+    await Promise.race([arrived, late]).finally(() => clearTimeout(timer));
+    const params = notes[0].params as { data: { message: string } };
+    assert.match(params.data.message, /invalid api key \[redacted\]/);
+    assertNoLeak(notes, SECRETS, "the notifications");
+  } finally {
+    await client.close();
+    await server.close();
+  }
 });
 
 test("the client's own log line about a tool named after the key is redacted", async () => {
