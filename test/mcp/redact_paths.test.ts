@@ -3,6 +3,7 @@
 // and SSE), an id-less one, an HTTP error (status text and body), a body that is not JSON, the
 // legacy HTTP+SSE transport, the 2026-07-28 stateless session, log notifications, the client's
 // own log lines; and over stdio, an env secret on stderr, in a banner and in error answers.
+// Also server-chosen origins (a redirect, a legacy endpoint) named after a secret.
 // Real servers throughout: node:http on 127.0.0.1 and a child process.
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -12,6 +13,7 @@ import { REDACTED } from "../../lib/mcp/policy/redact.ts";
 import { createStdioTransport, type StdioTransport } from "../../lib/mcp/transport/stdio.ts";
 import type { JsonRpcNotification, McpServerConfig } from "../../lib/mcp/types.ts";
 import { type EchoForm, startEchoServer } from "./_echo_server.ts";
+import { legacy, redirect, startFaultServer } from "./_fault_server.ts";
 import { API_KEY, assertNoLeak, ENV_SECRET, HEADER_SECRET, rejectionOf } from "./_leak.ts";
 import { fixture, ROOT } from "./_stdio_helpers.ts";
 
@@ -225,5 +227,46 @@ test("stdio: an env secret on stderr, in a banner, a log and error answers never
     assertNoLeak(logs, [ENV_SECRET], "the log");
   } finally {
     await client.close();
+  }
+});
+
+// A secret that can be a host name (lower case: URLs lower-case host names).
+const HOST_SECRET = "hostsecret4711";
+
+test("a redirect to another origin named after a secret is refused without naming it", async () => {
+  const fault = await startFaultServer();
+  fault.script(redirect(307, `http://${HOST_SECRET}.evil.example/mcp`));
+  try {
+    const error = await rejectionOf(
+      connect({ name: "echo", url: fault.url, headers: { "X-Api-Key": HOST_SECRET } }, {
+        timeoutMs: 5_000,
+        listen: false,
+      }),
+    );
+    assert.equal(error.name, "PolicyError");
+    assert.match(error.message, /another origin \(http:\/\/\[redacted\]\.evil\.example\)/);
+    assertNoLeak(error, [HOST_SECRET], "the error");
+  } finally {
+    await fault.close();
+  }
+});
+
+test("a legacy endpoint event on another origin named after a secret is refused without naming it", async () => {
+  const fault = await startFaultServer();
+  fault.fallback = legacy({ endpoint: `http://${HOST_SECRET}.evil.example/messages` });
+  try {
+    const error = await rejectionOf(
+      connect({
+        name: "echo",
+        url: fault.url,
+        transport: "sse",
+        headers: { "X-Api-Key": HOST_SECRET },
+      }, { timeoutMs: 5_000, listen: false }),
+    );
+    assert.equal(error.name, "PolicyError");
+    assert.match(error.message, /another origin \(http:\/\/\[redacted\]\.evil\.example\)/);
+    assertNoLeak(error, [HOST_SECRET], "the error");
+  } finally {
+    await fault.close();
   }
 });
