@@ -2,14 +2,15 @@
 
 import ky, { HTTPError, TimeoutError } from "ky";
 import { LlmError } from "./llm_error.ts";
+import { redact as redactAll } from "../mcp/policy/redact.ts";
 import type { LlmHttpOptions } from "./select_types.ts";
 
 /** Statuses worth another attempt (Anthropic uses 529 for "overloaded"). */
 const RETRY_STATUSES = [408, 429, 500, 502, 503, 504, 529];
 
-/** Replace the key wherever a server echoed it. */
+/** Replace the key wherever a server echoed it, in every encoding `redact` knows. */
 function redact(text: string, secret: string | undefined): string {
-  return secret ? text.split(secret).join("[redacted]") : text;
+  return redactAll(text, secret ? [secret] : []);
 }
 
 /** The body of `response`, refusing more than `max` bytes (checked while reading). */

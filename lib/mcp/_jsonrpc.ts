@@ -6,6 +6,7 @@
 // allowed by 2025-03-26 only) is accepted on input; skillmux never sends one.
 
 import { ProtocolError } from "./errors.ts";
+import { redactMessage, sanitizeCause } from "./policy/_redact_message.ts";
 import { isObject as isPlainObject, problem, type Shape } from "./_shape.ts";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./types.ts";
 
@@ -102,18 +103,28 @@ export function decodeMessages(value: unknown, server?: string): IncomingMessage
   return value.map((item) => decodeMessage(item, server));
 }
 
-/** Parse JSON text and classify it; invalid JSON is a `ProtocolError`. */
-export function parseMessages(text: string, server?: string): IncomingMessage[] {
+/**
+ * Parse JSON text from a server and classify it; invalid JSON is a `ProtocolError`. This is where
+ * every message of the HTTP transports enters: `secrets` are redacted from what may reach an error
+ * or a log (error responses, notifications; see `redactMessage`) and from the parse error's cause.
+ */
+export function parseMessages(
+  text: string,
+  server?: string,
+  secrets: readonly string[] = [],
+): IncomingMessage[] {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (cause) {
     throw new ProtocolError(`${server ? `${server}: ` : ""}the server sent invalid JSON`, {
       server,
-      cause,
+      cause: sanitizeCause(cause, secrets),
     });
   }
-  return decodeMessages(value, server);
+  return decodeMessages(value, server).map((item) =>
+    ({ ...item, message: redactMessage(item.message, secrets) }) as IncomingMessage
+  );
 }
 
 /** A key that keeps `1` and `"1"` apart, for maps of pending requests. */

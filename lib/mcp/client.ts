@@ -5,7 +5,7 @@
  */
 
 import { isMcpError } from "./errors.ts";
-import { prepareServer } from "./policy/prepare.ts";
+import { prepareServer, redact } from "./policy/prepare.ts";
 import { Client } from "./_client.ts";
 import { withDeadline } from "./_deadline.ts";
 import type { ClientCapabilities, ClientHandlers } from "./client_handlers.ts";
@@ -86,7 +86,10 @@ export async function connect(
   const prepared = prepareServer(server, options);
   const name = prepared.name;
   const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const log = options.log ?? (() => {});
+  // Every log line of this connection (client, session, negotiation, notification stream) may
+  // carry text from the server: its secrets are redacted here, in one place.
+  const write = options.log;
+  const log = (line: string) => write?.(redact(line, prepared.secrets));
   const closing = new AbortController();
   const context = { server: name, signal: closing.signal };
   // Server requests and notification streams are rare: their code loads when first needed.
@@ -113,14 +116,14 @@ export async function connect(
     async (signal) => {
       const hinted = knownHint(prepared, options) !== undefined;
       try {
-        return await attempt(signal, { ...options, signal });
+        return await attempt(signal, { ...options, log, signal });
       } catch (error) {
         // A kept hint that no longer holds: forget it and negotiate from scratch, once.
         const mismatch = isMcpError(error, "HttpError") || isMcpError(error, "ProtocolError") ||
           isMcpError(error, "RpcError");
         if (!hinted || signal?.aborted || !mismatch) throw error;
         forgetHint(prepared);
-        return await attempt(signal, { ...options, signal, hint: undefined });
+        return await attempt(signal, { ...options, log, signal, hint: undefined });
       }
     },
   );

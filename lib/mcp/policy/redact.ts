@@ -27,6 +27,16 @@ export const REDACTED = "[redacted]";
 export const MIN_SECRET_LENGTH = 4;
 
 const BEARER = /\bBearer[ \t]+([A-Za-z0-9\-._~+/]{8,}=*)/gi;
+const BEARER_CUT = /\bBearer[ \t]+([A-Za-z0-9\-._~+/]+=*)$/i;
+
+/** Options of {@linkcode redact}. */
+export interface RedactOptions {
+  /**
+   * The text was cut short at its end (a read limit): a trailing fragment that begins a secret
+   * (or a `Bearer` token) is redacted too, so no part of a secret survives the cut.
+   */
+  truncated?: boolean;
+}
 
 /** The spellings a secret takes in URLs, forms and JSON, besides itself. */
 function variants(secret: string): string[] {
@@ -47,23 +57,52 @@ function variants(secret: string): string[] {
  * `secrets`).
  * Secrets shorter than {@linkcode MIN_SECRET_LENGTH} are left alone.
  * Overlapping occurrences are merged into one `[redacted]`, so no part of a
- * secret is left between two markers.
+ * secret is left between two markers. With `truncated`, a fragment at the end
+ * that begins a secret is redacted as well.
  *
  * @example
  * ```ts
  * import { redact } from "@skillmux/core";
  * console.log(redact("Bearer sk-123 failed", ["sk-123"])); // "Bearer [redacted] failed"
  * console.log(redact("GET /?key=a%2Fb%3Dc", ["a/b=c"])); // "GET /?key=[redacted]"
+ * console.log(redact("key sk-12", ["sk-123"], { truncated: true })); // "key [redacted]"
  * ```
  */
-export function redact(text: string, secrets: readonly string[]): string {
-  const spans: Array<[number, number]> = [];
-  for (const secret of new Set(secrets)) {
-    if (typeof secret !== "string" || secret.length < MIN_SECRET_LENGTH) continue;
-    for (const needle of variants(secret)) {
-      for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
-        spans.push([at, at + needle.length]);
+export function redact(
+  text: string,
+  secrets: readonly string[],
+  options: RedactOptions = {},
+): string {
+  const needles = [...new Set(secrets)]
+    .filter((secret) => typeof secret === "string" && secret.length >= MIN_SECRET_LENGTH)
+    .flatMap(variants);
+  const out = redactWhole(text, needles);
+  return options.truncated ? redactCut(out, needles) : out;
+}
+
+/** Redact a trailing fragment of `text` that begins one of `needles` or a Bearer token. */
+function redactCut(text: string, needles: readonly string[]): string {
+  let cut = text.length;
+  for (const needle of needles) {
+    for (let k = Math.min(needle.length - 1, text.length); k > 0 && text.length - k < cut; k--) {
+      if (text.endsWith(needle.slice(0, k))) {
+        cut = text.length - k;
+        break;
       }
+    }
+  }
+  const bearer = BEARER_CUT.exec(text);
+  if (bearer) cut = Math.min(cut, text.length - bearer[1].length);
+  if (cut === text.length) return text;
+  const head = text.slice(0, cut);
+  return head.endsWith(REDACTED) ? head : head + REDACTED;
+}
+
+function redactWhole(text: string, needles: readonly string[]): string {
+  const spans: Array<[number, number]> = [];
+  for (const needle of needles) {
+    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+      spans.push([at, at + needle.length]);
     }
   }
   for (const match of text.matchAll(BEARER)) {

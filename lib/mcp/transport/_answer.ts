@@ -52,7 +52,7 @@ export async function readAnswer(job: AnswerJob): Promise<JsonRpcResponse> {
     throw new ResponseTooLargeError(settings.maxResponseBytes, { server: name });
   }
   const text = await readBody(response.body, limits);
-  const found = pick(job, parseMessages(text, name), undefined);
+  const found = pick(job, parseMessages(text, name, ctx.server.secrets), undefined);
   if (found !== undefined) return found;
   throw new ProtocolError(`${name}: the answer to ${request.method} held no response with its id`, {
     server: name,
@@ -83,7 +83,7 @@ async function readStream(job: AnswerJob): Promise<JsonRpcResponse> {
           if (event.id !== undefined) lastEventId = event.id || undefined;
           if (event.event !== undefined && event.event !== "message") return;
           if (event.data.trim() === "") return; // a priming event
-          found = pick(job, parseMessages(event.data, name), found);
+          found = pick(job, parseMessages(event.data, name, ctx.server.secrets), found);
           return found !== undefined;
         },
       });

@@ -10,7 +10,8 @@ import type { HttpTransportOptions } from "./http_options.ts";
 import type { ServerRequestHandler, TransportRequestOptions } from "./interface.ts";
 import type { JsonRpcNotification, JsonRpcResponse } from "../types.ts";
 import { CircuitBreaker, outcomeOf } from "./_breaker.ts";
-import { type HttpContext, sanitizeCause, scrub } from "./_http.ts";
+import { type HttpContext, scrub } from "./_http.ts";
+import { sanitizeCause } from "../policy/_redact_message.ts";
 import { isRetryable, retryDelay, sleep } from "./_retry.ts";
 import { Router } from "../_router.ts";
 

@@ -10,6 +10,7 @@ import {
   SessionExpiredError,
 } from "../errors.ts";
 import { checkConnectTarget, type PreparedServer, redact } from "../policy/prepare.ts";
+import { redactValue, sanitizeCause } from "../policy/_redact_message.ts";
 import { raceSignal } from "../../_abort.ts";
 
 /** Redirect hops followed before giving up. */
@@ -25,9 +26,9 @@ export interface HttpContext {
   log(line: string): void;
 }
 
-/** Remove every configured secret from `text`. */
-export function scrub(ctx: HttpContext, text: string): string {
-  return redact(text, ctx.server.secrets);
+/** Remove every configured secret from `text` (cut short at its end when `truncated`). */
+export function scrub(ctx: HttpContext, text: string, truncated = false): string {
+  return redact(text, ctx.server.secrets, { truncated });
 }
 
 /** The headers of every request: custom headers, then `Authorization`, then `extra`. */
@@ -38,20 +39,6 @@ export function buildHeaders(ctx: HttpContext, extra: Record<string, string | un
     if (value !== undefined) headers.set(name, value);
   }
   return headers;
-}
-
-/**
- * A copy of `error` (and its `cause` chain) with secrets removed from every
- * message. Errors that carry no secret are returned unchanged.
- */
-export function sanitizeCause(error: unknown, secrets: readonly string[], depth = 0): unknown {
-  if (!(error instanceof Error) || depth > 4) return error;
-  const message = redact(error.message, secrets);
-  const cause = sanitizeCause(error.cause, secrets, depth + 1);
-  if (message === error.message && cause === error.cause) return error;
-  const copy = new Error(message, cause === undefined ? undefined : { cause });
-  copy.name = error.name;
-  return copy;
 }
 
 function describe(error: unknown): string {
@@ -118,13 +105,20 @@ export async function send(
     try {
       next = new URL(location, target);
     } catch {
-      throw new HttpError(response.status, response.statusText, "invalid Location header", {
-        server: name,
-      });
+      throw new HttpError(
+        response.status,
+        scrub(ctx, response.statusText),
+        "invalid Location header",
+        {
+          server: name,
+        },
+      );
     }
     if (next.origin !== url.origin) {
       throw new PolicyError(
-        `${name}: refused a redirect from ${url.origin} to another origin (${next.origin})`,
+        `${name}: refused a redirect from ${url.origin} to another origin (${
+          scrub(ctx, next.origin)
+        })`,
         {
           server: name,
           field: "url",
@@ -158,7 +152,7 @@ const SESSION_GONE = /session/i;
  * The typed error for a non-success status. A 404 to a request that carried a
  * session id, or a 400 whose body talks about the session, is
  * `SessionExpiredError`; everything else is `HttpError` with at most 1 KiB of
- * redacted body. Reads at most 4 KiB of the body.
+ * redacted body (and a redacted status text and JSON-RPC error). Reads at most 4 KiB of the body.
  */
 export async function statusError(
   ctx: HttpContext,
@@ -168,15 +162,22 @@ export async function statusError(
 ): Promise<McpError> {
   const { name } = ctx;
   let body = "";
+  let rpc: ReturnType<typeof rpcErrorOf>;
   try {
     const head = await readPrefix(response, 4096, signal);
-    body = scrub(ctx, head).replace(/\s+/g, " ").trim();
+    const parsed = head.truncated ? undefined : parseJson(head.text);
+    const clean = parsed === undefined ? undefined : redactValue(parsed, ctx.server.secrets);
+    // A JSON body is shown re-serialised after redaction, so even a doubly encoded secret goes.
+    body = clean === undefined
+      ? scrub(ctx, head.text, head.truncated).replace(/\s+/g, " ").trim()
+      : JSON.stringify(clean);
+    rpc = rpcErrorOf(clean);
   } catch (error) {
     if (signal.aborted) throw error;
   }
-  const httpError = new HttpError(response.status, response.statusText, body, {
+  const httpError = new HttpError(response.status, scrub(ctx, response.statusText), body, {
     server: name,
-    rpc: rpcErrorOf(body),
+    rpc,
   });
   const unknownMethod = body.includes("-32601");
   if (
@@ -194,34 +195,46 @@ export async function statusError(
   return httpError;
 }
 
-/** The JSON-RPC error object a (redacted) body holds, if it is one. */
-function rpcErrorOf(body: string): { code: number; message: string; data?: unknown } | undefined {
-  if (!body.startsWith("{")) return undefined;
+/** `text` as JSON, or `undefined`. */
+function parseJson(text: string): unknown {
   try {
-    const error = (JSON.parse(body) as { error?: { code?: unknown; message?: unknown } }).error;
-    if (typeof error?.code !== "number") return undefined;
-    const message = typeof error.message === "string" ? error.message : "";
-    return { ...error, code: error.code, message };
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
 }
 
-async function readPrefix(response: Response, max: number, signal: AbortSignal): Promise<string> {
-  if (response.body === null) return "";
+/** The JSON-RPC error object a (redacted) JSON body holds, if it is one. */
+function rpcErrorOf(body: unknown): { code: number; message: string; data?: unknown } | undefined {
+  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  if (typeof error !== "object" || error === null || typeof error.code !== "number") {
+    return undefined;
+  }
+  const message = typeof error.message === "string" ? error.message : "";
+  return { ...error, code: error.code, message };
+}
+
+async function readPrefix(
+  response: Response,
+  max: number,
+  signal: AbortSignal,
+): Promise<{ text: string; truncated: boolean }> {
+  if (response.body === null) return { text: "", truncated: false };
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let text = "";
   let total = 0;
+  let done = false;
   try {
-    while (total < max) {
-      const { done, value } = await raceSignal(reader.read(), signal);
-      if (done) break;
-      total += value.byteLength;
-      text += decoder.decode(value, { stream: true });
+    while (total < max && !done) {
+      const chunk = await raceSignal(reader.read(), signal);
+      done = chunk.done;
+      if (chunk.done) break;
+      total += chunk.value.byteLength;
+      text += decoder.decode(chunk.value, { stream: true });
     }
   } finally {
     reader.cancel().catch(() => {});
   }
-  return text.slice(0, max);
+  return { text: text.slice(0, max), truncated: !done || text.length > max };
 }

@@ -2,6 +2,8 @@
 // request, progress to its callback, server requests answered, the rest reported.
 
 import { ProtocolError } from "../errors.ts";
+import { redact } from "../policy/redact.ts";
+import { redactMessage } from "../policy/_redact_message.ts";
 import { serveRequest } from "../_router.ts";
 import type { ServerRequestHandler } from "./interface.ts";
 import type {
@@ -34,6 +36,8 @@ export interface DispatchContext {
   notify(message: JsonRpcNotification): void;
   /** The host's handler for server requests, if any. */
   requests?: ServerRequestHandler;
+  /** Redacted from every message's error and notification text, and from diagnostics. */
+  secrets: readonly string[];
   diagnose(text: string): void;
 }
 
@@ -47,7 +51,10 @@ function clip(text: string): string {
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
-/** Handle one line (a message or a batch); never throws. */
+/**
+ * Handle one line (a message or a batch); never throws. Every message is redacted (its error and
+ * notification text, see `redactMessage`) before anything else sees it.
+ */
 export function dispatchLine(line: string, ctx: DispatchContext): void {
   const text = line.trim();
   if (text === "") return;
@@ -55,10 +62,13 @@ export function dispatchLine(line: string, ctx: DispatchContext): void {
   try {
     parsed = JSON.parse(text);
   } catch {
-    ctx.diagnose(`${ctx.label}: ignored a stdout line that is not JSON: ${clip(text)}`);
+    const shown = clip(redact(text, ctx.secrets));
+    ctx.diagnose(`${ctx.label}: ignored a stdout line that is not JSON: ${shown}`);
     return;
   }
-  for (const message of Array.isArray(parsed) ? parsed : [parsed]) dispatchMessage(message, ctx);
+  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+    dispatchMessage(redactMessage(message, ctx.secrets), ctx);
+  }
 }
 
 function guard(ctx: DispatchContext, what: string, fn: () => void): void {

@@ -49,34 +49,41 @@ export class LineSplitter {
   }
 }
 
-/** Keeps the last `limit` lines written to a stream (each clipped to 1,000 characters). */
+/**
+ * Keeps the last `limit` lines written to a stream (each clipped to 1,000 characters). Each line
+ * goes through `scrub` whole, before any clipping, so a cut never keeps part of a secret.
+ */
 export class LineTail {
   readonly #limit: number;
+  readonly #scrub: (line: string) => string;
   readonly #decoder = new TextDecoder();
   #lines: string[] = [];
   #partial = "";
 
-  constructor(limit: number) {
+  constructor(limit: number, scrub: (line: string) => string) {
     this.#limit = limit;
+    this.#scrub = scrub;
   }
 
   push(chunk: Uint8Array): void {
     const text = this.#partial + this.#decoder.decode(chunk, { stream: true });
     const parts = text.split("\n");
-    this.#partial = parts.pop()!.slice(-4096);
+    const rest = parts.pop()!;
+    // An unterminated line is kept to its last 4 KiB, scrubbed before the cut.
+    this.#partial = rest.length > 4096 ? this.#scrub(rest).slice(-4096) : rest;
     for (const line of parts) this.#add(line);
   }
 
   #add(line: string): void {
-    const clean = line.endsWith("\r") ? line.slice(0, -1) : line;
+    const clean = this.#scrub(line.endsWith("\r") ? line.slice(0, -1) : line);
     this.#lines.push(clean.length > 1000 ? `${clean.slice(0, 1000)}…` : clean);
     if (this.#lines.length > this.#limit) this.#lines.splice(0, this.#lines.length - this.#limit);
   }
 
-  /** The kept lines, oldest first, including an unterminated last line. */
+  /** The kept lines, oldest first, including an unterminated last line, all scrubbed. */
   lines(): string[] {
     const out = [...this.#lines];
-    if (this.#partial !== "") out.push(this.#partial.slice(0, 1000));
+    if (this.#partial !== "") out.push(this.#scrub(this.#partial).slice(0, 1000));
     return out.slice(-this.#limit);
   }
 }

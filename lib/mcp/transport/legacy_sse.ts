@@ -19,7 +19,7 @@ import type { PreparedServer } from "../policy/prepare.ts";
 import type { McpTransport, TransportRequestOptions } from "./interface.ts";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../types.ts";
 import { DEFAULT_TIMEOUT_MS, HttpTransportBase } from "./_base.ts";
-import { buildHeaders, send, statusError } from "./_http.ts";
+import { buildHeaders, scrub, send, statusError } from "./_http.ts";
 import { idKey, parseMessages } from "../_jsonrpc.ts";
 import { attachRetryAfter } from "./_retry.ts";
 import { readEvents } from "./_events.ts";
@@ -208,7 +208,9 @@ class LegacySseTransport extends HttpTransportBase implements McpTransport {
         }
         if (endpoint.origin !== url.origin) {
           throw new PolicyError(
-            `${name}: refused a message endpoint on another origin (${endpoint.origin})`,
+            `${name}: refused a message endpoint on another origin (${
+              scrub(ctx, endpoint.origin)
+            })`,
             {
               server: name,
               field: "url",
@@ -263,7 +265,7 @@ class LegacySseTransport extends HttpTransportBase implements McpTransport {
     const { name, log } = this.ctx;
     let incoming;
     try {
-      incoming = parseMessages(data, name);
+      incoming = parseMessages(data, name, this.ctx.server.secrets);
     } catch (error) {
       return log(`${name}: ignored an invalid message (${(error as Error).message})`);
     }

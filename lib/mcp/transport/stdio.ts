@@ -95,7 +95,7 @@ class StdioTransportImpl implements StdioTransport {
     this.#server = server;
     this.#options = options;
     this.#label = `stdio server ${JSON.stringify(server.name)}`;
-    this.#stderr = new LineTail(options.stderrLines ?? 50);
+    this.#stderr = new LineTail(options.stderrLines ?? 50, (line) => redact(line, server.secrets));
   }
 
   get pid(): number | undefined {
@@ -103,7 +103,7 @@ class StdioTransportImpl implements StdioTransport {
   }
 
   stderrTail(): string[] {
-    return this.#stderr.lines().map((line) => redact(line, this.#server.secrets));
+    return this.#stderr.lines();
   }
 
   setProtocolVersion(_version: string): void {}
@@ -291,6 +291,7 @@ class StdioTransportImpl implements StdioTransport {
           reply: (message) => this.#write(message),
           notify: (message) => this.onNotification?.(message),
           requests: this.onRequest,
+          secrets: server.secrets,
           diagnose: (text) => this.#diagnose(text),
         });
       }

@@ -124,7 +124,7 @@ class StreamableHttpTransport extends HttpTransportBase implements McpTransport 
           if ((event.event !== undefined && event.event !== "message") || !event.data.trim()) {
             return;
           }
-          for (const item of parseMessages(event.data, ctx.name)) {
+          for (const item of parseMessages(event.data, ctx.name, ctx.server.secrets)) {
             if (item.kind !== "response") this.router.handle(item);
           }
         },
