@@ -85,6 +85,18 @@ export async function connect(
 ): Promise<McpClient> {
   const prepared = prepareServer(server, options);
   const name = prepared.name;
+  if (options.auth !== undefined && prepared.url !== undefined) {
+    // OAuth code (and oauth4webapi) loads only for servers that use it.
+    const { OAuthSession, createAuthFetch } = await import("./auth/_lazy.ts");
+    const session = new OAuthSession(prepared.url, options.auth, {
+      server: name,
+      fetch: options.http?.fetch,
+    });
+    options = {
+      ...options,
+      http: { ...options.http, fetch: createAuthFetch(session, options.http?.fetch) },
+    };
+  }
   const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const log = options.log ?? (() => {});
   const closing = new AbortController();
