@@ -91,7 +91,8 @@ function record(response: OAuth.TokenEndpointResponse, scope?: string): OAuthTok
   const out: OAuthTokenRecord = { accessToken: response.access_token };
   if (response.refresh_token) out.refreshToken = response.refresh_token;
   if (typeof response.expires_in === "number") {
-    out.expiresAt = Date.now() + response.expires_in * 1000;
+    out.obtainedAt = Date.now();
+    out.expiresAt = out.obtainedAt + response.expires_in * 1000;
   }
   const granted = typeof response.scope === "string" ? response.scope : scope;
   if (granted) out.scope = granted;

@@ -78,7 +78,9 @@ export class OAuthSession {
       const record = await this.#store.get(this.url.href);
       const tokens = record?.tokens;
       if (tokens === undefined) return undefined;
-      const skew = this.#options.refreshSkewMs ?? 60_000;
+      // Refresh `refreshSkewMs` early, but never earlier than half way through a short lifetime.
+      const lifetime = (tokens.expiresAt ?? 0) - (tokens.obtainedAt ?? 0);
+      const skew = Math.min(this.#options.refreshSkewMs ?? 60_000, lifetime / 2);
       if (tokens.expiresAt === undefined || tokens.expiresAt - skew > Date.now()) {
         return tokens.accessToken;
       }

@@ -24,6 +24,8 @@ export interface OAuthTokenRecord {
   refreshToken?: string;
   /** When the access token expires (epoch ms), when the server said. */
   expiresAt?: number;
+  /** When the token was obtained (epoch ms). */
+  obtainedAt?: number;
   /** The granted (else requested) scope. */
   scope?: string;
 }
