@@ -48,6 +48,8 @@ export interface Discovery {
   resource?: ResourceMetadata;
   /** The authorization server's validated metadata. */
   server: AuthorizationServerMetadata;
+  /** No metadata was found: `server` holds the 2025-03-26 default endpoints. */
+  synthesized?: boolean;
 }
 
 /** Options of the discovery functions. */
@@ -333,6 +335,7 @@ export async function discoverAuthorization(
   }
   const origin = serverUrl.origin;
   return {
+    synthesized: true,
     server: {
       issuer: origin,
       authorization_endpoint: `${origin}/authorize`,

@@ -1,0 +1,101 @@
+// `skillmux mcp add|login|list|ping|logout` against a real OAuth authorization server and a
+// protected MCP server on 127.0.0.1 (test/mcp/_oauth_server.ts). The test plays the browser:
+// it fetches the sign-in URL the CLI prints and follows the redirect to the CLI's loopback port.
+import assert from "node:assert/strict";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import process from "node:process";
+import { after, before, describe, test } from "node:test";
+import { run } from "../../lib/cli/main.ts";
+import { connect } from "../../lib/mod.ts";
+import { createOAuthStore } from "../../lib/mcp/auth/store.ts";
+import { createFsStorage } from "../../lib/storage/fs.ts";
+import { type OAuthServers, startOAuthServers } from "../mcp/_oauth_server.ts";
+import { cli, tempHome } from "./_helpers.ts";
+
+describe("CLI: OAuth sign-in", () => {
+  let servers: OAuthServers;
+  let home: Awaited<ReturnType<typeof tempHome>>;
+  let config: string;
+  const sh = (...argv: string[]) => cli(["--config-dir", config, ...argv], home.env);
+
+  before(async () => {
+    servers = await startOAuthServers();
+    home = await tempHome();
+    config = join(home.dir, "cfg");
+  });
+  after(async () => {
+    await servers.close();
+    await home.close();
+  });
+
+  test("mcp add of a server behind OAuth keeps it and says how to sign in", async () => {
+    const out = await sh("mcp", "add", servers.mcpUrl, "--name", "docs");
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stdout, /Added "docs".*sign-in needed.*skillmux mcp login docs/);
+    const ping = await sh("mcp", "ping", "docs");
+    assert.equal(ping.code, 1);
+    assert.match(ping.stdout, /sign-in needed.*run skillmux mcp login docs/);
+  });
+
+  test("mcp login: the browser's redirect reaches the loopback port and tokens are stored 0600", async () => {
+    let stderr = "";
+    let stdout = "";
+    let browsed: Promise<void> | undefined;
+    const code = await run(["--config-dir", config, "mcp", "login", "docs", "--no-browser"], {
+      env: home.env,
+      stdout: (t) => (stdout += t),
+      stderr: (t) => {
+        stderr += t;
+        const url = /(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)/.exec(t)?.[1];
+        if (url && !browsed) {
+          browsed = (async () => {
+            const approved = await fetch(url, { redirect: "manual" });
+            await approved.body?.cancel();
+            const back = approved.headers.get("location")!;
+            assert.match(back, /^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
+            const page = await fetch(back);
+            assert.match(await page.text(), /Signed in/);
+          })();
+        }
+      },
+    });
+    await browsed;
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /Signed in to "docs"/);
+    const files = await readdir(join(config, "oauth"));
+    assert.equal(files.length, 1);
+    if (process.platform !== "win32") {
+      assert.equal((await stat(join(config, "oauth", files[0]))).mode & 0o777, 0o600);
+    }
+    for (const token of servers.tokens) {
+      assert.doesNotMatch(await readFile(join(config, "config.toml"), "utf8"), new RegExp(token));
+    }
+  });
+
+  test("after login: mcp list and ping work, no token is shown, and a tool call goes through", async () => {
+    const list = await sh("mcp", "list");
+    assert.equal(list.code, 0);
+    assert.match(list.stdout, /oauth: signed in/);
+    const ping = await sh("mcp", "ping", "docs");
+    assert.equal(ping.code, 0, ping.stdout + ping.stderr);
+    assert.match(ping.stdout, /✓\s+docs/);
+    for (const token of servers.tokens) {
+      assert.ok(!list.stdout.includes(token) && !ping.stdout.includes(token));
+    }
+    const store = createOAuthStore(createFsStorage({ root: config, private: true }));
+    const client = await connect({ name: "docs", url: servers.mcpUrl }, { auth: { store } });
+    const result = await client.callTool("echo", { text: "hi" });
+    assert.match(JSON.stringify(result), /hi/);
+    await client.close();
+  });
+
+  test("mcp logout forgets the tokens: sign-in is needed again", async () => {
+    const out = await sh("mcp", "logout", "docs");
+    assert.equal(out.code, 0);
+    assert.deepEqual(await readdir(join(config, "oauth")).catch(() => []), []);
+    const ping = await sh("mcp", "ping", "docs");
+    assert.equal(ping.code, 1);
+    assert.match(ping.stdout, /sign-in needed/);
+  });
+});
