@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { describe, test } from "node:test";
-import { connect, createSecretBox } from "../../lib/mod.ts";
+import { connect, createSecretBox, isMcpError } from "../../lib/mod.ts";
 import {
   type AuthOptions,
   authorizationServerMetadataUrls,
@@ -20,6 +20,7 @@ import {
 } from "../../lib/mcp/auth/mod.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
 import { type OAuthServerOptions, startOAuthServers } from "./_oauth_server.ts";
+import { startSdkServer } from "./_servers.ts";
 
 /** Plays the user's browser: follows the authorization URL to its redirect. */
 async function approve(url: URL): Promise<URL> {
@@ -112,6 +113,25 @@ describe("OAuth: sign-in through connect({ auth })", () => {
       assert.match(error.message, /sign-in needed/);
     });
   });
+});
+
+test("OAuth: a 401 from a server without OAuth metadata stays an HttpError 401", async () => {
+  const server = await startSdkServer({
+    guard(_req, res) {
+      res.writeHead(401, { "content-type": "text/plain" }).end("bad api key");
+      return true;
+    },
+  });
+  try {
+    const store = createMemoryOAuthStore();
+    const error = await failure(
+      connect({ name: "keyed", url: server.url, apiKey: "k1" }, { auth: { store } }),
+    );
+    assert.ok(isMcpError(error, "HttpError") && error.status === 401, String(error));
+    assert.equal(await store.get(server.url), undefined);
+  } finally {
+    await server.close();
+  }
 });
 
 describe("OAuth: bad input is a typed error and nothing is stored", () => {

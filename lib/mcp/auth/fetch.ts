@@ -35,8 +35,8 @@ export function createAuthFetch(
       const response = await base(input, { ...init, headers });
       const challenge = parseBearerChallenge(response.headers.get("www-authenticate"));
       if (response.status === 401 && round < 2) {
+        if (!(await session.unauthorized(challenge, token))) return response;
         await response.body?.cancel().catch(() => {});
-        await session.unauthorized(challenge, token);
         continue;
       }
       if (response.status === 403 && challenge?.error === "insufficient_scope") {

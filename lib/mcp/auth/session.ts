@@ -97,18 +97,22 @@ export class OAuthSession {
 
   /**
    * Handle a 401 to a request that carried `sent` (or no token): another caller's fresh token,
-   * else a refresh, else a new authorization. Resolves when a retry may succeed.
+   * else a refresh, else a new authorization. Resolves `true` when a retry may succeed, `false`
+   * when the server publishes no OAuth metadata and there is no way to sign in.
    */
-  unauthorized(challenge: BearerChallenge | undefined, sent: string | undefined): Promise<void> {
+  unauthorized(challenge: BearerChallenge | undefined, sent: string | undefined): Promise<boolean> {
     return this.#serial(async () => {
       const record = await this.#store.get(this.url.href);
-      if (record?.tokens !== undefined && record.tokens.accessToken !== sent) return;
+      if (record?.tokens !== undefined && record.tokens.accessToken !== sent) return true;
       const discovery = await this.#discover(challenge?.resourceMetadata, true);
+      // No OAuth metadata and no way to sign in: an API-key server's 401 stays a 401.
+      const { onAuthorize, clientCredentials } = this.#options;
+      if (discovery.synthesized && !onAuthorize && !clientCredentials) return false;
       const bound = this.#bind(record, discovery);
       if (bound.tokens?.refreshToken !== undefined && bound.client !== undefined) {
         try {
           await this.#refresh(bound, discovery);
-          return;
+          return true;
         } catch (error) {
           if (!(error instanceof OAuthError) || this.#options.onAuthorize === undefined) {
             throw error;
@@ -116,6 +120,7 @@ export class OAuthSession {
         }
       }
       await this.#obtain(bound, discovery, union(this.#options.scope ?? challenge?.scope));
+      return true;
     });
   }
 
@@ -203,7 +208,7 @@ export class OAuthSession {
     if (onAuthorize === undefined || redirectUri === undefined) {
       throw new OAuthError(
         "sign_in_required",
-        `${this.#name}: sign-in needed (OAuth with ${as.issuer}); no onAuthorize callback and redirectUri were given`,
+        `${this.#name}: sign-in needed (OAuth, authorization server ${as.issuer})`,
         { server: this.#name },
       );
     }
