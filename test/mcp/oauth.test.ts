@@ -7,7 +7,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { describe, test } from "node:test";
-import { connect, createSecretBox, isMcpError } from "../../lib/mod.ts";
+import {
+  connect,
+  createMemoryStorage,
+  createSecretBox,
+  createServerRegistry,
+  isMcpError,
+} from "../../lib/mod.ts";
 import {
   type AuthOptions,
   authorizationServerMetadataUrls,
@@ -132,6 +138,16 @@ test("OAuth: a 401 from a server without OAuth metadata stays an HttpError 401",
   } finally {
     await server.close();
   }
+});
+
+test("OAuth: a registry pings a server that needs a sign-in as 'sign-in needed'", async () => {
+  await withServers({}, async ({ mcpUrl }) => {
+    const registry = createServerRegistry({ storage: createMemoryStorage() });
+    await registry.add({ name: "docs", url: mcpUrl }, { discover: false });
+    const [result] = await registry.ping(["docs"]);
+    assert.equal(result.ok, false);
+    assert.ok(!result.ok && result.kind === "OAuthError" && /sign-in needed/.test(result.error));
+  });
 });
 
 describe("OAuth: bad input is a typed error and nothing is stored", () => {
