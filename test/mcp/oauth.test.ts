@@ -179,6 +179,21 @@ describe("OAuth: bad input is a typed error and nothing is stored", () => {
     });
   }
 
+  test("a client metadata URL that is not https is refused before any registration", async () => {
+    await withServers({}, async ({ mcpUrl, requests }) => {
+      const store = createMemoryOAuthStore();
+      const error = await failure(
+        connect({ name: "docs", url: mcpUrl }, {
+          auth: auth(store, { clientMetadataUrl: "http://client.example/meta.json" }),
+        }),
+      );
+      assert.ok(isOAuthError(error, "no_client"), String(error));
+      assert.match(error.message, /clientMetadataUrl must be an https URL/);
+      assert.ok(!requests.includes("POST /register"));
+      assert.equal(await store.get(mcpUrl), undefined);
+    });
+  });
+
   test("a refused (expired) refresh token asks for a new sign-in", async () => {
     const options: OAuthServerOptions = {};
     await withServers(options, async (servers) => {

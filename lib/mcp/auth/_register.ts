@@ -13,6 +13,16 @@ export function applicationType(redirectUri: string): "native" | "web" {
   return LOOPBACK.test(redirectUri) || !/^https?:/.test(redirectUri) ? "native" : "web";
 }
 
+/** A client ID metadata document URL: https, with a path (the document's `client_id`). */
+function isMetadataDocumentUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" && url.pathname !== "/" && url.hash === "";
+  } catch {
+    return false;
+  }
+}
+
 /** The client for `as`: `known` when it was registered there, else a new one. */
 export async function ensureClient(
   as: AuthorizationServerMetadata,
@@ -28,6 +38,16 @@ export async function ensureClient(
     };
   }
   if (known !== undefined) return known;
+  if (
+    options.clientMetadataUrl !== undefined && !isMetadataDocumentUrl(options.clientMetadataUrl)
+  ) {
+    throw new OAuthError(
+      "no_client",
+      `${ctx.server}: auth.clientMetadataUrl must be an https URL with a path, not ` +
+        `"${options.clientMetadataUrl}"`,
+      { server: ctx.server },
+    );
+  }
   if (options.clientMetadataUrl !== undefined && as.client_id_metadata_document_supported) {
     return {
       clientId: options.clientMetadataUrl,
