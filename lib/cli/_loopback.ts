@@ -16,7 +16,7 @@ export interface Loopback {
 }
 
 const PAGE = "<!doctype html><meta charset=utf-8><title>skillmux</title>" +
-  "<p>Signed in. You can close this tab and return to the terminal.</p>";
+  "<p>skillmux received the sign-in. You can close this tab and return to the terminal.</p>";
 
 /** Listen on 127.0.0.1:0; `wait()` rejects after `timeoutMs`. */
 export async function startLoopback(timeoutMs: number): Promise<Loopback> {

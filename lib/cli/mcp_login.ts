@@ -39,7 +39,9 @@ export async function login(
   try {
     const store = await ctx.oauthStore();
     const resource = endpointOf(server.url);
-    await store.delete(resource); // a fresh sign-in registers for this loopback port
+    // A fresh sign-in registers again (the loopback port changed); a failed one keeps the old.
+    const previous = await store.get(resource);
+    await store.delete(resource);
     const session = new OAuthSession(resource, {
       store,
       redirectUri: loopback.redirectUri,
@@ -52,7 +54,12 @@ export async function login(
         return await loopback.wait();
       },
     }, { server: server.name });
-    await session.signIn();
+    try {
+      await session.signIn();
+    } catch (error) {
+      if (previous !== undefined) await store.set(resource, previous);
+      throw error;
+    }
     return (await store.get(resource))?.issuer ?? "";
   } finally {
     await loopback.close();

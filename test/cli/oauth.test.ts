@@ -10,17 +10,22 @@ import { run } from "../../lib/cli/main.ts";
 import { connect } from "../../lib/mod.ts";
 import { createOAuthStore } from "../../lib/mcp/auth/store.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
-import { type OAuthServers, startOAuthServers } from "../mcp/_oauth_server.ts";
+import {
+  type OAuthServerOptions,
+  type OAuthServers,
+  startOAuthServers,
+} from "../mcp/_oauth_server.ts";
 import { cli, tempHome } from "./_helpers.ts";
 
 describe("CLI: OAuth sign-in", () => {
   let servers: OAuthServers;
+  const faults: OAuthServerOptions = {};
   let home: Awaited<ReturnType<typeof tempHome>>;
   let config: string;
   const sh = (...argv: string[]) => cli(["--config-dir", config, ...argv], home.env);
 
   before(async () => {
-    servers = await startOAuthServers();
+    servers = await startOAuthServers(faults);
     home = await tempHome();
     config = join(home.dir, "cfg");
   });
@@ -38,7 +43,8 @@ describe("CLI: OAuth sign-in", () => {
     assert.match(ping.stdout, /sign-in needed.*run skillmux mcp login docs/);
   });
 
-  test("mcp login: the browser's redirect reaches the loopback port and tokens are stored 0600", async () => {
+  /** `mcp login docs`, with the test as the browser: it follows the printed URL's redirect. */
+  async function login(): Promise<{ code: number; stdout: string; stderr: string }> {
     let stderr = "";
     let stdout = "";
     let browsed: Promise<void> | undefined;
@@ -55,12 +61,17 @@ describe("CLI: OAuth sign-in", () => {
             const back = approved.headers.get("location")!;
             assert.match(back, /^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
             const page = await fetch(back);
-            assert.match(await page.text(), /Signed in/);
+            assert.match(await page.text(), /return to the terminal/);
           })();
         }
       },
     });
     await browsed;
+    return { code, stdout, stderr };
+  }
+
+  test("mcp login: the browser's redirect reaches the loopback port and tokens are stored 0600", async () => {
+    const { code, stdout, stderr } = await login();
     assert.equal(code, 0, stderr);
     assert.match(stdout, /Signed in to "docs"/);
     const files = await readdir(join(config, "oauth"));
@@ -71,6 +82,20 @@ describe("CLI: OAuth sign-in", () => {
     for (const token of servers.tokens) {
       assert.doesNotMatch(await readFile(join(config, "config.toml"), "utf8"), new RegExp(token));
     }
+  });
+
+  test("a failed login (a redirect with a wrong state) says why and keeps the tokens", async () => {
+    const before = await readdir(join(config, "oauth"));
+    const kept = await readFile(join(config, "oauth", before[0]), "utf8");
+    faults.state = "wrong";
+    try {
+      const { code, stderr } = await login();
+      assert.equal(code, 1);
+      assert.match(stderr, /Sign-in failed: .*state/);
+    } finally {
+      delete faults.state;
+    }
+    assert.equal(await readFile(join(config, "oauth", before[0]), "utf8"), kept);
   });
 
   test("after login: mcp list and ping work, no token is shown, and a tool call goes through", async () => {
