@@ -79,7 +79,12 @@ const add: Command = {
       signIn = true;
     }
     const { server: saved, discovery } = added;
-    if (signIn && values.login === true) {
+    const offer = signIn && values.login !== true && !ctx.json && ctx.io.ask !== undefined;
+    const accepted = offer &&
+      /^(y|yes|)$/i.test(
+        (await ctx.io.ask!(`"${saved.name}" needs a sign-in (OAuth). Sign in now? [Y/n] `)).trim(),
+      );
+    if (signIn && (values.login === true || accepted)) {
       const issuer = await login(ctx, saved as typeof saved & { url: string }, {
         browser: values["no-browser"] !== true,
         timeoutMs: 300_000,

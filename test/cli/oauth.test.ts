@@ -43,13 +43,17 @@ describe("CLI: OAuth sign-in", () => {
     assert.match(ping.stdout, /sign-in needed.*run skillmux mcp login docs/);
   });
 
-  /** `mcp login docs`, with the test as the browser: it follows the printed URL's redirect. */
-  async function login(): Promise<{ code: number; stdout: string; stderr: string }> {
+  /** `mcp login docs` (or `argv`), with the test as the browser: it follows the printed URL's redirect. */
+  async function login(
+    argv = ["mcp", "login", "docs", "--no-browser"],
+    ask?: (question: string) => Promise<string>,
+  ): Promise<{ code: number; stdout: string; stderr: string }> {
     let stderr = "";
     let stdout = "";
     let browsed: Promise<void> | undefined;
-    const code = await run(["--config-dir", config, "mcp", "login", "docs", "--no-browser"], {
+    const code = await run(["--config-dir", config, ...argv], {
       env: home.env,
+      ask,
       stdout: (t) => (stdout += t),
       stderr: (t) => {
         stderr += t;
@@ -122,5 +126,19 @@ describe("CLI: OAuth sign-in", () => {
     const ping = await sh("mcp", "ping", "docs");
     assert.equal(ping.code, 1);
     assert.match(ping.stdout, /sign-in needed/);
+  });
+
+  test("mcp add offers the sign-in when interactive, and signs in when accepted", async () => {
+    assert.equal((await sh("mcp", "remove", "docs")).code, 0);
+    const asked: string[] = [];
+    const { code, stderr } = await login(
+      ["mcp", "add", servers.mcpUrl, "--name", "docs2", "--no-browser"],
+      (question) => (asked.push(question), Promise.resolve("y")),
+    );
+    assert.equal(code, 0, stderr);
+    assert.match(asked.join(), /"docs2" needs a sign-in \(OAuth\)\. Sign in now\?/);
+    assert.match(stderr, /Signed in to "docs2"/);
+    const ping = await sh("mcp", "ping", "docs2");
+    assert.equal(ping.code, 0, ping.stdout);
   });
 });
