@@ -5,7 +5,7 @@
  */
 
 import { isMcpError } from "./errors.ts";
-import { prepareServer } from "./policy/prepare.ts";
+import { checkConnectTarget, prepareServer } from "./policy/prepare.ts";
 import { Client } from "./_client.ts";
 import { withDeadline } from "./_deadline.ts";
 import type { ClientCapabilities, ClientHandlers } from "./client_handlers.ts";
@@ -91,6 +91,8 @@ export async function connect(
     const session = new OAuthSession(prepared.url, options.auth, {
       server: name,
       fetch: options.http?.fetch,
+      // Metadata and authorization-server URLs come from the server: the URL policy applies.
+      checkUrl: (url) => checkConnectTarget(url, prepared.urlPolicy, { server: name }),
     });
     options = {
       ...options,

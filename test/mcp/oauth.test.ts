@@ -13,6 +13,7 @@ import {
   createSecretBox,
   createServerRegistry,
   isMcpError,
+  PolicyError,
 } from "../../lib/mod.ts";
 import {
   type AuthOptions,
@@ -190,6 +191,22 @@ describe("OAuth: bad input is a typed error and nothing is stored", () => {
       assert.ok(isOAuthError(error, "no_client"), String(error));
       assert.match(error.message, /clientMetadataUrl must be an https URL/);
       assert.ok(!requests.includes("POST /register"));
+      assert.equal(await store.get(mcpUrl), undefined);
+    });
+  });
+
+  test("every OAuth URL passes the URL check first (connect() gives its URL policy)", async () => {
+    await withServers({}, async ({ mcpUrl, issuer, requests }) => {
+      const store = createMemoryOAuthStore();
+      const session = new OAuthSession(mcpUrl, auth(store), {
+        checkUrl: (url) =>
+          url.origin === issuer
+            ? Promise.reject(new PolicyError(`refused ${url.origin}`, { field: "url" }))
+            : Promise.resolve(),
+      });
+      const error = await failure(session.signIn());
+      assert.ok(isMcpError(error, "PolicyError"), String(error));
+      assert.ok(!requests.some((r) => r.includes("oauth-authorization-server")));
       assert.equal(await store.get(mcpUrl), undefined);
     });
   });

@@ -78,7 +78,8 @@ export function grantError(error: unknown, ctx: GrantContext, what: string, refr
       { server },
     );
   }
-  if ((error as Error)?.name === "AbortError" || (error as Error)?.name === "TimeoutError") {
+  const name = (error as Error)?.name;
+  if (name === "AbortError" || name === "TimeoutError" || name === "PolicyError") {
     return error;
   }
   return new OAuthError("token_request_failed", `${server}: ${what} failed: network error`, {

@@ -99,6 +99,7 @@ export async function ensureClient(
       else problem = ": the answer has no client_id";
     }
   } catch (error) {
+    if ((error as Error)?.name === "PolicyError") throw error;
     problem = error instanceof SyntaxError ? ": the answer is not JSON" : ": network error";
   }
   if (registered === undefined) {

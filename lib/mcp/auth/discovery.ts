@@ -105,6 +105,7 @@ async function getJson(
     });
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
+    if ((error as Error)?.name === "PolicyError") throw error; // the URL policy refused it
     throw new OAuthError("metadata_not_found", `${name}: GET ${url.href} failed`, {
       server: options.server,
       cause: error,

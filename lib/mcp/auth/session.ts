@@ -21,6 +21,8 @@ export interface OAuthSessionOptions {
   server?: string;
   /** The fetch for discovery and the authorization server. */
   fetch?: typeof fetch;
+  /** Checks each URL before it is fetched (connect() passes its URL policy); throws to refuse. */
+  checkUrl?: (url: URL) => Promise<void>;
 }
 
 function union(...scopes: (string | undefined)[]): string | undefined {
@@ -62,7 +64,12 @@ export class OAuthSession {
     this.#options = options;
     this.#store = options.store ?? createMemoryOAuthStore();
     this.#name = session.server ?? this.url.host;
-    this.#fetch = session.fetch ?? ((input, init) => fetch(input, init));
+    const base = session.fetch ?? ((input, init) => fetch(input, init));
+    const check = session.checkUrl;
+    this.#fetch = check === undefined ? base : async (input, init) => {
+      await check(new URL(input instanceof Request ? input.url : input));
+      return await base(input, init);
+    };
   }
 
   /** Run `fn` after whatever is under way, so only one flow or refresh runs at a time. */
