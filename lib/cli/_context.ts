@@ -9,6 +9,8 @@ import {
 } from "../resolve/default_sources.ts";
 import { createServerRegistry, type ServerRegistry } from "../mcp/registry/registry.ts";
 import { stdio } from "../mcp/transport/stdio.ts";
+import { createOAuthStore } from "../mcp/auth/store.ts";
+import type { OAuthStore } from "../mcp/auth/types.ts";
 import { createFsStorage } from "../storage/fs.ts";
 import { str, type Values } from "./_args.ts";
 
@@ -27,6 +29,8 @@ export interface CliIo {
   color?: boolean;
   /** Stops a running `serve` (the entry uses SIGINT and SIGTERM when this is absent). */
   signal?: AbortSignal;
+  /** Asks the user a question (the entry sets it when stdin and stderr are terminals). */
+  ask?: (question: string) => Promise<string>;
 }
 
 /** Styles text when colours are on. */
@@ -49,6 +53,8 @@ export interface Context {
   folders(): Promise<DefaultSkillFolders>;
   /** The registry over `config.toml` in the config folder (created 0700, file 0600). */
   registry(): Promise<ServerRegistry>;
+  /** OAuth tokens and registrations: `oauth/` in the config folder (files 0600). */
+  oauthStore(): Promise<OAuthStore>;
   out(line?: string): void;
   err(line: string): void;
 }
@@ -70,6 +76,8 @@ export function createContext(io: CliIo, values: Values): Context {
     configDir: str(values, "config-dir"),
   };
   const folders = async () => (await defaultSkillFolders(sourceOptions))!;
+  const oauthStore = async () =>
+    createOAuthStore(createFsStorage({ root: (await folders()).config, private: true }));
   return {
     io,
     env,
@@ -86,9 +94,11 @@ export function createContext(io: CliIo, values: Values): Context {
       const { config } = await folders();
       return createServerRegistry({
         storage: createFsStorage({ root: config, private: true }),
-        connect: { stdio: stdio() },
+        // Stored OAuth tokens are used (and refreshed); signing in is `mcp login`.
+        connect: { stdio: stdio(), auth: { store: await oauthStore() } },
       });
     },
+    oauthStore,
     out: (line = "") => io.stdout(`${line}\n`),
     err: (line) => io.stderr(`${line}\n`),
   };

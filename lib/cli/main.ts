@@ -27,6 +27,17 @@ import { run } from "./run.ts";
 export { run } from "./run.ts";
 export type { CliIo } from "./run.ts";
 
+/** One line of answer from the terminal. */
+async function ask(question: string): Promise<string> {
+  const { createInterface } = await import("node:readline/promises");
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
+}
+
 /** Whether this module is the program: `import.meta.main` on Deno, `argv[1]` on Node. */
 function isMain(): boolean {
   const main = (import.meta as { main?: boolean }).main;
@@ -47,5 +58,6 @@ if (isMain()) {
     stderr: (text) => process.stderr.write(text),
     env,
     color: process.stdout.isTTY === true && !env.NO_COLOR,
+    ask: process.stdin.isTTY === true && process.stderr.isTTY === true ? ask : undefined,
   });
 }

@@ -14,6 +14,8 @@ import type { Command } from "./_command.ts";
 import { type Context, ensureConfigDir, printJson, table } from "./_context.ts";
 import { headers, statusNote, view } from "./_mcp_view.ts";
 import { update } from "./mcp_update.ts";
+import { isOAuthError } from "../mcp/auth/errors.ts";
+import { endpointOf, login, loginCommands } from "./mcp_login.ts";
 
 const add: Command = {
   words: ["mcp", "add"],
@@ -28,6 +30,8 @@ const add: Command = {
     "--no-verify         save without connecting",
     "--replace           replace a server of the same name",
     "--description <d>   what the server is for (shown by mcp list)",
+    "--login             sign in right away when the server needs OAuth (see mcp login)",
+    "--no-browser        with --login: print the sign-in URL only",
   ],
   spec: {
     name: { type: "string" },
@@ -37,6 +41,8 @@ const add: Command = {
     command: { type: "string" },
     "no-verify": { type: "boolean" },
     replace: { type: "boolean" },
+    login: { type: "boolean" },
+    "no-browser": { type: "boolean" },
   },
   async run(ctx, [url], values) {
     const line = str(values, "command");
@@ -60,15 +66,42 @@ const add: Command = {
     await ensureConfigDir(ctx);
     const registry = await ctx.registry();
     const verify = values["no-verify"] !== true;
-    const { server: saved, discovery } = await registry.add(
-      description ? { ...server, description } : server,
-      {
-        discover: verify,
-        replace: values.replace === true,
-        timeoutMs: 10_000,
-      },
-    );
-    if (ctx.json) return printJson(ctx, { server: view(saved), discovery }), 0;
+    const config = description ? { ...server, description } : server;
+    const options = { discover: verify, replace: values.replace === true, timeoutMs: 10_000 };
+    let added;
+    let signIn = false;
+    try {
+      added = await registry.add(config, options);
+    } catch (error) {
+      // A server behind OAuth: keep it, and sign in now (--login) or say how.
+      if (!isOAuthError(error, "sign_in_required")) throw error;
+      added = await registry.add(config, { ...options, discover: false });
+      signIn = true;
+    }
+    const { server: saved, discovery } = added;
+    const offer = signIn && values.login !== true && !ctx.json && ctx.io.ask !== undefined;
+    const accepted = offer &&
+      /^(y|yes|)$/i.test(
+        (await ctx.io.ask!(`"${saved.name}" needs a sign-in (OAuth). Sign in now? [Y/n] `)).trim(),
+      );
+    if (signIn && (values.login === true || accepted)) {
+      const issuer = await login(ctx, saved as typeof saved & { url: string }, {
+        browser: values["no-browser"] !== true,
+        timeoutMs: 300_000,
+      });
+      ctx.err(`${ctx.paint.ok("✓")} Signed in to "${saved.name}" (${issuer})`);
+      signIn = false;
+    }
+    if (ctx.json) {
+      return printJson(ctx, { server: view(saved), discovery, signInNeeded: signIn }), 0;
+    }
+    if (signIn) {
+      ctx.out(
+        `${ctx.paint.ok("✓")} Added "${server.name}" ${server.url} — sign-in needed (OAuth): ` +
+          `run skillmux mcp login ${server.name}`,
+      );
+      return 0;
+    }
     const found = discovery
       ? ` — ${discovery.serverInfo.name} v${discovery.serverInfo.version}, ${
         skillResources(discovery.resources).length
@@ -85,6 +118,11 @@ const list: Command = {
   summary: "List the registered MCP servers",
   async run(ctx) {
     const servers = (await (await ctx.registry()).list()).map(view);
+    const store = await ctx.oauthStore();
+    const signedIn = new Set<string>();
+    for (const s of servers) {
+      if (s.url !== undefined && (await store.get(endpointOf(s.url)))?.tokens) signedIn.add(s.name);
+    }
     if (ctx.json) return printJson(ctx, { servers }), 0;
     if (servers.length === 0) {
       ctx.out("No MCP servers registered. Add one with: skillmux mcp add <url> --name <name>");
@@ -96,6 +134,7 @@ const list: Command = {
       s.description ?? "",
       [
         s.apiKey ? "api key" : "",
+        signedIn.has(s.name) ? "oauth: signed in" : "",
         s.headers.length ? `headers: ${s.headers.join(",")}` : "",
       ]
         .filter(Boolean).join("; "),
@@ -154,7 +193,13 @@ const ping: Command = {
           `${skillResources(r.discovery.resources).length} skills`,
           `${r.tools} tools`,
         ]
-        : [ctx.paint.bad("✗"), r.name, r.error]
+        : [
+          ctx.paint.bad("✗"),
+          r.name,
+          r.kind === "OAuthError" && /sign-in needed/.test(r.error)
+            ? `${r.error}: run skillmux mcp login ${r.name}`
+            : r.error,
+        ]
     );
     table(rows).forEach(ctx.out);
     return failed ? 1 : 0;
@@ -222,4 +267,5 @@ export const mcpCommands: readonly Command[] = [
   ping,
   refresh,
   importJson,
+  ...loginCommands,
 ];

@@ -5,7 +5,7 @@
  */
 
 import { isMcpError } from "./errors.ts";
-import { prepareServer, redact } from "./policy/prepare.ts";
+import { checkConnectTarget, prepareServer, redact } from "./policy/prepare.ts";
 import { Client } from "./_client.ts";
 import { withDeadline } from "./_deadline.ts";
 import type { ClientCapabilities, ClientHandlers } from "./client_handlers.ts";
@@ -85,6 +85,20 @@ export async function connect(
 ): Promise<McpClient> {
   const prepared = prepareServer(server, options);
   const name = prepared.name;
+  if (options.auth !== undefined && prepared.url !== undefined) {
+    // OAuth code (and oauth4webapi) loads only for servers that use it.
+    const { OAuthSession, createAuthFetch } = await import("./auth/_lazy.ts");
+    const session = new OAuthSession(prepared.url, options.auth, {
+      server: name,
+      fetch: options.http?.fetch,
+      // Metadata and authorization-server URLs come from the server: the URL policy applies.
+      checkUrl: (url) => checkConnectTarget(url, prepared.urlPolicy, { server: name }),
+    });
+    options = {
+      ...options,
+      http: { ...options.http, fetch: createAuthFetch(session, options.http?.fetch) },
+    };
+  }
   const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   // Every log line of this connection (client, session, negotiation, notification stream) may
   // carry text from the server: its secrets are redacted here, in one place.

@@ -8,6 +8,7 @@
 import type { PreparedServer, PrepareServerOptions } from "./policy/prepare.ts";
 import type { HttpTransportOptions } from "./transport/http_options.ts";
 import type { McpTransport } from "./transport/interface.ts";
+import type { AuthOptions } from "./auth/types.ts";
 import type { ClientCapabilities, ClientHandlers } from "./client_handlers.ts";
 import type {
   Implementation,
@@ -79,6 +80,12 @@ export interface ConnectOptions extends PrepareServerOptions {
   listen?: boolean;
   /** Options of the HTTP transports (fetch, size cap, retries, circuit breaker, …). */
   http?: HttpTransportOptions;
+  /**
+   * OAuth for a server that needs a sign-in (HTTP servers): a pre-registered client or a
+   * client metadata URL, the redirect URI, a token store, and `onAuthorize`, the host's callback
+   * that opens the authorization URL and hands back the redirect. Its code loads on first use.
+   */
+  auth?: AuthOptions;
   /** The stdio transport maker, required for `command` servers: `stdio()` from `@skillmux/core/stdio`. */
   stdio?: StdioConnector;
 }

@@ -25,3 +25,4 @@ export * from "./registry/records.ts";
 export * from "./registry/errors.ts";
 export * from "./registry/secrets.ts";
 export * from "./skills/mod.ts";
+export type * from "./auth/types.ts";

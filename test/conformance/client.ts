@@ -9,6 +9,7 @@
 
 import process from "node:process";
 import {
+  type AuthOptions,
   connect,
   type ConnectOptions,
   isMcpError,
@@ -133,6 +134,80 @@ const flows: Record<string, () => Promise<void>> = {
     await client.close();
   },
 };
+
+/**
+ * The `auth` option of the OAuth scenarios: a client metadata URL (used when the server supports
+ * CIMD), dynamic registration otherwise, and an `onAuthorize` that plays the user: it fetches
+ * the authorization URL and hands back the redirect (the harness approves at once).
+ */
+function oauth(): AuthOptions {
+  const ctx = context as Record<string, string | undefined>;
+  const auth: AuthOptions = {
+    redirectUri: "http://localhost:3000/callback",
+    clientMetadataUrl: "https://conformance-test.local/client-metadata.json",
+    async onAuthorize(authorizationUrl) {
+      const response = await fetch(authorizationUrl, { redirect: "manual" });
+      await response.body?.cancel();
+      const location = response.headers.get("location");
+      if (location === null) throw new Error("the authorization endpoint did not redirect");
+      return new URL(location, authorizationUrl);
+    },
+  };
+  if (scenario === "auth/pre-registration") {
+    auth.clientId = ctx.client_id;
+    auth.clientSecret = ctx.client_secret;
+  }
+  if (scenario.startsWith("auth/client-credentials-")) {
+    auth.clientCredentials = {
+      clientId: ctx.client_id!,
+      clientSecret: ctx.client_secret,
+      privateKey: ctx.private_key_pem,
+      algorithm: ctx.signing_algorithm,
+    };
+  }
+  return auth;
+}
+
+async function authorized(): Promise<void> {
+  const client = await open({ auth: oauth() });
+  const [tool] = await client.listTools();
+  if (tool) await client.callTool(tool.name, {});
+  await client.close();
+}
+
+for (
+  const name of [
+    "metadata-default",
+    "metadata-var1",
+    "metadata-var2",
+    "metadata-var3",
+    "basic-cimd",
+    "scope-from-www-authenticate",
+    "scope-from-scopes-supported",
+    "scope-omitted-when-undefined",
+    "scope-step-up",
+    "scope-retry-limit",
+    "token-endpoint-auth-basic",
+    "token-endpoint-auth-post",
+    "token-endpoint-auth-none",
+    "pre-registration",
+    "2025-03-26-oauth-metadata-backcompat",
+    "2025-03-26-oauth-endpoint-fallback",
+    "resource-mismatch",
+    "offline-access-scope",
+    "offline-access-not-supported",
+    "authorization-server-migration",
+    "iss-supported",
+    "iss-not-advertised",
+    "iss-supported-missing",
+    "iss-wrong-issuer",
+    "iss-unexpected",
+    "iss-normalized",
+    "metadata-issuer-mismatch",
+    "client-credentials-jwt",
+    "client-credentials-basic",
+  ]
+) flows[`auth/${name}`] = authorized;
 
 /** SEP-2640: list; unless the scenario is about prefetching, load the skill and read its files. */
 async function skills(loadAndRead: boolean): Promise<void> {

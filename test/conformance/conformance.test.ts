@@ -17,7 +17,7 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CLI = join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
 const BASELINE = fileURLToPath(new URL("./baseline.txt", import.meta.url));
 const CLIENT = "test/conformance/client.ts";
-const PARALLEL = 4;
+const PARALLEL = 8; // the auth scenarios mostly wait on HTTP round trips
 
 interface Line {
   key: string;
@@ -103,8 +103,11 @@ async function scenario(line: Line, command: string): Promise<Outcome> {
     const args = ["client", "--command", command, "--scenario", line.scenario, "-o", out];
     if (line.version) args.push("--spec-version", line.version);
     const { code, output } = await run(args);
-    const dirs = await readdir(out);
-    const file = dirs.length === 1 ? join(out, dirs[0], "checks.json") : undefined;
+    // Results land in <out>/<scenario>-<time>/checks.json; `auth/…` scenarios one folder deeper.
+    const found = (await readdir(out, { recursive: true })).filter((f) =>
+      f.endsWith("checks.json")
+    );
+    const file = found.length === 1 ? join(out, found[0]) : undefined;
     const checks = file && existsSync(file)
       ? JSON.parse(await readFile(file, "utf8")) as Array<{ id: string; status: string }>
       : [];

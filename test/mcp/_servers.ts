@@ -13,6 +13,7 @@
 //   - tools: N → N extra tools `dummy-1…N` besides `echo` ({ text }) and `add` ({ a, b }).
 //   - pageSize: N → tools/list and resources/list return N items per page with `nextCursor`.
 //   - cors: true → answers preflights and allows any origin (for browser clients).
+//   - guard: (req, res) => boolean sees each request first (OAuth protection in _oauth_server.ts).
 //   - requests: every HTTP request as { method, rpc, sessionId } (rpc = JSON-RPC method,
 //     or undefined for responses, GET and DELETE), to count round trips.
 //
@@ -50,6 +51,8 @@ export interface SdkServerOptions {
   cors?: boolean;
   /** Add a `plan` tool with a nested input schema that answers its arguments back. */
   nested?: boolean;
+  /** Sees every request first; `true` when it answered (e.g. a 401 of an OAuth-protected server). */
+  guard?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
 }
 
 /** One HTTP request the SDK server received. */
@@ -315,6 +318,7 @@ export async function startSdkServer(options: SdkServerOptions = {}): Promise<Sd
         return;
       }
     }
+    if (options.guard?.(req, res)) return;
     handle(req, res).catch(() => {
       if (!res.headersSent) rpcError(res, 500, -32603, "Internal error");
       else res.destroy();

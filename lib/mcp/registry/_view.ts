@@ -95,6 +95,8 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
   ): Promise<T> {
     const client = await connect(server, {
       ...options.connect,
+      // Without an `auth` option, a server that needs a sign-in still says so ("sign-in needed").
+      auth: options.connect?.auth ?? {},
       hint: options.connect?.hint ?? await hintOf(server),
       signal: call.signal,
       timeoutMs: call.timeoutMs,

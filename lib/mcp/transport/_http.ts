@@ -80,6 +80,8 @@ export async function send(
       });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
+      // A sign-in that failed (the `auth` option's fetch) keeps its typed error.
+      if ((error as Error)?.name === "OAuthError") throw error;
       const cause = sanitizeCause(error, ctx.server.secrets);
       throw new NetworkError(
         `${name}: ${init.method} ${target.origin} failed (${scrub(ctx, describe(error))})`,

@@ -1,0 +1,241 @@
+/**
+ * One MCP server's OAuth state: discovery, registration, the authorization code flow, refresh
+ * (before expiry and on a 401, single-flight), step-up on 403 `insufficient_scope` with a retry
+ * limit, and credentials bound to the authorization server that issued them.
+ *
+ * @module
+ */
+
+import type { BearerChallenge } from "./challenge.ts";
+import { discoverAuthorization, type Discovery } from "./discovery.ts";
+import { OAuthError } from "./errors.ts";
+import { createMemoryOAuthStore } from "./store.ts";
+import type { AuthOptions, OAuthRecord, OAuthStore } from "./types.ts";
+import { authorize } from "./_authorize.ts";
+import { clientCredentials, type GrantContext, redeemCode, refresh } from "./_grants.ts";
+import { ensureClient } from "./_register.ts";
+
+/** Options of {@linkcode OAuthSession} besides the `auth` option itself. */
+export interface OAuthSessionOptions {
+  /** The server name for messages. */
+  server?: string;
+  /** The fetch for discovery and the authorization server. */
+  fetch?: typeof fetch;
+  /** Checks each URL before it is fetched (connect() passes its URL policy); throws to refuse. */
+  checkUrl?: (url: URL) => Promise<void>;
+}
+
+function union(...scopes: (string | undefined)[]): string | undefined {
+  const all = new Set(scopes.flatMap((s) => s?.split(/\s+/).filter(Boolean) ?? []));
+  return all.size === 0 ? undefined : [...all].join(" ");
+}
+
+/**
+ * The OAuth state of one MCP server. `connect()` makes one from the `auth` option; use it
+ * directly to sign in ahead of time (`signIn()`), or to sign out.
+ *
+ * @example Sign in ahead of time, then connect with the stored tokens
+ * ```ts
+ * import { createMemoryOAuthStore, OAuthSession } from "@skillmux/core/oauth";
+ * const store = createMemoryOAuthStore();
+ * const session = new OAuthSession("https://mcp.example.com/mcp", {
+ *   store,
+ *   redirectUri: "http://127.0.0.1:8976/callback",
+ *   onAuthorize: async (url) => { console.log("open", url.href); return new URL("http://127.0.0.1:8976/callback?code=…&state=…"); },
+ * });
+ * await session.signIn();
+ * ```
+ */
+export class OAuthSession {
+  /** The MCP server URL. */
+  readonly url: URL;
+  #options: AuthOptions;
+  #store: OAuthStore;
+  #name: string;
+  #fetch: typeof fetch;
+  #busy: Promise<unknown> | undefined;
+  #discovery: Discovery | undefined;
+  #requested: string | undefined;
+  #stepUps = 0;
+
+  /** A session for the MCP server at `url`. */
+  constructor(url: string | URL, options: AuthOptions, session: OAuthSessionOptions = {}) {
+    this.url = new URL(url);
+    this.#options = options;
+    this.#store = options.store ?? createMemoryOAuthStore();
+    this.#name = session.server ?? this.url.host;
+    const base = session.fetch ?? ((input, init) => fetch(input, init));
+    const check = session.checkUrl;
+    this.#fetch = check === undefined ? base : async (input, init) => {
+      await check(new URL(input instanceof Request ? input.url : input));
+      return await base(input, init);
+    };
+  }
+
+  /** Run `fn` after whatever is under way, so only one flow or refresh runs at a time. */
+  #serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = (this.#busy ?? Promise.resolve()).catch(() => {}).then(fn);
+    this.#busy = run;
+    return run;
+  }
+
+  /** The access token to send, refreshed first when it expires soon; `undefined` without one. */
+  accessToken(): Promise<string | undefined> {
+    return this.#serial(async () => {
+      const record = await this.#store.get(this.url.href);
+      const tokens = record?.tokens;
+      if (tokens === undefined) return undefined;
+      // Refresh `refreshSkewMs` early, but never earlier than half way through a short lifetime.
+      const lifetime = (tokens.expiresAt ?? 0) - (tokens.obtainedAt ?? 0);
+      const skew = Math.min(this.#options.refreshSkewMs ?? 60_000, lifetime / 2);
+      if (tokens.expiresAt === undefined || tokens.expiresAt - skew > Date.now()) {
+        return tokens.accessToken;
+      }
+      if (tokens.refreshToken === undefined || record?.client === undefined) {
+        return tokens.accessToken;
+      }
+      try {
+        return (await this.#refresh(record, await this.#discover())).accessToken;
+      } catch {
+        return tokens.accessToken; // the server's 401 then takes the full path
+      }
+    });
+  }
+
+  /**
+   * Handle a 401 to a request that carried `sent` (or no token): another caller's fresh token,
+   * else a refresh, else a new authorization. Resolves `true` when a retry may succeed, `false`
+   * when the server publishes no OAuth metadata and there is no way to sign in.
+   */
+  unauthorized(challenge: BearerChallenge | undefined, sent: string | undefined): Promise<boolean> {
+    return this.#serial(async () => {
+      const record = await this.#store.get(this.url.href);
+      if (record?.tokens !== undefined && record.tokens.accessToken !== sent) return true;
+      const discovery = await this.#discover(challenge?.resourceMetadata, true);
+      // No OAuth metadata and no way to sign in: an API-key server's 401 stays a 401.
+      const { onAuthorize, clientCredentials } = this.#options;
+      if (discovery.synthesized && !onAuthorize && !clientCredentials) return false;
+      const bound = this.#bind(record, discovery);
+      if (bound.tokens?.refreshToken !== undefined && bound.client !== undefined) {
+        try {
+          await this.#refresh(bound, discovery);
+          return true;
+        } catch (error) {
+          if (!(error instanceof OAuthError) || this.#options.onAuthorize === undefined) {
+            throw error;
+          }
+        }
+      }
+      await this.#obtain(bound, discovery, union(this.#options.scope ?? challenge?.scope));
+      return true;
+    });
+  }
+
+  /**
+   * Handle a 403 `insufficient_scope`: authorize again for the union of the scopes asked for so
+   * far and the challenge's. Resolves `false` once `maxStepUps` (default 2) were spent.
+   */
+  insufficientScope(challenge: BearerChallenge): Promise<boolean> {
+    return this.#serial(async () => {
+      if (this.#stepUps >= (this.#options.maxStepUps ?? 2)) return false;
+      this.#stepUps++;
+      const discovery = await this.#discover(challenge.resourceMetadata);
+      const record = this.#bind(await this.#store.get(this.url.href), discovery);
+      await this.#obtain(record, discovery, union(this.#requested, challenge.scope));
+      return true;
+    });
+  }
+
+  /** A request succeeded: the step-up budget starts again. */
+  succeeded(): void {
+    this.#stepUps = 0;
+  }
+
+  /** Sign in now (discovery, registration, authorization), whatever is stored. */
+  signIn(): Promise<void> {
+    return this.#serial(async () => {
+      const discovery = await this.#discover(undefined, true);
+      const record = this.#bind(await this.#store.get(this.url.href), discovery);
+      delete record.tokens;
+      await this.#obtain(record, discovery, this.#options.scope);
+    });
+  }
+
+  /** Forget the tokens and registration of this server. */
+  signOut(): Promise<void> {
+    return this.#serial(() => this.#store.delete(this.url.href));
+  }
+
+  async #discover(metadataUrl?: string, fresh = false): Promise<Discovery> {
+    if (this.#discovery !== undefined && !fresh && metadataUrl === undefined) {
+      return this.#discovery;
+    }
+    this.#discovery = await discoverAuthorization(this.url, {
+      fetch: this.#fetch,
+      server: this.#name,
+      metadataUrl,
+    });
+    return this.#discovery;
+  }
+
+  /** `record` when it belongs to the discovered issuer, else a fresh one (re-register). */
+  #bind(record: OAuthRecord | undefined, discovery: Discovery): OAuthRecord {
+    if (record !== undefined && record.issuer === discovery.server.issuer) return record;
+    return { issuer: discovery.server.issuer };
+  }
+
+  #grant(discovery: Discovery): GrantContext {
+    return {
+      as: discovery.server,
+      fetch: this.#fetch,
+      server: this.#name,
+      resource: discovery.resource?.resource ?? this.url.href,
+    };
+  }
+
+  async #refresh(record: OAuthRecord, discovery: Discovery) {
+    const tokens = await refresh(this.#grant(discovery), record.client!, record.tokens!);
+    await this.#store.set(this.url.href, { ...record, tokens });
+    return tokens;
+  }
+
+  /** Obtain tokens: the client credentials grant, or the authorization code flow. */
+  async #obtain(record: OAuthRecord, discovery: Discovery, wanted: string | undefined) {
+    const as = discovery.server;
+    const grant = this.#grant(discovery);
+    let scope = wanted ?? discovery.resource?.scopes_supported?.join(" ");
+    const cc = this.#options.clientCredentials;
+    if (cc !== undefined) {
+      const tokens = await clientCredentials(grant, cc, union(cc.scope, scope));
+      await this.#store.set(this.url.href, { issuer: as.issuer, tokens });
+      return;
+    }
+    const onAuthorize = this.#options.onAuthorize;
+    const redirectUri = this.#options.redirectUri;
+    if (onAuthorize === undefined || redirectUri === undefined) {
+      throw new OAuthError(
+        "sign_in_required",
+        `${this.#name}: sign-in needed (OAuth, authorization server ${as.issuer})`,
+        { server: this.#name },
+      );
+    }
+    if (as.scopes_supported?.includes("offline_access")) scope = union(scope, "offline_access");
+    this.#requested = scope;
+    const client = await ensureClient(as, this.#options, record.client, grant);
+    const result = await authorize(
+      as,
+      client,
+      { redirectUri, resource: grant.resource, scope, server: this.#name },
+      onAuthorize,
+    );
+    const tokens = await redeemCode(
+      grant,
+      client,
+      result.callback,
+      redirectUri,
+      result.verifier,
+      scope,
+    );
+    await this.#store.set(this.url.href, { issuer: as.issuer, client, tokens });
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The `auth` option of a server / `connect()`, and what the OAuth layer keeps per server.
+ *
+ * @module
+ */
+
+/** A client registration, bound to the authorization server (`issuer`) that issued it. */
+export interface OAuthClientRecord {
+  /** The client id. */
+  clientId: string;
+  /** The client secret, for confidential clients. */
+  clientSecret?: string;
+  /** How the client authenticates at the token endpoint. */
+  tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none";
+  /** How the client was obtained. */
+  kind: "pre-registered" | "metadata-document" | "dynamic";
+}
+
+/** Tokens from the token endpoint. */
+export interface OAuthTokenRecord {
+  /** The access token. */
+  accessToken: string;
+  /** The refresh token, when the server issued one. */
+  refreshToken?: string;
+  /** When the access token expires (epoch ms), when the server said. */
+  expiresAt?: number;
+  /** When the token was obtained (epoch ms). */
+  obtainedAt?: number;
+  /** The granted (else requested) scope. */
+  scope?: string;
+}
+
+/** What the OAuth layer keeps for one MCP server (its resource URL). */
+export interface OAuthRecord {
+  /** The authorization server the registration and tokens belong to. */
+  issuer: string;
+  /** The client registration at `issuer`. */
+  client?: OAuthClientRecord;
+  /** The tokens `issuer` issued. */
+  tokens?: OAuthTokenRecord;
+}
+
+/** Where registrations and tokens live, per resource URL. See `createOAuthStore`. */
+export interface OAuthStore {
+  /** The record of `resource`, if any. */
+  get(resource: string): Promise<OAuthRecord | undefined>;
+  /** Replace the record of `resource`. */
+  set(resource: string, record: OAuthRecord): Promise<void>;
+  /** Forget `resource` (sign out). */
+  delete(resource: string): Promise<void>;
+}
+
+/** Machine-to-machine sign-in: the client credentials grant. */
+export interface ClientCredentialsOptions {
+  /** The client id. */
+  clientId: string;
+  /** With `client_secret_basic`. */
+  clientSecret?: string;
+  /** With `private_key_jwt`: a PKCS#8 PEM private key (EC P-256 or RSA) or a signing `CryptoKey`. */
+  privateKey?: string | CryptoKey;
+  /** The JWS algorithm of `privateKey` (default `ES256`). */
+  algorithm?: string;
+  /** Scope to ask for. */
+  scope?: string;
+}
+
+/**
+ * The `auth` option: how to sign in to an OAuth-protected MCP server. The interactive part is
+ * `onAuthorize`: open the URL (a browser, a popup), and hand back the redirect URL with `code`
+ * and `state`.
+ */
+export interface AuthOptions {
+  /** A pre-registered client id (first choice of the spec's registration order). */
+  clientId?: string;
+  /** The pre-registered client's secret. */
+  clientSecret?: string;
+  /** An https URL of this client's metadata document (CIMD), used when the server supports it. */
+  clientMetadataUrl?: string;
+  /** The redirect URI (a loopback URL for CLIs, a page of the app in browsers). */
+  redirectUri?: string;
+  /** The client name sent at dynamic registration (default "skillmux"). */
+  clientName?: string;
+  /** Scope to ask for instead of the server's. */
+  scope?: string;
+  /** Where tokens and registrations live (default: memory, for this process). */
+  store?: OAuthStore;
+  /** Open `url` and resolve with the redirect URL (with `code`, `state`, maybe `iss`). */
+  onAuthorize?: (url: URL) => Promise<URL>;
+  /** Use the client credentials grant instead of a user sign-in. */
+  clientCredentials?: ClientCredentialsOptions;
+  /** Refresh this long before the access token expires (ms, default 60 000). */
+  refreshSkewMs?: number;
+  /** Step-up re-authorizations after 403 `insufficient_scope` before giving up (default 2). */
+  maxStepUps?: number;
+}

@@ -1,0 +1,184 @@
+// A small OAuth authorization server and an OAuth-protected MCP server, both on 127.0.0.1
+// port 0 (node:http), for the library's and the CLI's sign-in tests. Runs under Node and Deno.
+//
+// startOAuthServers(options) → { mcpUrl, issuer, tokens, requests, close() }
+//   - The authorization server: RFC 8414 metadata, dynamic registration (public clients),
+//     /authorize that approves at once (302 to the redirect URI with code, state and iss), and
+//     /token (authorization_code with PKCE S256 and `resource` checked; refresh_token).
+//   - The MCP server: the SDK server of ./_servers.ts behind a bearer check; a request without a
+//     valid token gets 401 with `WWW-Authenticate: Bearer resource_metadata=…`; the
+//     protected-resource metadata is at /.well-known/oauth-protected-resource/mcp.
+//   - Faults: `issuer` (the metadata names another issuer), `iss` ("wrong" in the redirect),
+//     `state` ("wrong"), `tokenHtml` (the token endpoint answers an HTML page),
+//     `refusedRefresh` (refresh_token grants get 400 invalid_grant), `expiresIn` (seconds),
+//     `noS256` (PKCE plain only). Options are read per request: a test may change them.
+//   - requests: "<METHOD> <path>" of every request to either server, and the token grants.
+
+import { createHash, randomUUID } from "node:crypto";
+import http from "node:http";
+import { listenLocal, type SdkServerOptions, startSdkServer } from "./_servers.ts";
+
+/** Options of {@linkcode startOAuthServers}. */
+export interface OAuthServerOptions extends SdkServerOptions {
+  issuer?: string;
+  iss?: "wrong" | "omit";
+  state?: "wrong";
+  tokenHtml?: boolean;
+  refusedRefresh?: boolean;
+  expiresIn?: number;
+  noS256?: boolean;
+}
+
+/** The running pair. */
+export interface OAuthServers {
+  mcpUrl: string;
+  issuer: string;
+  /** Valid access tokens. */
+  tokens: Set<string>;
+  /** Every request as "<METHOD> <path>", token requests as "token <grant_type>". */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    req.on("data", (chunk: Uint8Array) => (text += new TextDecoder().decode(chunk)));
+    req.on("end", () => resolve(new URLSearchParams(text)));
+    req.on("error", reject);
+  });
+}
+
+function json(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
+  res.end(JSON.stringify(body));
+}
+
+/** Start the authorization server and the protected MCP server. */
+export async function startOAuthServers(options: OAuthServerOptions = {}): Promise<OAuthServers> {
+  const requests: string[] = [];
+  const tokens = new Set<string>();
+  const refreshTokens = new Set<string>();
+  const codes = new Map<string, { challenge: string; resource: string; redirectUri: string }>();
+  let issuer = "";
+  let mcpUrl = "";
+  const as = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", issuer);
+    requests.push(`${req.method} ${url.pathname}`);
+    if (url.pathname === "/.well-known/oauth-authorization-server") {
+      return json(res, 200, {
+        issuer: options.issuer ?? issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+        registration_endpoint: `${issuer}/register`,
+        response_types_supported: ["code"],
+        grant_types_supported: ["authorization_code", "refresh_token"],
+        code_challenge_methods_supported: options.noS256 ? ["plain"] : ["S256"],
+        token_endpoint_auth_methods_supported: ["none"],
+        authorization_response_iss_parameter_supported: true,
+        scopes_supported: ["mcp", "offline_access"],
+      });
+    }
+    if (url.pathname === "/register" && req.method === "POST") {
+      let body = "";
+      for await (const chunk of req) body += chunk;
+      const metadata = JSON.parse(body);
+      return json(res, 201, { ...metadata, client_id: `client-${randomUUID()}` });
+    }
+    if (url.pathname === "/authorize") {
+      const q = url.searchParams;
+      const code = randomUUID();
+      codes.set(code, {
+        challenge: q.get("code_challenge") ?? "",
+        resource: q.get("resource") ?? "",
+        redirectUri: q.get("redirect_uri") ?? "",
+      });
+      const back = new URL(q.get("redirect_uri")!);
+      back.searchParams.set("code", code);
+      back.searchParams.set("state", options.state === "wrong" ? "not-the-state" : q.get("state")!);
+      if (options.iss !== "omit") {
+        back.searchParams.set("iss", options.iss === "wrong" ? "https://evil.example" : issuer);
+      }
+      res.writeHead(302, { location: back.href }).end();
+      return;
+    }
+    if (url.pathname === "/token" && req.method === "POST") {
+      const form = await readForm(req);
+      const grant = form.get("grant_type");
+      requests.push(`token ${grant}`);
+      if (options.tokenHtml) {
+        res.writeHead(200, { "content-type": "text/html" }).end(
+          "<html><body>Sign in</body></html>",
+        );
+        return;
+      }
+      if (grant === "authorization_code") {
+        const code = codes.get(form.get("code") ?? "");
+        codes.delete(form.get("code") ?? "");
+        const verifier = form.get("code_verifier") ?? "";
+        const challenge = createHash("sha256").update(verifier).digest("base64url");
+        if (
+          !code || code.challenge !== challenge || code.resource !== form.get("resource") ||
+          code.redirectUri !== form.get("redirect_uri")
+        ) {
+          return json(res, 400, { error: "invalid_grant" });
+        }
+      } else if (grant === "refresh_token") {
+        const old = form.get("refresh_token") ?? "";
+        if (options.refusedRefresh || !refreshTokens.delete(old)) {
+          return json(res, 400, { error: "invalid_grant" });
+        }
+      } else {
+        return json(res, 400, { error: "unsupported_grant_type" });
+      }
+      const access = `at-${randomUUID()}`;
+      const refresh = `rt-${randomUUID()}`;
+      tokens.add(access);
+      refreshTokens.add(refresh);
+      return json(res, 200, {
+        access_token: access,
+        token_type: "Bearer",
+        expires_in: options.expiresIn ?? 3600,
+        refresh_token: refresh,
+      });
+    }
+    res.writeHead(404).end();
+  });
+  const asListening = await listenLocal(as);
+  issuer = `http://127.0.0.1:${asListening.port}`;
+  const metadataPath = "/.well-known/oauth-protected-resource/mcp";
+  const mcp = await startSdkServer({
+    ...options,
+    guard(req, res) {
+      const path = new URL(req.url ?? "/", "http://x").pathname;
+      requests.push(`${req.method} ${path}`);
+      if (path === metadataPath) {
+        json(res, 200, {
+          resource: mcpUrl,
+          authorization_servers: [issuer],
+          scopes_supported: ["mcp"],
+        });
+        return true;
+      }
+      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+      if (token !== undefined && tokens.has(token)) return false;
+      const origin = new URL(mcpUrl).origin;
+      res.writeHead(401, {
+        "www-authenticate": `Bearer resource_metadata="${origin}${metadataPath}", scope="mcp"`,
+        "content-type": "application/json",
+      }).end(JSON.stringify({ error: "invalid_token" }));
+      return true;
+    },
+  });
+  mcpUrl = mcp.url;
+  return {
+    mcpUrl,
+    issuer,
+    tokens,
+    requests,
+    async close() {
+      await mcp.close();
+      await asListening.close();
+    },
+  };
+}
