@@ -44,6 +44,10 @@ step "Type check (deno check)"
 $DENO check lib/ test/ scripts/ bench/ playwright.config.ts
 $DENO check --doc lib/
 
+step "API docs: deno doc --lint on every export of deno.json"
+mapfile -t EXPORTS < <(node -e 'console.log(Object.values(require("./deno.json").exports).join("\n"))')
+$DENO doc --lint "${EXPORTS[@]}"
+
 step "Docs: an @example on every exported function, class and constant"
 node --import tsx scripts/check_docs.ts
 

@@ -7,7 +7,7 @@
 import { scopedSignal } from "../_abort.ts";
 import { normalizeSkillName } from "../skill/name.ts";
 import { SkillNotFoundError } from "./errors.ts";
-import { askTier, peekAll, type ResolverParseOptions } from "./_query.ts";
+import { askTier, peekAll } from "./_query.ts";
 import { listSources } from "./_list.ts";
 import { createEntryParser } from "./_parse_cache.ts";
 import type {
@@ -15,6 +15,7 @@ import type {
   ResolveDiagnostic,
   ResolveOptions,
   Resolver,
+  ResolverParseOptions,
   SkillListing,
   SkillSource,
   SourceTier,
