@@ -3,6 +3,7 @@
 import { isTimeoutError, raceSignal, scopedSignal } from "../_abort.ts";
 import { isSkillParseError } from "../skill/errors.ts";
 import { parseSkill } from "../skill/parse.ts";
+import { displayableSkill } from "../skill/_displayable.ts";
 import type { Skill } from "../skill/types.ts";
 import type { ResolveDiagnostic, ResolverParseOptions, SkillSource, SourceEntry } from "./types.ts";
 
@@ -62,7 +63,7 @@ export async function parseEntry(
     const requested = entry.remote ? skill.allowedTools : undefined;
     return {
       source: source.label,
-      skill: entry.remote ? { ...skill, allowedTools: [] } : skill,
+      skill: entry.remote ? displayableSkill({ ...skill, allowedTools: [] }) : skill,
       ...(requested === undefined ? {} : { requestedAllowedTools: requested }),
       location: entry.location,
       diagnostics: diagnostics.map((d) => ({
