@@ -32,3 +32,48 @@ export function withDisplay<T extends object>(
   });
   return target;
 }
+
+/** A renderer module loaded on demand, kept once loaded. */
+export interface LazyRenderer<M> {
+  /** The module, once loaded. */
+  module?: M;
+  /** The load under way. */
+  loading?: Promise<M>;
+  /** Starts (or joins) the load. */
+  load(): Promise<M>;
+}
+
+/** A renderer module behind `load` (a dynamic import), loaded at most once. */
+export function lazyRenderer<M>(load: () => Promise<M>): LazyRenderer<M> {
+  const renderer: LazyRenderer<M> = {
+    load() {
+      renderer.loading ??= load().then((module) => (renderer.module = module), (error) => {
+        renderer.loading = undefined; // a later display tries again
+        throw error;
+      });
+      return renderer.loading;
+    },
+  };
+  return renderer;
+}
+
+/**
+ * Like {@linkcode withDisplay}, with the renderer in a module loaded on demand: the load starts
+ * now, in the background, so that by the time a notebook shows the value the method answers
+ * synchronously (Deno's kernel can lose a result whose display is still pending when the cell
+ * ends); until then it answers with a promise.
+ */
+export function withLazyDisplay<T extends object, M>(
+  target: T,
+  renderer: LazyRenderer<M>,
+  render: (module: M, value: T) => DisplayBundle,
+): T {
+  if (renderer.module === undefined) renderer.load().catch(() => {});
+  return withDisplay(
+    target,
+    (value) =>
+      renderer.module !== undefined
+        ? render(renderer.module, value)
+        : renderer.load().then((module) => render(module, value)),
+  );
+}

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite: `npm test` runs this, locally and in CI.
-# Installs what a fresh machine lacks (Debian's Chromium, redis-server, and the small
+# Installs what a fresh machine lacks (Debian's Chromium, redis-server, Jupyter, and the small
 # bioinformatics tools the built-in help check runs: "quick" in test/builtin_help.json), then:
 # type check, lint,
-# format, the unit suite under Deno and under Node, browser tests in Chromium,
+# format, API docs (deno doc --lint), the unit suite under Deno and under Node, browser tests in
+# Chromium, the quick-start notebook on the Deno kernel,
 # the npm build, the browser bundle check, and `deno publish --dry-run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,13 +18,16 @@ DENO=node_modules/.bin/deno
 LOG=$(mktemp -d)/test.log
 step() { printf '\n=== %s\n' "$*"; }
 
-step "Debian packages: Chromium, redis-server, the quick tools of the built-in help check"
+step "Debian packages: Chromium, redis-server, Jupyter (nbconvert, nbclient, ipykernel), the quick tools of the built-in help check"
 mapfile -t TOOLS < <(node -e '
   const { skills } = require("./test/builtin_help.json");
   for (const e of Object.values(skills)) if (e.quick && e.package) console.log(e.package);')
 MISSING=()
 [ -x /usr/bin/chromium ] || MISSING+=(chromium)
 [ -x /usr/bin/redis-server ] || MISSING+=(redis-server) # Redis storage and registry tests
+for p in jupyter-nbconvert python3-nbclient python3-ipykernel; do # the notebook, run headless
+  dpkg -s "$p" >/dev/null 2>&1 || MISSING+=("$p")
+done
 for p in "${TOOLS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || MISSING+=("$p"); done
 if [ "${#MISSING[@]}" -gt 0 ]; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
@@ -63,6 +67,13 @@ node --import tsx --test --test-reporter=spec "${UNIT[@]}" 2>&1 | tee -a "$LOG"
 
 step "Browser tests in Chromium (Playwright)"
 npx playwright test 2>&1 | tee -a "$LOG"
+
+step "Notebook: examples/quickstart.ipynb on the Deno kernel, headless"
+$DENO jupyter --install --force 2>&1 | { grep -v 'is unstable' || true; } # the kernelspec runs this checkout's Deno
+NB_OUT=$(mktemp -d)/quickstart.ipynb
+/usr/bin/jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=120 \
+  --output "$NB_OUT" examples/quickstart.ipynb 2>&1 | { grep -v 'is unstable' || true; }
+node --import tsx scripts/check_notebook.ts "$NB_OUT" --min-html 7 2>&1 | tee -a "$LOG"
 
 step "npm package: build with tsc and import the output"
 npm run --silent build

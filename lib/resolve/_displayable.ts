@@ -1,17 +1,17 @@
-// Private: give resolutions and listings their notebook display; the renderer loads on first
-// display.
+// Private: give resolutions and listings their notebook display; the renderer loads in the
+// background.
 
-import { withDisplay } from "../_display.ts";
+import { lazyRenderer, withLazyDisplay } from "../_display.ts";
 import type { Resolution, SkillListing } from "./types.ts";
 
-const renderer = () => import("./_display.ts");
+const renderer = lazyRenderer(() => import("./_display.ts"));
 
 /** `resolution`, given its notebook display: provenance, the skill, the diagnostics. */
 export function displayableResolution(resolution: Resolution): Resolution {
-  return withDisplay(resolution, async (r) => (await renderer()).resolutionDisplay(r));
+  return withLazyDisplay(resolution, renderer, (m, r) => m.resolutionDisplay(r));
 }
 
 /** `listing`, given its notebook display: a table of the skills and where they come from. */
 export function displayableListing(listing: SkillListing): SkillListing {
-  return withDisplay(listing, async (l) => (await renderer()).listingDisplay(l));
+  return withLazyDisplay(listing, renderer, (m, l) => m.listingDisplay(l));
 }
