@@ -16,7 +16,73 @@ export PATH
 
 DENO=node_modules/.bin/deno
 LOG=$(mktemp -d)/test.log
-step() { printf '\n=== %s\n' "$*"; }
+: >"$LOG"
+CURRENT="start"
+step() { CURRENT="$*"; printf '\n=== %s\n' "$*"; }
+
+# The summary counts what each runner reported in $LOG (nothing is assumed), names what was
+# skipped, and runs on any exit: after a failure it says which step failed.
+summary() {
+  local status=$?
+  printf '\n=== Summary\n'
+  local total_pass=0 total_fail=0 total_skip=0 line n
+  num() { sed -nE "s/$1/\\1/p" <<<"$2" | tail -n 1; }
+  # Deno: "ok | 52 passed (310 steps) | 0 failed | 1 ignored (2 steps) (40s)"
+  line=$(grep -E '^(ok|FAILED) \| [0-9]+ passed' "$LOG" | tail -n 1 || true)
+  if [ -n "$line" ]; then
+    local dp ds df dfs di dis
+    dp=$(num '.*\| ([0-9]+) passed.*' "$line"); ds=$(num '.*passed \(([0-9]+) steps?\).*' "$line")
+    df=$(num '.*\| ([0-9]+) failed.*' "$line"); dfs=$(num '.*failed \(([0-9]+) steps?\).*' "$line")
+    di=$(num '.*\| ([0-9]+) ignored.*' "$line"); dis=$(num '.*ignored \(([0-9]+) steps?\).*' "$line")
+    dp=$((dp + ${ds:-0})); df=$((${df:-0} + ${dfs:-0})); di=$((${di:-0} + ${dis:-0}))
+    echo "deno:     $dp passed (tests and steps), $df failed, $di ignored"
+    total_pass=$((total_pass + dp)); total_fail=$((total_fail + df)); total_skip=$((total_skip + di))
+    grep -E '\.\.\. ignored \(' "$LOG" | sed -E 's/^ *(.*) \.\.\. ignored.*/          ignored: \1/' || true
+  else
+    echo "deno:     not run"
+  fi
+  # Node (spec reporter): "ℹ pass 1234", "ℹ fail 0", "ℹ skipped 9"
+  line=$(grep -E '^ℹ pass [0-9]+' "$LOG" | tail -n 1 || true)
+  if [ -n "$line" ]; then
+    local np nf ns
+    np=$(num '^ℹ pass ([0-9]+)$' "$line")
+    nf=$(grep -E '^ℹ fail [0-9]+' "$LOG" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
+    ns=$(grep -E '^ℹ skipped [0-9]+' "$LOG" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
+    echo "node:     $np passed, $nf failed, $ns skipped"
+    total_pass=$((total_pass + np)); total_fail=$((total_fail + nf)); total_skip=$((total_skip + ns))
+    grep -E '^ *﹣ ' "$LOG" | sed -E 's/^ *﹣ (.*) \([0-9.]+ms\)(.*)$/          skipped: \1\2/' || true
+  else
+    echo "node:     not run"
+  fi
+  # Playwright (list reporter): "  40 passed (1.2m)", "  1 failed", "  2 skipped", "  1 flaky"
+  line=$(grep -E '^ +[0-9]+ passed' "$LOG" | tail -n 1 || true)
+  if [ -n "$line" ] || grep -qE '^ +[0-9]+ failed' "$LOG"; then
+    local pp pf ps pk
+    pp=$(num '^ +([0-9]+) passed.*' "$line")
+    pf=$(grep -E '^ +[0-9]+ failed' "$LOG" | tail -n 1 | grep -oE '[0-9]+' | head -n 1 || echo 0)
+    ps=$(grep -E '^ +[0-9]+ skipped' "$LOG" | tail -n 1 | grep -oE '[0-9]+' | head -n 1 || echo 0)
+    pk=$(grep -E '^ +[0-9]+ flaky' "$LOG" | tail -n 1 | grep -oE '[0-9]+' | head -n 1 || echo 0)
+    echo "chromium: ${pp:-0} passed, $pf failed, $ps skipped, $pk flaky"
+    total_pass=$((total_pass + ${pp:-0})); total_fail=$((total_fail + pf)); total_skip=$((total_skip + ps))
+    grep -E '^ +- +[0-9]+ \[' "$LOG" | sed -E 's/^ +- +[0-9]+ /          skipped: /' || true
+  else
+    echo "chromium: not run"
+  fi
+  # The notebook: "notebook: 11 of 11 cells run, 0 failed, 7 rich (text/html)"
+  line=$(grep -E '^notebook: [0-9]+ of [0-9]+ cells run' "$LOG" | tail -n 1 || true)
+  if [ -n "$line" ]; then
+    local cr cf
+    cr=$(num '^notebook: ([0-9]+) of.*' "$line"); cf=$(num '.*run, ([0-9]+) failed.*' "$line")
+    echo "$line"
+    total_pass=$((total_pass + cr - cf)); total_fail=$((total_fail + cf))
+  else
+    echo "notebook: not run"
+  fi
+  echo "suite: $total_pass passed, $total_fail failed, $total_skip skipped"
+  if [ "$status" -ne 0 ]; then echo "FAILED (exit $status) at step: $CURRENT"; fi
+  exit "$status"
+}
+trap summary EXIT
 
 step "Debian packages: Chromium, redis-server, Jupyter (nbconvert, nbclient, ipykernel), the quick tools of the built-in help check"
 mapfile -t TOOLS < <(node -e '
@@ -84,13 +150,3 @@ node --import tsx scripts/check_bundle.ts
 
 step "JSR: deno publish --dry-run (no slow types)"
 $DENO publish --dry-run --allow-dirty
-
-step "Summary"
-deno_line=$(grep -E '^(ok|FAILED) \| [0-9]+ passed' "$LOG" | tail -n 1 || true)
-deno_steps=$(echo "$deno_line" | grep -oE '\([0-9]+ steps\)' | grep -oE '[0-9]+' || echo 0)
-node_pass=$(grep -E '^ℹ pass [0-9]+' "$LOG" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
-pw_pass=$(grep -E '^ +[0-9]+ passed' "$LOG" | tail -n 1 | grep -oE '[0-9]+' | head -n 1 || echo 0)
-echo "deno:     $deno_line"
-echo "node:     $node_pass passed"
-echo "chromium: $pw_pass passed"
-echo "suite: $((deno_steps + node_pass + pw_pass)) passed, 0 failed"
