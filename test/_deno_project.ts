@@ -18,13 +18,19 @@ export function denoBinary(): string | undefined {
   return existsSync(local) ? local : undefined;
 }
 
+/** The repository's deno.json. */
+async function denoManifest(): Promise<{
+  name: string;
+  exports: Record<string, string>;
+  imports: Record<string, string>;
+  compilerOptions: Record<string, unknown>;
+}> {
+  return JSON.parse(await readFile(new URL("deno.json", ROOT), "utf8"));
+}
+
 /** The import map of a consumer: the package name and subpaths, then the npm: dependencies. */
 export async function consumerImports(): Promise<Record<string, string>> {
-  const manifest = JSON.parse(await readFile(new URL("deno.json", ROOT), "utf8")) as {
-    name: string;
-    exports: Record<string, string>;
-    imports: Record<string, string>;
-  };
+  const manifest = await denoManifest();
   const imports: Record<string, string> = { ...manifest.imports };
   for (const [key, path] of Object.entries(manifest.exports)) {
     imports[manifest.name + key.slice(1)] = new URL(path, ROOT).href;
@@ -32,9 +38,13 @@ export async function consumerImports(): Promise<Record<string, string>> {
   return imports;
 }
 
-/** Writes deno.json (the import map) into `dir` and links the repository's node_modules. */
+/**
+ * Writes deno.json (the import map, and the repository's compiler options for `deno check`) into
+ * `dir` and links the repository's node_modules.
+ */
 export async function createDenoProject(dir: string): Promise<void> {
-  const config = { nodeModulesDir: "manual", imports: await consumerImports() };
+  const { compilerOptions } = await denoManifest();
+  const config = { nodeModulesDir: "manual", imports: await consumerImports(), compilerOptions };
   await writeFile(`${dir}/deno.json`, JSON.stringify(config, null, 2));
   await symlink(fileURLToPath(new URL("node_modules", ROOT)), `${dir}/node_modules`, "dir");
 }
