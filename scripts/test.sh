@@ -105,6 +105,7 @@ if [ "${#MISSING[@]}" -gt 0 ]; then
 fi
 /usr/bin/chromium --version
 /usr/bin/redis-server --version
+echo "jupyter nbconvert $(/usr/bin/jupyter nbconvert --version)"
 echo "${#TOOLS[@]} help-check tool packages: ${TOOLS[*]}"
 
 mapfile -t UNIT < <(find test -name '*.test.ts' -not -path 'test/browser/*' | sort)
