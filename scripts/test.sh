@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite: `npm test` runs this, locally and in CI.
-# Installs what a fresh machine lacks (Debian's Chromium, redis-server, and the small
+# Installs what a fresh machine lacks (Debian's Chromium, redis-server, Jupyter, and the small
 # bioinformatics tools the built-in help check runs: "quick" in test/builtin_help.json, with their
 # "extra" packages), then:
 # type check, lint,
-# format, the unit suite under Deno and under Node, browser tests in Chromium,
+# format, API docs (deno doc --lint), the unit suite under Deno and under Node, browser tests in
+# Chromium, the quick-start notebook on the Deno kernel,
 # the npm build, the browser bundle check, and `deno publish --dry-run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,9 +17,75 @@ export PATH
 
 DENO=node_modules/.bin/deno
 LOG=$(mktemp -d)/test.log
-step() { printf '\n=== %s\n' "$*"; }
+: >"$LOG"
+CURRENT="start"
+step() { CURRENT="$*"; printf '\n=== %s\n' "$*"; }
 
-step "Debian packages: Chromium, redis-server, the quick tools of the built-in help check"
+# The summary counts what each runner reported in $LOG (nothing is assumed), names what was
+# skipped, and runs on any exit: after a failure it says which step failed.
+summary() {
+  local status=$?
+  printf '\n=== Summary\n'
+  local total_pass=0 total_fail=0 total_skip=0 line n
+  num() { sed -nE "s/$1/\\1/p" <<<"$2" | tail -n 1; }
+  # Deno: "ok | 52 passed (310 steps) | 0 failed | 1 ignored (2 steps) (40s)"
+  line=$(grep -E '^(ok|FAILED) \| [0-9]+ passed' "$LOG" | tail -n 1 || true)
+  if [ -n "$line" ]; then
+    local dp ds df dfs di dis
+    dp=$(num '.*\| ([0-9]+) passed.*' "$line"); ds=$(num '.*passed \(([0-9]+) steps?\).*' "$line")
+    df=$(num '.*\| ([0-9]+) failed.*' "$line"); dfs=$(num '.*failed \(([0-9]+) steps?\).*' "$line")
+    di=$(num '.*\| ([0-9]+) ignored.*' "$line"); dis=$(num '.*ignored \(([0-9]+) steps?\).*' "$line")
+    dp=$((dp + ${ds:-0})); df=$((${df:-0} + ${dfs:-0})); di=$((${di:-0} + ${dis:-0}))
+    echo "deno:     $dp passed (tests and steps), $df failed, $di ignored"
+    total_pass=$((total_pass + dp)); total_fail=$((total_fail + df)); total_skip=$((total_skip + di))
+    grep -E '\.\.\. ignored \(' "$LOG" | sed -E 's/^ *(.*) \.\.\. ignored.*/          ignored: \1/' || true
+  else
+    echo "deno:     not run"
+  fi
+  # Node (spec reporter): "ℹ pass 1234", "ℹ fail 0", "ℹ skipped 9"
+  line=$(grep -E '^ℹ pass [0-9]+' "$LOG" | tail -n 1 || true)
+  if [ -n "$line" ]; then
+    local np nf ns
+    np=$(num '^ℹ pass ([0-9]+)$' "$line")
+    nf=$(grep -E '^ℹ fail [0-9]+' "$LOG" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
+    ns=$(grep -E '^ℹ skipped [0-9]+' "$LOG" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
+    echo "node:     $np passed, $nf failed, $ns skipped"
+    total_pass=$((total_pass + np)); total_fail=$((total_fail + nf)); total_skip=$((total_skip + ns))
+    grep -E '^ *﹣ ' "$LOG" | sed -E 's/^ *﹣ (.*) \([0-9.]+ms\)(.*)$/          skipped: \1\2/' || true
+  else
+    echo "node:     not run"
+  fi
+  # Playwright (list reporter): "  40 passed (1.2m)", "  1 failed", "  2 skipped", "  1 flaky"
+  line=$(grep -E '^ +[0-9]+ passed' "$LOG" | tail -n 1 || true)
+  if [ -n "$line" ] || grep -qE '^ +[0-9]+ failed' "$LOG"; then
+    local pp pf ps pk
+    pp=$(num '^ +([0-9]+) passed.*' "$line")
+    pf=$(grep -E '^ +[0-9]+ failed' "$LOG" | tail -n 1 | grep -oE '[0-9]+' | head -n 1 || echo 0)
+    ps=$(grep -E '^ +[0-9]+ skipped' "$LOG" | tail -n 1 | grep -oE '[0-9]+' | head -n 1 || echo 0)
+    pk=$(grep -E '^ +[0-9]+ flaky' "$LOG" | tail -n 1 | grep -oE '[0-9]+' | head -n 1 || echo 0)
+    echo "chromium: ${pp:-0} passed, $pf failed, $ps skipped, $pk flaky"
+    total_pass=$((total_pass + ${pp:-0})); total_fail=$((total_fail + pf)); total_skip=$((total_skip + ps))
+    grep -E '^ +- +[0-9]+ \[' "$LOG" | sed -E 's/^ +- +[0-9]+ /          skipped: /' || true
+  else
+    echo "chromium: not run"
+  fi
+  # The notebook: "notebook: 11 of 11 cells run, 0 failed, 7 rich (text/html)"
+  line=$(grep -E '^notebook: [0-9]+ of [0-9]+ cells run' "$LOG" | tail -n 1 || true)
+  if [ -n "$line" ]; then
+    local cr cf
+    cr=$(num '^notebook: ([0-9]+) of.*' "$line"); cf=$(num '.*run, ([0-9]+) failed.*' "$line")
+    echo "$line"
+    total_pass=$((total_pass + cr - cf)); total_fail=$((total_fail + cf))
+  else
+    echo "notebook: not run"
+  fi
+  echo "suite: $total_pass passed, $total_fail failed, $total_skip skipped"
+  if [ "$status" -ne 0 ]; then echo "FAILED (exit $status) at step: $CURRENT"; fi
+  exit "$status"
+}
+trap summary EXIT
+
+step "Debian packages: Chromium, redis-server, Jupyter (nbconvert, nbclient, ipykernel), the quick tools of the built-in help check"
 mapfile -t TOOLS < <(node -e '
   const { skills } = require("./test/builtin_help.json");
   for (const e of Object.values(skills)) {
@@ -27,6 +94,9 @@ mapfile -t TOOLS < <(node -e '
 MISSING=()
 [ -x /usr/bin/chromium ] || MISSING+=(chromium)
 [ -x /usr/bin/redis-server ] || MISSING+=(redis-server) # Redis storage and registry tests
+for p in jupyter-nbconvert python3-nbclient python3-ipykernel; do # the notebook, run headless
+  dpkg -s "$p" >/dev/null 2>&1 || MISSING+=("$p")
+done
 for p in "${TOOLS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || MISSING+=("$p"); done
 if [ "${#MISSING[@]}" -gt 0 ]; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
@@ -38,6 +108,7 @@ if [ "${#MISSING[@]}" -gt 0 ]; then
 fi
 /usr/bin/chromium --version
 /usr/bin/redis-server --version
+echo "jupyter nbconvert $(/usr/bin/jupyter nbconvert --version)"
 echo "${#TOOLS[@]} help-check tool packages: ${TOOLS[*]}"
 
 mapfile -t UNIT < <(find test -name '*.test.ts' -not -path 'test/browser/*' | sort)
@@ -46,6 +117,10 @@ echo "${#UNIT[@]} unit test files"
 step "Type check (deno check)"
 $DENO check lib/ test/ scripts/ bench/ playwright.config.ts
 $DENO check --doc lib/
+
+step "API docs: deno doc --lint on every export of deno.json"
+mapfile -t EXPORTS < <(node -e 'console.log(Object.values(require("./deno.json").exports).join("\n"))')
+$DENO doc --lint "${EXPORTS[@]}"
 
 step "Docs: an @example on every exported function, class and constant"
 node --import tsx scripts/check_docs.ts
@@ -63,6 +138,13 @@ node --import tsx --test --test-reporter=spec "${UNIT[@]}" 2>&1 | tee -a "$LOG"
 step "Browser tests in Chromium (Playwright)"
 npx playwright test 2>&1 | tee -a "$LOG"
 
+step "Notebook: examples/quickstart.ipynb on the Deno kernel, headless"
+$DENO jupyter --install --force 2>&1 | { grep -v 'is unstable' || true; } # the kernelspec runs this checkout's Deno
+NB_OUT=$(mktemp -d)/quickstart.ipynb
+/usr/bin/jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=120 \
+  --output "$NB_OUT" examples/quickstart.ipynb 2>&1 | { grep -v 'is unstable' || true; }
+node --import tsx scripts/check_notebook.ts "$NB_OUT" --min-html 7 2>&1 | tee -a "$LOG"
+
 step "npm package: build with tsc and import the output"
 npm run --silent build
 node --import tsx scripts/check_npm_package.ts
@@ -72,13 +154,3 @@ node --import tsx scripts/check_bundle.ts
 
 step "JSR: deno publish --dry-run (no slow types)"
 $DENO publish --dry-run --allow-dirty
-
-step "Summary"
-deno_line=$(grep -E '^(ok|FAILED) \| [0-9]+ passed' "$LOG" | tail -n 1 || true)
-deno_steps=$(echo "$deno_line" | grep -oE '\([0-9]+ steps\)' | grep -oE '[0-9]+' || echo 0)
-node_pass=$(grep -E '^ℹ pass [0-9]+' "$LOG" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
-pw_pass=$(grep -E '^ +[0-9]+ passed' "$LOG" | tail -n 1 | grep -oE '[0-9]+' | head -n 1 || echo 0)
-echo "deno:     $deno_line"
-echo "node:     $node_pass passed"
-echo "chromium: $pw_pass passed"
-echo "suite: $((deno_steps + node_pass + pw_pass)) passed, 0 failed"

@@ -28,6 +28,8 @@ import type {
   TokenCounter,
   ToolTarget,
 } from "./types.ts";
+import { type DisplayBundle, JUPYTER_DISPLAY } from "../_display.ts";
+import { catalogDisplay } from "./_display.ts";
 
 interface Settled {
   raws: RawEntry[];
@@ -172,6 +174,11 @@ class LiveCatalog implements Catalog {
 
   get(id: string): CatalogEntry | undefined {
     return this.#state.usable.get(id)?.entry;
+  }
+
+  /** The notebook display (Jupyter): the entries as a table, then what is held or failed. */
+  [JUPYTER_DISPLAY](): DisplayBundle {
+    return catalogDisplay(this);
   }
 
   rank(query: string, options: RankOptions = {}): RankedEntry[] {

@@ -25,7 +25,12 @@ export class LlmError extends Error {
   /** The HTTP status, when the server answered. */
   readonly status?: number;
 
-  /** @param message What happened. @param options Provider, status and cause. */
+  /**
+   * Creates the error.
+   *
+   * @param message What happened.
+   * @param options Provider, status and cause.
+   */
   constructor(message: string, options: { provider: string; status?: number; cause?: unknown }) {
     super(message, { cause: options.cause });
     this.name = "LlmError";

@@ -42,6 +42,9 @@ export async function selectForRequest(
   request: string,
   options: SelectOptions = {},
 ): Promise<Selection> {
-  const { select } = await import("./_select.ts");
-  return await select(catalog, request, options);
+  const [{ select }, { displayableSelection }] = await Promise.all([
+    import("./_select.ts"),
+    import("./_display.ts"),
+  ]);
+  return displayableSelection(await select(catalog, request, options));
 }

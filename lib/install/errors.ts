@@ -54,6 +54,8 @@ export class InstallError extends Error {
   readonly status?: number;
 
   /**
+   * Creates the error.
+   *
    * @param code What kind of failure.
    * @param message A sentence naming the skill, the URL and what was expected.
    * @param options The skill, URL, status and cause.

@@ -12,7 +12,9 @@ import type { InstallerOptions } from "./types.ts";
 
 /** One search hit. */
 export interface SkillSearchHit {
+  /** The skill's name. */
   name: string;
+  /** What the skill is for. */
   description: string;
   /** `registry`, or the local source that has it (`user`, `community`, `mcp:<server>`, `builtin`). */
   source: string;
@@ -32,6 +34,7 @@ export interface SearchSkillsOptions extends Partial<InstallerOptions> {
 
 /** What {@linkcode searchSkills} found, and what it could not search. */
 export interface SkillSearchResult {
+  /** The hits, best first. */
   hits: SkillSearchHit[];
   /** Sources that failed (the registry unreachable, a local source down), as sentences. */
   diagnostics: string[];

@@ -54,9 +54,11 @@ export interface IndexProblem {
 
 /** What the lock file records about one installed skill. */
 export interface LockEntry {
+  /** The skill's name. */
   name: string;
   /** The index URL it was installed from. */
   source: string;
+  /** The version installed. */
   version: string;
   /** Hex sha256 of the installed skill document. */
   sha256: string;
@@ -94,7 +96,9 @@ export interface InstallerOptions {
 
 /** One change the installer made (or, with `dryRun`, would make). */
 export interface InstallChange {
+  /** The skill's name. */
   name: string;
+  /** What happened to it. */
   action: "install" | "update" | "unchanged" | "uninstall";
   /** The version before, for `update`, `unchanged` and `uninstall`. */
   from?: string;

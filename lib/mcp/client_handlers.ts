@@ -19,6 +19,7 @@ export interface ClientCapabilities {
   roots?: { listChanged?: boolean; [key: string]: unknown };
   /** Extensions by identifier, e.g. `io.modelcontextprotocol/skills`. */
   extensions?: Record<string, Record<string, unknown>>;
+  /** Other capabilities, passed on as given. */
   [key: string]: unknown;
 }
 
@@ -39,37 +40,51 @@ export interface ElicitRequestParams {
   };
   /** URL mode: where to send the user. */
   url?: string;
+  /** Other parameters the server sent. */
   [key: string]: unknown;
 }
 
 /** The user's answer to an elicitation. */
 export interface ElicitResult {
+  /** `accept` (with `content`), `decline` or `cancel`. */
   action: "accept" | "decline" | "cancel";
   /** Form mode, `accept`: the values (missing ones are filled from the schema's defaults). */
   content?: Record<string, unknown>;
+  /** Other fields, passed on as given. */
   [key: string]: unknown;
 }
 
 /** `sampling/createMessage` parameters (messages, `maxTokens`, preferences, …). */
 export interface CreateMessageParams {
+  /** The conversation to sample from. */
   messages: Array<{ role: "user" | "assistant"; content: unknown }>;
+  /** The most tokens to generate. */
   maxTokens: number;
+  /** Preferences and other parameters the server sent. */
   [key: string]: unknown;
 }
 
 /** A sampling answer. */
 export interface CreateMessageResult {
+  /** Always `assistant`. */
   role: "assistant";
+  /** The generated content block. */
   content: unknown;
+  /** The model that generated it. */
   model: string;
+  /** Why generation stopped, e.g. `endTurn`. */
   stopReason?: string;
+  /** Other fields, passed on as given. */
   [key: string]: unknown;
 }
 
 /** A root the client exposes. */
 export interface Root {
+  /** The root's URI, e.g. `file:///home/me/project`. */
   uri: string;
+  /** A name for display. */
   name?: string;
+  /** Other fields, passed on as given. */
   [key: string]: unknown;
 }
 

@@ -317,18 +317,31 @@ export class SkillVerificationError extends McpError {
 
 /** Each MCP error class by its `name`, for {@linkcode isMcpError}. */
 export interface McpErrorTypes {
+  /** The `McpError` class. */
   McpError: McpError;
+  /** The `HttpError` class. */
   HttpError: HttpError;
+  /** The `TimeoutError` class. */
   TimeoutError: TimeoutError;
+  /** The `NetworkError` class. */
   NetworkError: NetworkError;
+  /** The `ProtocolError` class. */
   ProtocolError: ProtocolError;
+  /** The `RpcError` class. */
   RpcError: RpcError;
+  /** The `SessionExpiredError` class. */
   SessionExpiredError: SessionExpiredError;
+  /** The `PolicyError` class. */
   PolicyError: PolicyError;
+  /** The `ResponseTooLargeError` class. */
   ResponseTooLargeError: ResponseTooLargeError;
+  /** The `StreamEndedError` class. */
   StreamEndedError: StreamEndedError;
+  /** The `CircuitOpenError` class. */
   CircuitOpenError: CircuitOpenError;
+  /** The `UnsupportedProtocolVersionError` class. */
   UnsupportedProtocolVersionError: UnsupportedProtocolVersionError;
+  /** The `SkillVerificationError` class. */
   SkillVerificationError: SkillVerificationError;
 }
 

@@ -38,23 +38,33 @@ export type JsonRpcId = string | number;
 
 /** A JSON-RPC request. */
 export interface JsonRpcRequest {
+  /** Always `"2.0"`. */
   jsonrpc: "2.0";
+  /** Matches the response to this request. */
   id: JsonRpcId;
+  /** The method to call, e.g. `tools/list`. */
   method: string;
+  /** The method's parameters. */
   params?: Record<string, unknown>;
 }
 
 /** A JSON-RPC notification (no id, no answer). */
 export interface JsonRpcNotification {
+  /** Always `"2.0"`. */
   jsonrpc: "2.0";
+  /** The notification, e.g. `notifications/initialized`. */
   method: string;
+  /** The notification's parameters. */
   params?: Record<string, unknown>;
 }
 
 /** The error object of a JSON-RPC error response. */
 export interface JsonRpcErrorObject {
+  /** The JSON-RPC error code, e.g. -32602 for invalid params. */
   code: number;
+  /** A short description of the error. */
   message: string;
+  /** More about the error, as the server sent it. */
   data?: unknown;
 }
 
@@ -65,9 +75,13 @@ export type JsonRpcResponse =
 
 /** Name and version of an MCP client or server. */
 export interface Implementation {
+  /** The implementation's programmatic name. */
   name: string;
+  /** Its version. */
   version: string;
+  /** A name for display. */
   title?: string;
+  /** Other fields the peer sent. */
   [key: string]: unknown;
 }
 
@@ -76,44 +90,69 @@ export type ServerCapabilities = Record<string, unknown>;
 
 /** A tool a server offers. */
 export interface Tool {
+  /** The tool's name, unique on its server. */
   name: string;
+  /** A name for display. */
   title?: string;
+  /** What the tool does (untrusted: it comes from the server). */
   description?: string;
+  /** JSON Schema of the arguments. */
   inputSchema: Record<string, unknown>;
+  /** JSON Schema of `structuredContent`, when the tool declares one. */
   outputSchema?: Record<string, unknown>;
   /** Hints (`readOnlyHint`, `destructiveHint`, …); untrusted, as the spec says. */
   annotations?: Record<string, unknown>;
+  /** Metadata the server attached. */
   _meta?: Record<string, unknown>;
+  /** Other fields the server sent. */
   [key: string]: unknown;
 }
 
 /** A resource a server lists. */
 export interface Resource {
+  /** The resource's URI, e.g. `skill://samtools`. */
   uri: string;
+  /** The resource's name. */
   name: string;
+  /** A name for display. */
   title?: string;
+  /** What the resource holds. */
   description?: string;
+  /** Its MIME type, e.g. `text/markdown`. */
   mimeType?: string;
+  /** Its size in bytes, when the server knows it. */
   size?: number;
+  /** Other fields the server sent. */
   [key: string]: unknown;
 }
 
 /** A resource template (RFC 6570 `uriTemplate`). */
 export interface ResourceTemplate {
+  /** The RFC 6570 URI template. */
   uriTemplate: string;
+  /** The template's name. */
   name: string;
+  /** A name for display. */
   title?: string;
+  /** What the resources hold. */
   description?: string;
+  /** Their MIME type. */
   mimeType?: string;
+  /** Other fields the server sent. */
   [key: string]: unknown;
 }
 
 /** The contents of a resource: text or base64 `blob`. */
 export interface ResourceContents {
+  /** The URI that was read. */
   uri: string;
+  /** Its MIME type. */
   mimeType?: string;
+  /** The contents, for text resources. */
   text?: string;
+  /** The contents in base64, for binary resources. */
   blob?: string;
+  /** Other fields the server sent. */
   [key: string]: unknown;
 }
 
@@ -127,31 +166,46 @@ export type ContentBlock =
 
 /** The result of `tools/call`. */
 export interface CallToolResult {
+  /** The output blocks (text, image, audio, resources). */
   content: ContentBlock[];
+  /** Structured output, for tools with an `outputSchema`. */
   structuredContent?: Record<string, unknown>;
+  /** Whether the tool failed (its output then says why). */
   isError?: boolean;
+  /** Other fields the server sent. */
   [key: string]: unknown;
 }
 
 /** A prompt a server offers. */
 export interface Prompt {
+  /** The prompt's name. */
   name: string;
+  /** A name for display. */
   title?: string;
+  /** What the prompt is for. */
   description?: string;
+  /** The arguments the prompt takes. */
   arguments?: Array<{ name: string; description?: string; required?: boolean }>;
+  /** Other fields the server sent. */
   [key: string]: unknown;
 }
 
 /** The result of `prompts/get`. */
 export interface GetPromptResult {
+  /** What the prompt is for. */
   description?: string;
+  /** The prompt's messages. */
   messages: Array<{ role: "user" | "assistant"; content: ContentBlock }>;
+  /** Other fields the server sent. */
   [key: string]: unknown;
 }
 
 /** A `notifications/progress` payload. */
 export interface Progress {
+  /** Progress so far. */
   progress: number;
+  /** The total, when known. */
   total?: number;
+  /** A sentence about the progress. */
   message?: string;
 }

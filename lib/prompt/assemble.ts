@@ -29,6 +29,9 @@ import type { AssembledPrompt, AssemblePromptOptions } from "./types.ts";
  * ```
  */
 export async function assemblePrompt(options: AssemblePromptOptions): Promise<AssembledPrompt> {
-  const { assemble } = await import("./_assemble.ts");
-  return await assemble(options);
+  const [{ assemble }, { displayablePrompt }] = await Promise.all([
+    import("./_assemble.ts"),
+    import("./_display.ts"),
+  ]);
+  return displayablePrompt(await assemble(options));
 }

@@ -12,29 +12,41 @@ import type { McpClient } from "../mcp/client_types.ts";
 
 /** An OpenAI chat-completions tool definition. */
 export interface OpenAiTool {
+  /** Always `function`. */
   type: "function";
+  /** The tool's name, description and JSON Schema of its arguments. */
   function: { name: string; description: string; parameters: JsonSchema };
 }
 
 /** An Anthropic Messages tool definition. */
 export interface AnthropicTool {
+  /** The tool's name. */
   name: string;
+  /** What the tool does. */
   description: string;
+  /** JSON Schema of the arguments. */
   input_schema: JsonSchema;
 }
 
 /** A tool call as OpenAI chat completions return it (`message.tool_calls[i]`). */
 export interface OpenAiToolCall {
+  /** The call's id, echoed in the answer. */
   id: string;
+  /** Always `function`. */
   type: "function";
+  /** The tool's name and its arguments as a JSON string. */
   function: { name: string; arguments: string };
 }
 
 /** A tool call as the Anthropic Messages API returns it (a `tool_use` content block). */
 export interface AnthropicToolUse {
+  /** Always `tool_use`. */
   type: "tool_use";
+  /** The call's id, echoed in the result. */
   id: string;
+  /** The tool's name. */
   name: string;
+  /** The arguments. */
   input: Record<string, unknown>;
 }
 
@@ -43,8 +55,11 @@ export type ToolCall = OpenAiToolCall | AnthropicToolUse;
 
 /** The OpenAI message answering a tool call. */
 export interface OpenAiToolMessage {
+  /** Always `tool`. */
   role: "tool";
+  /** The id of the call answered. */
   tool_call_id: string;
+  /** The tool's output as text. */
   content: string;
 }
 
@@ -55,9 +70,13 @@ export type AnthropicResultBlock =
 
 /** The Anthropic content block answering a `tool_use`. */
 export interface AnthropicToolResult {
+  /** Always `tool_result`. */
   type: "tool_result";
+  /** The id of the `tool_use` answered. */
   tool_use_id: string;
+  /** The tool's output. */
   content: AnthropicResultBlock[];
+  /** Whether the tool failed. */
   is_error?: boolean;
 }
 

@@ -2,13 +2,8 @@
 // location as last time gets the same (frozen) answer back without parsing, so a warm resolve or
 // an unchanged list() costs no YAML or Markdown work.
 
-import {
-  type EntryParser,
-  parseEntry,
-  type ResolverParseOptions,
-  type SourceHit,
-} from "./_query.ts";
-import type { ResolveDiagnostic, SkillSource, SourceEntry } from "./types.ts";
+import { type EntryParser, parseEntry, type SourceHit } from "./_query.ts";
+import type { ResolveDiagnostic, ResolverParseOptions, SkillSource, SourceEntry } from "./types.ts";
 
 /** Most parsed entries kept per source; the oldest are forgotten first. */
 const MAX_PER_SOURCE = 50_000;

@@ -2,12 +2,10 @@
 
 import { isTimeoutError, raceSignal, scopedSignal } from "../_abort.ts";
 import { isSkillParseError } from "../skill/errors.ts";
-import { parseSkill, type ParseSkillOptions } from "../skill/parse.ts";
+import { parseSkill } from "../skill/parse.ts";
+import { displayableSkill } from "../skill/_displayable.ts";
 import type { Skill } from "../skill/types.ts";
-import type { ResolveDiagnostic, SkillSource, SourceEntry } from "./types.ts";
-
-/** Parser options the resolver passes through to every source's content. */
-export type ResolverParseOptions = Pick<ParseSkillOptions, "strict" | "maxBytes">;
+import type { ResolveDiagnostic, ResolverParseOptions, SkillSource, SourceEntry } from "./types.ts";
 
 /** A parsed entry of one source. */
 export interface SourceHit {
@@ -65,7 +63,7 @@ export async function parseEntry(
     const requested = entry.remote ? skill.allowedTools : undefined;
     return {
       source: source.label,
-      skill: entry.remote ? { ...skill, allowedTools: [] } : skill,
+      skill: entry.remote ? displayableSkill({ ...skill, allowedTools: [] }) : skill,
       ...(requested === undefined ? {} : { requestedAllowedTools: requested }),
       location: entry.location,
       diagnostics: diagnostics.map((d) => ({

@@ -128,7 +128,8 @@ export async function closeSkillResolvers(): Promise<void> {
  * skill came from. Throws `SkillNotFoundError` when no source has it.
  *
  * On Deno, grant `--allow-read` for the folders and `--allow-env` (the folders
- * come from the environment, and the YAML parser reads `LOG_TOKENS`).
+ * come from the environment). A source whose permission is missing is skipped
+ * with a diagnostic naming the flag to add; the built-ins answer with no flag.
  *
  * @example
  * ```ts

@@ -7,14 +7,16 @@
 import { scopedSignal } from "../_abort.ts";
 import { normalizeSkillName } from "../skill/name.ts";
 import { SkillNotFoundError } from "./errors.ts";
-import { askTier, peekAll, type ResolverParseOptions } from "./_query.ts";
+import { askTier, peekAll } from "./_query.ts";
 import { listSources } from "./_list.ts";
 import { createEntryParser } from "./_parse_cache.ts";
+import { displayableListing, displayableResolution } from "./_displayable.ts";
 import type {
   Resolution,
   ResolveDiagnostic,
   ResolveOptions,
   Resolver,
+  ResolverParseOptions,
   SkillListing,
   SkillSource,
   SourceTier,
@@ -129,7 +131,7 @@ export function createResolver(options: CreateResolverOptions): Resolver {
           const says = chosen === tiers
             ? await peekAll(below.filter((s) => s.peek), name, scope.signal, timeoutMs, true)
             : [];
-          return {
+          return displayableResolution({
             skill: hit.skill,
             source: hit.source,
             location: hit.location,
@@ -140,7 +142,7 @@ export function createResolver(options: CreateResolverOptions): Resolver {
               ? { requestedAllowedTools: hit.requestedAllowedTools }
               : {}),
             diagnostics: [...diagnostics, ...hit.diagnostics],
-          };
+          });
         }
       }
       if (call.signal?.aborted) throw call.signal.reason;
@@ -156,7 +158,7 @@ export function createResolver(options: CreateResolverOptions): Resolver {
     try {
       const listing = await listSources(sources, scope.signal, timeoutMs, parse);
       if (call.signal?.aborted) throw call.signal.reason;
-      return listing;
+      return displayableListing(listing);
     } finally {
       scope.dispose();
     }

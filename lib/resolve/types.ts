@@ -5,6 +5,13 @@
  */
 
 import type { Skill, SkillDiagnostic, SkillFormat } from "../skill/types.ts";
+import type { ParseSkillOptions } from "../skill/parse.ts";
+
+/**
+ * Parser options the resolver passes through to every source's content:
+ * `strict` (refuse a skill with warnings) and `maxBytes` (largest skill document).
+ */
+export type ResolverParseOptions = Pick<ParseSkillOptions, "strict" | "maxBytes">;
 
 /** Options a source receives on every call. */
 export interface SourceCallOptions {

@@ -15,7 +15,7 @@ import {
   type McpSkillSource,
   type McpSkillSourceOptions,
 } from "./mcp_source.ts";
-import type { ResolverParseOptions } from "./_query.ts";
+import type { ResolverParseOptions } from "./types.ts";
 import { createResolver } from "./resolver.ts";
 import { createStorageSource } from "./storage_source.ts";
 import type {

@@ -10,6 +10,7 @@ import { toPlain } from "./_raw.ts";
 import type { At, Report } from "./_report.ts";
 import { isValidSkillName } from "./name.ts";
 import { lineIndexAt, lineStarts } from "./_text.ts";
+import { withQuietEnv } from "./_quiet_env.ts";
 
 let Y: typeof Yaml | undefined;
 
@@ -38,14 +39,16 @@ export function readYamlFields(split: FrontMatterSplit, report: Report): YamlFie
     split.yamlLine + lineIndexAt(starts, Math.min(offset, last));
   let doc: Document;
   try {
-    doc = Y!.parseDocument(split.yaml, {
-      schema: "core",
-      version: "1.2",
-      uniqueKeys: true,
-      merge: false,
-      prettyErrors: false,
-      logLevel: "error",
-    });
+    doc = withQuietEnv(() =>
+      Y!.parseDocument(split.yaml, {
+        schema: "core",
+        version: "1.2",
+        uniqueKeys: true,
+        merge: false,
+        prettyErrors: false,
+        logLevel: "error",
+      })
+    );
   } catch (error) {
     return failUnexpected(error, report, split.yamlLine);
   }

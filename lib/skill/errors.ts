@@ -55,6 +55,8 @@ export class SkillParseError extends Error {
   readonly diagnostics: SkillDiagnostic[];
 
   /**
+   * Creates the error.
+   *
    * @param detail What went wrong, e.g. `field "tags" must be a list of strings`.
    * @param options Where it went wrong, the diagnostics and the cause.
    */
@@ -93,6 +95,8 @@ export class InvalidSkillNameError extends TypeError {
   readonly value: unknown;
 
   /**
+   * Creates the error.
+   *
    * @param value The rejected value.
    * @param options The underlying cause, if any, and the first non-ASCII
    * character found (defaults to the first one in `value`).

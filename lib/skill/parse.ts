@@ -15,6 +15,7 @@ import { encoder, normalizeNewlines, sha256Digest } from "./_text.ts";
 import { loadToml, readToml } from "./_toml.ts";
 import { loadYaml, readYamlFields } from "./_yaml.ts";
 import { isValidSkillName } from "./name.ts";
+import { displayableSkill } from "./_displayable.ts";
 
 /**
  * The default size cap of {@linkcode parseSkill}: 256 KiB of UTF-8.
@@ -120,7 +121,7 @@ export async function parseSkill(
   }
   report.finish();
   return {
-    skill: { ...skill, digest: await sha256Digest(bytes) },
+    skill: displayableSkill({ ...skill, digest: await sha256Digest(bytes) }),
     diagnostics: report.diagnostics,
   };
 }

@@ -142,6 +142,58 @@ describe("resolveSkill() with zero configuration", () => {
   });
 });
 
+/** An environment as Deno shows it with `--allow-env=HOME` only: any other variable is denied. */
+function onlyHome(homeDir: string): Record<string, string | undefined> {
+  return new Proxy({}, {
+    get(target, name, receiver) {
+      if (name === "HOME") return homeDir;
+      if (typeof name !== "string" || !/^[A-Z_]+$/.test(name)) {
+        return Reflect.get(target, name, receiver);
+      }
+      const error = new Error(
+        `Requires env access to "${name}", run again with the --allow-env flag`,
+      );
+      error.name = "NotCapable";
+      throw error;
+    },
+    ownKeys: () => [],
+  });
+}
+
+describe("zero configuration without permission to read the environment", () => {
+  test("the sources it cannot locate are skipped with a diagnostic; the built-ins answer", async () => {
+    const hit = await resolveSkill("samtools", { env: onlyHome(home) });
+    assert.equal(hit.source, "builtin");
+    assert.deepEqual(hit.diagnostics.map((d) => [d.source, d.problem]), [
+      ["user", "error"],
+      ["community", "error"],
+      ["mcp", "error"],
+    ]);
+    assert.match(
+      hit.diagnostics[0].message,
+      /^Cannot locate the user skills folder: reading the environment variable SKILLMUX_USER_SKILLS was denied; run Deno with --allow-env \(or pass the userDir option\)$/,
+    );
+    const { skills, diagnostics } = await listSkills({ env: onlyHome(home) });
+    assert.ok(skills.some((s) => s.name === "samtools" && s.source === "builtin"));
+    assert.deepEqual(diagnostics.map((d) => d.source), ["user", "community", "mcp"]);
+  });
+
+  test("a folder given as an option is still read; only the others are skipped", async () => {
+    const hit = await resolveSkill("samtools", { env: onlyHome(home), userDir });
+    assert.equal(hit.source, "user");
+    const bcftools = await resolveSkill("bcftools", { env: onlyHome(home), userDir });
+    assert.equal(bcftools.source, "builtin");
+    assert.deepEqual(bcftools.diagnostics.map((d) => d.source), ["community", "mcp"]);
+  });
+
+  test("defaultSkillFolders() says which variable it could not read", async () => {
+    await assert.rejects(defaultSkillFolders({ env: onlyHome(home) }), {
+      name: "EnvDeniedError",
+      message: /SKILLMUX_USER_SKILLS was denied/,
+    });
+  });
+});
+
 describe("zero configuration with registered MCP servers", () => {
   test("servers in config.toml sit between community and the built-ins", async () => {
     const server = await startSdkServer({

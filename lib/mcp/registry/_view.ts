@@ -17,6 +17,7 @@ import {
 } from "./records.ts";
 import { gone, type RecordStore } from "./_store.ts";
 import type { PingResult, RefreshResult, RegistryChange, ServerRegistry } from "./types.ts";
+import { displayablePings } from "./_displayable.ts";
 
 /** How a view checks and shows servers. */
 export interface ViewOptions {
@@ -201,36 +202,43 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
     },
     async ping(names, call = {}) {
       const servers = await select(names);
-      return await Promise.all(servers.map(async (server): Promise<PingResult> => {
-        const row = { name: server.name, id: server.id };
-        try {
-          return await use(server, call, async (client) => {
-            const latencyMs = await client.ping(call);
-            const found = await discoverServer(client, call);
-            await keep(server, { ok: true, at: new Date().toISOString(), via: "ping", latencyMs });
-            return {
-              ...row,
-              ok: true,
-              serverInfo: client.serverInfo,
-              protocolVersion: client.protocolVersion,
-              transport: client.transport,
-              latencyMs,
-              resources: found.resources.length,
-              tools: found.tools.length,
-              discovery: found,
-            };
-          });
-        } catch (error) {
-          const failed = { ...row, ok: false as const, ...describe(error) };
-          await keep(server, {
-            ok: false,
-            at: new Date().toISOString(),
-            via: "ping",
-            ...describe(error),
-          });
-          return failed;
-        }
-      }));
+      return displayablePings(
+        await Promise.all(servers.map(async (server): Promise<PingResult> => {
+          const row = { name: server.name, id: server.id };
+          try {
+            return await use(server, call, async (client) => {
+              const latencyMs = await client.ping(call);
+              const found = await discoverServer(client, call);
+              await keep(server, {
+                ok: true,
+                at: new Date().toISOString(),
+                via: "ping",
+                latencyMs,
+              });
+              return {
+                ...row,
+                ok: true,
+                serverInfo: client.serverInfo,
+                protocolVersion: client.protocolVersion,
+                transport: client.transport,
+                latencyMs,
+                resources: found.resources.length,
+                tools: found.tools.length,
+                discovery: found,
+              };
+            });
+          } catch (error) {
+            const failed = { ...row, ok: false as const, ...describe(error) };
+            await keep(server, {
+              ok: false,
+              at: new Date().toISOString(),
+              via: "ping",
+              ...describe(error),
+            });
+            return failed;
+          }
+        })),
+      );
     },
     async refresh(names, call = {}) {
       const servers = await select(names);

@@ -101,7 +101,7 @@ function entry(name: string, raw: unknown, where: string): McpServerConfig {
  * console.log(servers.map((s) => s.name)); // ["docs", "fs"]
  * ```
  */
-export function parseMcpServersJson(source: string | Json): McpServerConfig[] {
+export function parseMcpServersJson(source: string | Record<string, unknown>): McpServerConfig[] {
   let doc: unknown = source;
   if (typeof source === "string") {
     try {
@@ -135,7 +135,7 @@ export function parseMcpServersJson(source: string | Json): McpServerConfig[] {
 export function toMcpServersJson(
   servers: readonly McpServerConfig[],
   options: { includeSecrets?: boolean } = {},
-): { mcpServers: Record<string, Json> } {
+): { mcpServers: Record<string, Record<string, unknown>> } {
   const mcpServers: Record<string, Json> = {};
   for (const s of servers) {
     const out: Json = s.command

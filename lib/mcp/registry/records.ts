@@ -54,16 +54,27 @@ export interface RegisteredServer extends McpServerConfig {
  * makes a stdio server (dropping `url`, `apiKey`, `headers`, `transport`).
  */
 export interface ServerPatch {
+  /** A new name. */
   name?: string;
+  /** A new URL (makes it an HTTP server). */
   url?: string;
+  /** A new command (makes it a stdio server). */
   command?: string;
+  /** The stdio command's arguments. */
   args?: string[] | null;
+  /** Extra environment variables of the stdio command. */
   env?: Record<string, string> | null;
+  /** The stdio command's working folder. */
   cwd?: string | null;
+  /** The API key, sent as a bearer token. */
   apiKey?: string | null;
+  /** Custom HTTP headers. */
   headers?: Record<string, string> | null;
+  /** Whether the server is used. */
   enabled?: boolean;
+  /** The HTTP transport to use. */
   transport?: "auto" | "streamable-http" | "sse" | null;
+  /** A note for people. */
   description?: string | null;
 }
 

@@ -17,6 +17,7 @@ export type {
   AddServerOptions,
   PingResult,
   RefreshResult,
+  RegistryChange,
   ServerRegistry,
   UpdateServerOptions,
 } from "./types.ts";

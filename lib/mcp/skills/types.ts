@@ -22,11 +22,13 @@ export interface SkillEntry {
   frontmatter: { name: string; description: string; [key: string]: unknown };
   /** Every file, `SKILL.md` included, or `"dynamic"` (no integrity). */
   resources: SkillFile[] | "dynamic";
+  /** Other fields the server sent. */
   [key: string]: unknown;
 }
 
 /** A `skills/list` result: the usable entries and the ones refused, with why. */
 export interface SkillEntryListing {
+  /** The usable entries. */
   skills: SkillEntry[];
   /** Entries that are malformed (no or bad `resources`, bad digest, over the limits, …). */
   rejected: Array<{ uri?: string; reason: string }>;

@@ -1,0 +1,77 @@
+// Node's permission model (`--permission`, `--experimental-permission` before Node 22): the
+// zero-config resolver, bundled into one file and run with read access to that file only, skips
+// the folders and the MCP registry it may not read, with diagnostics, and answers from the
+// built-ins instead of throwing.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { test } from "node:test";
+import { build } from "esbuild";
+
+const isDeno = (globalThis as { Deno?: unknown }).Deno !== undefined;
+const flag = process.allowedNodeEnvironmentFlags?.has("--permission")
+  ? "--permission"
+  : process.allowedNodeEnvironmentFlags?.has("--experimental-permission")
+  ? "--experimental-permission"
+  : undefined;
+const skip = isDeno
+  ? "Node's permission model (Deno's permissions: test/deno_consumer.test.ts)"
+  : flag === undefined
+  ? "this Node has no permission model"
+  : false;
+
+const MOD = fileURLToPath(new URL("../../lib/mod.ts", import.meta.url));
+const SCRIPT = `import { closeSkillResolvers, resolveSkill } from ${JSON.stringify(MOD)};
+const hit = await resolveSkill("samtools");
+console.log(JSON.stringify({ source: hit.source, skipped: hit.diagnostics.map((d) => d.source) }));
+await closeSkillResolvers();
+`;
+
+test(
+  "Node with read access to the app only: folders skipped, built-ins answer",
+  { skip },
+  async () => {
+    const dir = await mkdtemp(join(tmpdir(), "skillmux-node-permission-"));
+    try {
+      const home = join(dir, "home");
+      await mkdir(join(home, ".config", "skillmux", "skills"), { recursive: true });
+      await writeFile(
+        join(home, ".config", "skillmux", "skills", "samtools.md"),
+        "---\nname: samtools\ndescription: Mine. Use when testing.\n---\n",
+      );
+      const app = join(dir, "app");
+      await writeFile(join(dir, "entry.ts"), SCRIPT);
+      await build({
+        entryPoints: [join(dir, "entry.ts")],
+        bundle: true,
+        format: "esm",
+        platform: "node",
+        outfile: join(app, "app.mjs"),
+        logLevel: "error",
+        // CommonJS dependencies (yaml) require Node built-ins.
+        banner: {
+          js:
+            'import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);',
+        },
+      });
+      const out = await new Promise<string>((resolve, reject) => {
+        execFile(
+          process.execPath,
+          [flag!, `--allow-fs-read=${app}/`, join(app, "app.mjs")],
+          { env: { HOME: home, PATH: process.env.PATH ?? "" }, timeout: 60_000 },
+          (error, stdout, stderr) =>
+            error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+        );
+      });
+      assert.deepEqual(JSON.parse(out), {
+        source: "builtin",
+        skipped: ["user", "community", "mcp"],
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+);
