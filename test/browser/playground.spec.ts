@@ -344,6 +344,7 @@ test.describe("playground", () => {
   });
 
   test("garbage, a 500 or silence from the model: keyword ranking selects and says why", async () => {
+    test.setTimeout(90_000); // five selections, each reloading the catalog, on a shared machine
     const request = "Sort and index a BAM file with samtools";
     const openai = { baseUrl: `${llm.url}/v1`, model: "gpt-play" };
     const fallsBack = async (why: RegExp) => {
