@@ -33,6 +33,8 @@ export interface Settings {
   llmBaseUrl: string;
   llmModel: string;
   llmApiKey: string;
+  /** How long the model may take before keyword ranking selects instead. */
+  llmTimeoutSec: number;
   seeded: boolean;
 }
 
@@ -43,6 +45,7 @@ export const app = $state({
     llmBaseUrl: "",
     llmModel: "",
     llmApiKey: "",
+    llmTimeoutSec: 30,
     seeded: false,
   } as Settings,
   /** Bumped whenever servers or user skills change, so views reload. */
@@ -51,15 +54,31 @@ export const app = $state({
 
 let nextId = 1;
 
-/** `fetch` that records each JSON-RPC request and its answer in the activity log. */
+/** `text` with the API key of the settings replaced, wherever a server echoed it. */
+function scrub(text: string): string {
+  const key = app.settings.llmApiKey;
+  return key ? text.split(key).join("[redacted]") : text;
+}
+
+/**
+ * `fetch` that records each JSON-RPC request, and each LLM selection call, with its answer in the
+ * activity log. Headers (where keys travel) are not recorded, and the API key is scrubbed from
+ * bodies, so a server echoing it does not put it on the page.
+ */
 export const loggingFetch: typeof fetch = async (input, init) => {
   const started = performance.now();
   const url = input instanceof Request ? input.url : String(input);
-  const body = typeof init?.body === "string" ? init.body : "";
-  let method = init?.method ?? "GET";
+  // ky (the LLM adapters' HTTP client) hands over a Request; the MCP client a URL and init.
+  const body = typeof init?.body === "string"
+    ? init.body
+    : input instanceof Request && input.body
+    ? await input.clone().text()
+    : "";
+  let method = init?.method ?? (input instanceof Request ? input.method : "GET");
   try {
     const parsed = JSON.parse(body);
-    method = parsed.method ?? (parsed.result !== undefined ? "(response)" : method);
+    method = parsed.method ??
+      (parsed.result !== undefined ? "(response)" : parsed.messages ? `LLM selection (${parsed.model})` : method);
   } catch { /* not JSON */ }
   const row: ActivityRow = {
     id: nextId++,
@@ -69,7 +88,7 @@ export const loggingFetch: typeof fetch = async (input, init) => {
     status: "…",
     ms: 0,
     size: 0,
-    request: body,
+    request: scrub(body),
     response: "",
   };
   try {
@@ -78,13 +97,13 @@ export const loggingFetch: typeof fetch = async (input, init) => {
     const type = response.headers.get("content-type") ?? "";
     if (type.includes("json")) {
       const text = await response.clone().text();
-      row.response = text.slice(0, 20_000);
+      row.response = scrub(text.slice(0, 20_000));
       row.size = text.length;
     } else row.response = type.includes("event-stream") ? "(event stream)" : "";
     return response;
   } catch (error) {
     row.status = "failed";
-    row.response = String(error);
+    row.response = scrub(String(error));
     throw error;
   } finally {
     row.ms = Math.round(performance.now() - started);

@@ -1,6 +1,8 @@
 // The playground in real Chromium: `scripts/start.ts` (what `npm start` runs) builds it, serves it
 // and a skills server; the test adds server-everything (streamableHttp), a server without CORS and
-// an unreachable one, and drives every view through its labelled controls.
+// an unreachable one, and drives every view through its labelled controls. A local server speaking
+// OpenAI chat completions and Anthropic Messages (with CORS, as the providers' browser access)
+// stands in for the selection model set in Settings: its good answers, garbage, 500s and silence.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -11,6 +13,13 @@ import {
   startSdkServer,
   type TestServer,
 } from "../mcp/_servers.ts";
+import {
+  anthropicAnswer,
+  type LlmAnswer,
+  type LlmRequest,
+  openAiAnswer,
+  startFakeLlm,
+} from "../catalog/_servers.ts";
 
 const SHOTS = "test-results/playground";
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -21,6 +30,11 @@ let everything: TestServer;
 let noCors: SdkServer;
 let nested: SdkServer;
 let page: Page;
+let llm: Awaited<ReturnType<typeof startFakeLlm>>;
+let answer: (request: LlmRequest) => LlmAnswer | Promise<LlmAnswer> = () => openAiAnswer("{}");
+
+/** The API key typed in Settings: it must reach the model server and nothing else. */
+const KEY = "sk-play-7c1e5a90d3b24f68";
 
 async function startPlayground(): Promise<string> {
   start = spawn("node", ["--import", "tsx", "scripts/start.ts"], {
@@ -61,6 +75,43 @@ async function axe(view: string): Promise<void> {
   expect(bad, `axe on ${view}`).toEqual([]);
 }
 
+/** Set the selection model in Settings through its labelled fields, and save. */
+async function configureLlm(
+  format: "none" | "openai" | "anthropic",
+  { baseUrl = "", model = "", key = KEY, timeout = "10" } = {},
+): Promise<void> {
+  await page.getByTestId("tab-settings").click();
+  await page.getByLabel("LLM for selection").selectOption(format);
+  await page.getByLabel("Base URL").fill(baseUrl);
+  await page.getByLabel("Model", { exact: true }).fill(model);
+  await page.getByLabel("API key").fill(key);
+  await page.getByLabel("Timeout (seconds)").fill(timeout);
+  await page.getByTestId("settings-save").click();
+  await expect(page.getByTestId("settings-message")).toHaveText("Saved.");
+}
+
+/** Run "Select and assemble" for `request` on the Prompt view; resolves when it is done. */
+async function selectFor(request: string): Promise<void> {
+  await page.getByTestId("tab-prompt").click();
+  await expect(page.getByTestId("catalog-tokens")).not.toHaveText("0");
+  await page.getByLabel("Request", { exact: true }).fill(request);
+  await page.getByTestId("request-run").click();
+  await expect(page.getByTestId("selection-via")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId("request-run")).toBeEnabled();
+  await expect(page.getByTestId("request-error")).toHaveCount(0);
+}
+
+/** A line of a built-in skill's body, as the skills server serves it. */
+function bodyLine(skill: string): string {
+  const text = readFileSync(`skills/${skill}.md`, "utf8");
+  return /^## Concepts\n\n- (.+)$/m.exec(text)![1];
+}
+
+/** A selection answer in the JSON the selection prompt asks for. */
+function selectionJson(skills: string[], tools: string[], reasoning: string): string {
+  return JSON.stringify({ complexity: "simple", skills, tools, needs_external: false, reasoning });
+}
+
 async function addServer(name: string, serverUrl: string): Promise<void> {
   await page.getByTestId("tab-servers").click();
   await page.getByLabel("Name", { exact: true }).fill(name);
@@ -73,11 +124,12 @@ test.describe.configure({ mode: "serial" });
 test.describe("playground", () => {
   test.beforeAll(async ({ browser }) => {
     test.setTimeout(120_000);
-    [url, everything, noCors, nested] = await Promise.all([
+    [url, everything, noCors, nested, llm] = await Promise.all([
       startPlayground(),
       startEverything("streamableHttp"),
       startSdkServer({ json: true }),
       startSdkServer({ json: true, cors: true, nested: true }),
+      startFakeLlm((request) => answer(request), { cors: true }),
     ]);
     page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
   });
@@ -85,7 +137,7 @@ test.describe("playground", () => {
   test.afterAll(async () => {
     await page?.close();
     start?.kill("SIGTERM");
-    await Promise.all([everything?.close(), noCors?.close(), nested?.close()]);
+    await Promise.all([everything?.close(), noCors?.close(), nested?.close(), llm?.close()]);
   });
 
   test("first load lists the skills of the server npm start registered", async () => {
@@ -221,6 +273,155 @@ test.describe("playground", () => {
     await expect(row).toContainText('"name":"get-sum"');
     await page.screenshot({ path: `${SHOTS}/activity.png`, fullPage: true });
     await axe("activity");
+  });
+
+  test("an OpenAI-compatible model set in Settings selects; the prompt holds what it chose", async () => {
+    const request = "Sort and index a BAM file with samtools";
+    answer = () =>
+      openAiAnswer(selectionJson(["fastqc"], ["everything__echo"], "The model's own pick."));
+    llm.requests.length = 0;
+    await configureLlm("openai", { baseUrl: `${llm.url}/v1`, model: "gpt-play" });
+    await selectFor(request);
+    // Keyword ranking would pick samtools for this request: fastqc can only come from the model.
+    await expect(page.getByTestId("selection-via")).toHaveText("via LLM: openai gpt-play");
+    await expect(page.getByTestId("selected-skills")).toHaveText("fastqc");
+    await expect(page.getByTestId("selected-tools")).toHaveText("everything__echo");
+    await expect(page.getByTestId("selection-reasoning")).toHaveText("Why: The model's own pick.");
+    await expect(page.getByTestId("selection-fallback")).toHaveCount(0);
+    await expect(page.getByTestId("prompt-text")).toContainText(bodyLine("fastqc"));
+    await expect(page.getByTestId("prompt-text")).not.toContainText(bodyLine("samtools"));
+    await expect(page.getByTestId("prompt-tools")).toContainText('"name": "everything__echo"');
+
+    expect(llm.requests).toHaveLength(1);
+    const [sent] = llm.requests;
+    expect(sent.path).toBe("/v1/chat/completions");
+    expect(sent.headers.origin).toBe(new URL(url).origin);
+    expect(sent.headers.authorization).toBe(`Bearer ${KEY}`);
+    const body = sent.body as { model: string; messages: Array<{ role: string; content: string }> };
+    expect(body.model).toBe("gpt-play");
+    expect(body.messages.map((m) => m.role)).toEqual(["system", "user"]);
+    const [system, user] = body.messages.map((m) => m.content);
+    // The compact catalog: the skills server's skills and server-everything's tools.
+    expect(system).toContain("<catalog>");
+    expect(system).toMatch(
+      /^fastqc: Produces per-file quality control reports.*\(from mcp:skills\)$/m,
+    );
+    expect(system).toMatch(/^samtools: .*\(from mcp:skills\)$/m);
+    expect(system).toMatch(/^everything:\necho: /m);
+    expect(user).toContain(request);
+    await page.screenshot({ path: `${SHOTS}/prompt-llm.png`, fullPage: true });
+    await axe("prompt, LLM selection");
+  });
+
+  test("an Anthropic Messages model: key, version and browser-access headers; its pick is used", async () => {
+    const request = "Which regions of my BED file overlap the exons?";
+    answer = () =>
+      anthropicAnswer("```json\n" + selectionJson(["bedtools"], [], "Intervals.") + "\n```");
+    llm.requests.length = 0;
+    await configureLlm("anthropic", { baseUrl: llm.url, model: "claude-play" });
+    await selectFor(request);
+    await expect(page.getByTestId("selection-via")).toHaveText("via LLM: anthropic claude-play");
+    await expect(page.getByTestId("selected-skills")).toHaveText("bedtools");
+    await expect(page.getByTestId("prompt-text")).toContainText(bodyLine("bedtools"));
+
+    expect(llm.requests).toHaveLength(1);
+    const [sent] = llm.requests;
+    expect(sent.path).toBe("/v1/messages");
+    expect(sent.headers["x-api-key"]).toBe(KEY);
+    expect(sent.headers.authorization).toBeUndefined();
+    expect(sent.headers["anthropic-version"]).toBe("2023-06-01");
+    expect(sent.headers["anthropic-dangerous-direct-browser-access"]).toBe("true");
+    const body = sent.body as {
+      model: string;
+      system: string;
+      messages: Array<{ role: string; content: string }>;
+    };
+    expect(body.model).toBe("claude-play");
+    expect(body.system).toMatch(/^bedtools: Performs genome arithmetic.*\(from mcp:skills\)$/m);
+    expect(body.messages).toHaveLength(1);
+    expect(body.messages[0].role).toBe("user");
+    expect(body.messages[0].content).toContain(request);
+  });
+
+  test("garbage, a 500 or silence from the model: keyword ranking selects and says why", async () => {
+    test.setTimeout(90_000); // five selections, each reloading the catalog, on a shared machine
+    const request = "Sort and index a BAM file with samtools";
+    const openai = { baseUrl: `${llm.url}/v1`, model: "gpt-play" };
+    const fallsBack = async (why: RegExp) => {
+      await expect(page.getByTestId("selection-via")).toHaveText("via keyword ranking");
+      await expect(page.getByTestId("selection-fallback")).toContainText(why);
+      await expect(page.getByTestId("selected-skills")).toContainText("samtools");
+      await expect(page.getByTestId("prompt-text")).toContainText(bodyLine("samtools"));
+    };
+
+    answer = () => openAiAnswer("Sure! samtools sort, then samtools index.");
+    await configureLlm("openai", openai);
+    await selectFor(request);
+    await fallsBack(/\(unusable\): The LLM's answer was unusable/);
+    await axe("prompt, keyword fallback");
+
+    answer = () => ({
+      body: "<html>502 Bad Gateway</html>",
+      headers: { "content-type": "text/html" },
+    });
+    await configureLlm("openai", openai);
+    await selectFor(request);
+    await fallsBack(/\(error\): The LLM failed: openai answered with something that is not JSON/);
+
+    // The server echoes the key in its error: the page shows the reason, never the key.
+    answer = () => ({
+      status: 500,
+      body: JSON.stringify({ error: { message: `overloaded for key ${KEY}` } }),
+    });
+    await configureLlm("openai", openai);
+    await selectFor(request);
+    await fallsBack(
+      /\(error\): The LLM failed: openai answered HTTP 500: overloaded for key \[redacted\]/,
+    );
+    // The activity log keeps the LLM calls (the catalog loads push old rows out: look now).
+    await page.getByTestId("tab-activity").click();
+    const echoed = page.getByTestId("activity-row")
+      .filter({ hasText: "LLM selection (gpt-play)" })
+      .filter({ hasText: "overloaded for key [redacted]" });
+    await expect(echoed.first()).toBeAttached();
+    await echoed.first().locator("summary").click();
+    await expect(echoed.first()).toContainText("· 500 ·");
+    await expect(echoed.first()).toContainText('"model":"gpt-play"');
+    expect(await page.evaluate(() => document.body.innerText)).not.toContain(KEY);
+
+    answer = () => new Promise<LlmAnswer>(() => {}); // never answers
+    await configureLlm("openai", { ...openai, timeout: "2" });
+    const started = Date.now();
+    await selectFor(request);
+    await fallsBack(/\(timeout\): The LLM timed out: the LLM did not answer within 2000 ms/);
+    expect(Date.now() - started).toBeLessThan(15_000);
+
+    // Nothing broke: the model answers again and is used again.
+    answer = () => openAiAnswer(selectionJson(["fastqc"], [], "Back."));
+    await configureLlm("openai", openai);
+    await selectFor(request);
+    await expect(page.getByTestId("selection-via")).toHaveText("via LLM: openai gpt-play");
+    await expect(page.getByTestId("selected-skills")).toHaveText("fastqc");
+  });
+
+  test("the API key is in no view's text or HTML, the activity log's included", async () => {
+    await page.getByTestId("tab-activity").click();
+    const calls = page.getByTestId("activity-row").filter({ hasText: "LLM selection (gpt-play)" });
+    await expect(calls.first()).toBeAttached();
+    for (const tab of ["servers", "skills", "tools", "prompt", "activity", "settings"]) {
+      await page.getByTestId(`tab-${tab}`).click();
+      await page.evaluate(() =>
+        document.querySelectorAll("details").forEach((d) => (d.open = true))
+      );
+      const text = await page.evaluate(() => document.body.innerText);
+      expect(text, `text of ${tab}`).not.toContain(KEY);
+      expect(await page.content(), `HTML of ${tab}`).not.toContain(KEY);
+    }
+    // It is there, in the password field, for the user to change.
+    await expect(page.getByLabel("API key")).toHaveValue(KEY);
+    await expect(page.getByLabel("API key")).toHaveAttribute("type", "password");
+    await axe("settings, LLM fields");
+    await configureLlm("none", { key: "" });
   });
 
   test("a reload keeps servers, settings and user skills; 375 px wide works", async () => {

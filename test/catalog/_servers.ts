@@ -5,10 +5,14 @@
 //   answers with the current `tools` array: tests change a description between listings, as a
 //   server that "rug-pulls" would. tools/call answers `<name>: <JSON arguments>`.
 //
-// startFakeLlm(answer) → { url, requests, close() }
+// startFakeLlm(answer, { cors }) → { url, requests, close() }
 //   One HTTP server speaking both OpenAI chat completions (POST /v1/chat/completions) and
-//   Anthropic Messages (POST /v1/messages). `answer(request)` returns { status, headers, body }
-//   (the body as text); every request is recorded with its path, headers and parsed JSON body.
+//   Anthropic Messages (POST /v1/messages). `answer(request)` returns (or resolves to)
+//   { status, headers, body } (the body as text); a promise that never settles is a model that
+//   hangs. Every request is recorded with its path, headers and parsed JSON body (a body that is
+//   not JSON is kept as { raw }). `cors: true` lets a page on any origin call it, as the
+//   providers' browser access does: preflights are answered (and not recorded) allowing the
+//   headers the adapters send, and answers carry Access-Control-Allow-Origin.
 
 import http from "node:http";
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
@@ -76,15 +80,47 @@ export interface LlmAnswer {
   body: string;
 }
 
+/** Options of {@link startFakeLlm}. */
+export interface FakeLlmOptions {
+  /** Answer CORS preflights and allow any origin (for browser tests). */
+  cors?: boolean;
+}
+
+/** The request headers a page may send the fake LLM: what the two adapters set. */
+const LLM_CORS_HEADERS =
+  "content-type, authorization, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access";
+
 /** Start a fake OpenAI + Anthropic API. */
-export async function startFakeLlm(answer: (request: LlmRequest, n: number) => LlmAnswer) {
+export async function startFakeLlm(
+  answer: (request: LlmRequest, n: number) => LlmAnswer | Promise<LlmAnswer>,
+  options: FakeLlmOptions = {},
+) {
   const requests: LlmRequest[] = [];
+  const cors: Record<string, string> = options.cors ? { "access-control-allow-origin": "*" } : {};
   const server = http.createServer(async (req, res) => {
+    if (options.cors && req.method === "OPTIONS") {
+      res.writeHead(204, {
+        ...cors,
+        "access-control-allow-methods": "POST",
+        "access-control-allow-headers": LLM_CORS_HEADERS,
+      });
+      return void res.end();
+    }
     const text = await readBody(req);
-    const request = { path: req.url ?? "", headers: req.headers, body: JSON.parse(text || "{}") };
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(text || "{}");
+    } catch {
+      body = { raw: text };
+    }
+    const request = { path: req.url ?? "", headers: req.headers, body };
     requests.push(request);
-    const out = answer(request, requests.length);
-    res.writeHead(out.status ?? 200, { "content-type": "application/json", ...out.headers });
+    const out = await answer(request, requests.length);
+    res.writeHead(out.status ?? 200, {
+      "content-type": "application/json",
+      ...cors,
+      ...out.headers,
+    });
     res.end(out.body);
   });
   const listening = await listenLocal(server);
