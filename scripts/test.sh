@@ -118,6 +118,10 @@ step "Type check (deno check)"
 $DENO check lib/ test/ scripts/ bench/ playwright.config.ts
 $DENO check --doc lib/
 
+step "Playground: svelte-check (Svelte + TypeScript; warnings fail)"
+# The .bin path, not npx: PATH above runs it on the system Node 20, not the bundled Node 22.
+node_modules/.bin/svelte-check --workspace playground --tsconfig ./tsconfig.json --fail-on-warnings
+
 step "API docs: deno doc --lint on every export of deno.json"
 mapfile -t EXPORTS < <(node -e 'console.log(Object.values(require("./deno.json").exports).join("\n"))')
 $DENO doc --lint "${EXPORTS[@]}"
