@@ -17,7 +17,8 @@ try {
   // 1. A TypeScript consumer (NodeNext, strict, no skipLibCheck) type-checks against dist/.
   const consumer = join(home, "consumer");
   await mkdir(join(consumer, "node_modules", "@types"), { recursive: true });
-  await symlink(root, join(consumer, "node_modules", "skillmux"));
+  await mkdir(join(consumer, "node_modules", "@skillmux"), { recursive: true });
+  await symlink(root, join(consumer, "node_modules", "@skillmux", "core"));
   await symlink(
     join(root, "node_modules", "@types", "node"),
     join(consumer, "node_modules", "@types", "node"),
@@ -41,12 +42,12 @@ try {
   await writeFile(
     join(consumer, "index.ts"),
     [
-      'import { connect, resolveSkill, type Skill } from "skillmux";',
-      'import { createFsStorage } from "skillmux/fs";',
-      'import { createStdioTransport } from "skillmux/stdio";',
-      'import { createIndexedDbStorage } from "skillmux/indexed-db";',
-      'import { createUnstorageStorage } from "skillmux/unstorage";',
-      'import { createMultiUserRegistry } from "skillmux/multi-user";',
+      'import { connect, resolveSkill, type Skill } from "@skillmux/core";',
+      'import { createFsStorage } from "@skillmux/core/fs";',
+      'import { createStdioTransport } from "@skillmux/core/stdio";',
+      'import { createIndexedDbStorage } from "@skillmux/core/indexed-db";',
+      'import { createUnstorageStorage } from "@skillmux/core/unstorage";',
+      'import { createMultiUserRegistry } from "@skillmux/core/multi-user";',
       'const skill: Skill = (await resolveSkill("samtools")).skill;',
       "console.log(skill.name, connect, createFsStorage, createStdioTransport, createIndexedDbStorage, createUnstorageStorage, createMultiUserRegistry);",
       "",
@@ -55,7 +56,7 @@ try {
   execFileSync(join(root, "node_modules", ".bin", "tsc"), ["-p", consumer], { stdio: "inherit" });
 
   // 2. The compiled JavaScript runs: user skills override built-ins.
-  const name = "skillmux"; // a computed specifier: type checkers don't follow it into dist/
+  const name = "@skillmux/core"; // a computed specifier: type checkers don't follow it into dist/
   const core = await import(name) as typeof import("../lib/mod.ts");
   const fs = await import(`${name}/fs`) as typeof import("../lib/storage/fs.ts");
   await import(`${name}/indexed-db`);
@@ -94,7 +95,7 @@ try {
   assert.equal(listed.skills.find((s) => s.name === "samtools")?.source, "user");
   const names = await core.builtinSkillNames();
   console.log(
-    `ok: dist/ type-checks for a NodeNext consumer, imports as "skillmux" and its bin runs; ${names.length} built-ins`,
+    `ok: dist/ type-checks for a NodeNext consumer, imports as "@skillmux/core" and its bin runs; ${names.length} built-ins`,
   );
 } finally {
   await rm(home, { recursive: true, force: true });

@@ -41,7 +41,8 @@ test("version and license agree; Deno reads npm's node_modules", () => {
   assert.equal(pkg.license, deno.license);
   assert.equal(deno.nodeModulesDir, "manual");
   assert.equal(deno.name, "@skillmux/core");
-  assert.equal(pkg.name, "skillmux");
+  assert.equal(pkg.name, deno.name, "one name on JSR and npm (skillmux on npm is someone else's)");
+  assert.deepEqual(Object.keys((pkg as { bin?: Record<string, string> }).bin ?? {}), ["skillmux"]);
 });
 
 test("every npm dependency is mapped to an npm: specifier in deno.json", async () => {
