@@ -1,6 +1,6 @@
 // The JSR manifest (deno.json) and the npm manifest (package.json) declare one package.
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { test } from "node:test";
 
 interface DenoJson {
@@ -16,6 +16,9 @@ interface PackageJson {
   license: string;
   exports: Record<string, { types: string; default: string }>;
   dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
   scripts: Record<string, string>;
 }
 
@@ -58,4 +61,27 @@ test("npm test runs the suite script CI runs", async () => {
   const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
   const command = ci.trim().split("\n").at(-1)!;
   assert.ok(readme.includes(command), `README shows the CI command "${command}"`);
+});
+
+test("the MCP SDK is an optional peer: only the server needs it, and it names the same range", async () => {
+  const sdk = "@modelcontextprotocol/sdk";
+  assert.equal(pkg.dependencies[sdk], undefined, "a client-only install must not pull the SDK");
+  assert.equal(pkg.peerDependenciesMeta[sdk]?.optional, true);
+  assert.equal(pkg.devDependencies[sdk], pkg.peerDependencies[sdk], "tests run against the SDK");
+  const mod = await readFile(new URL("../lib/server/mod.ts", import.meta.url), "utf8");
+  assert.match(mod, new RegExp(`range: "${pkg.peerDependencies[sdk].replace(/[\^.]/g, "\\$&")}"`));
+  const importers: string[] = [];
+  for (const file of await readdir(new URL("../lib/", import.meta.url), { recursive: true })) {
+    if (!file.endsWith(".ts")) continue;
+    const code = await readFile(new URL(`../lib/${file}`, import.meta.url), "utf8");
+    if (new RegExp(`from "${sdk}`).test(code)) importers.push(file.replaceAll("\\", "/"));
+  }
+  assert.ok(importers.length > 0);
+  assert.deepEqual(
+    importers.filter((f) => !f.startsWith("server/")),
+    [],
+    "SDK imports outside server/",
+  );
+  // server/mod.ts loads the SDK lazily, so a missing SDK is a clear error from serveSkills().
+  assert.doesNotMatch(mod, /^import (?!type)[^;]*from "\.\/(serve|_mcp|_sessions)\.ts"/m);
 });
