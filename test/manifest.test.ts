@@ -85,3 +85,26 @@ test("the MCP SDK is an optional peer: only the server needs it, and it names th
   // server/mod.ts loads the SDK lazily, so a missing SDK is a clear error from serveSkills().
   assert.doesNotMatch(mod, /^import (?!type)[^;]*from "\.\/(serve|_mcp|_sessions)\.ts"/m);
 });
+
+test("npm ci works anywhere: the lock file holds every optional (platform) package", async () => {
+  // npm ci refuses a lock file that lacks an optional dependency of a locked package, even one for
+  // another platform (deno's @deno/darwin-arm64, rollup's @rollup/rollup-win32-x64-msvc, ...).
+  const lock = await read<{ packages: Record<string, { optionalDependencies?: object }> }>(
+    "package-lock.json",
+  );
+  const locate = (from: string, name: string): string | undefined => {
+    for (let base = from;;) {
+      const key = `${base === "" ? "" : `${base}/`}node_modules/${name}`;
+      if (key in lock.packages) return key;
+      if (base === "") return undefined;
+      const up = base.lastIndexOf("/node_modules/");
+      base = up < 0 ? "" : base.slice(0, up);
+    }
+  };
+  const missing = Object.entries(lock.packages).flatMap(([key, entry]) =>
+    Object.keys(entry.optionalDependencies ?? {}).filter((name) => !locate(key, name))
+      .map((name) => `${key} -> ${name}`)
+  );
+  assert.deepEqual(missing, [], "regenerate package-lock.json (see .ci/run and README)");
+  assert.ok(locate("node_modules/deno", "@deno/win32-x64"), "deno's platform packages are locked");
+});
