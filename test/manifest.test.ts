@@ -108,3 +108,19 @@ test("npm ci works anywhere: the lock file holds every optional (platform) packa
   assert.deepEqual(missing, [], "regenerate package-lock.json (see .ci/run and README)");
   assert.ok(locate("node_modules/deno", "@deno/win32-x64"), "deno's platform packages are locked");
 });
+
+test("TypeScript's node10 resolution finds the types of every entry (main, types, typesVersions)", () => {
+  const node10 = pkg as PackageJson & {
+    main: string;
+    types: string;
+    typesVersions: Record<string, Record<string, string[]>>;
+  };
+  assert.equal(node10.main, pkg.exports["."].default);
+  assert.equal(node10.types, pkg.exports["."].types);
+  const expected = Object.fromEntries(
+    Object.entries(pkg.exports).filter(([key]) => key !== ".").map((
+      [key, entry],
+    ) => [key.slice(2), [entry.types]]),
+  );
+  assert.deepEqual(node10.typesVersions, { "*": expected });
+});
