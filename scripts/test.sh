@@ -4,7 +4,8 @@
 # bioinformatics tools the built-in help check runs: "quick" in test/builtin_help.json), then:
 # type check, lint,
 # format, the unit suite under Deno and under Node, browser tests in Chromium,
-# the npm build, the browser bundle check, and `deno publish --dry-run`.
+# the npm package (packed, installed in a fresh project, imported, type-checked), the browser
+# bundle check, and `deno publish --dry-run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -60,9 +61,8 @@ node --import tsx --test --test-reporter=spec "${UNIT[@]}" 2>&1 | tee -a "$LOG"
 step "Browser tests in Chromium (Playwright)"
 npx playwright test 2>&1 | tee -a "$LOG"
 
-step "npm package: build with tsc and import the output"
-npm run --silent build
-node --import tsx scripts/check_npm_package.ts
+step "npm package: npm pack, install the tarball in a fresh project, imports, bin, tsc node16/bundler/node10"
+node --import tsx scripts/check_packaging.ts
 
 step "Browser bundle of \".\": no node: imports"
 node --import tsx scripts/check_bundle.ts
