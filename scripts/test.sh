@@ -5,8 +5,8 @@
 # "extra" packages), then:
 # type check, lint,
 # format, API docs (deno doc --lint), the unit suite under Deno and under Node, browser tests in
-# Chromium, the quick-start notebook on the Deno kernel,
-# the npm build, the browser bundle check, and `deno publish --dry-run`.
+# Chromium, the quick-start notebook on the Deno kernel, the npm package (packed, installed in a
+# fresh project, imported, type-checked), the browser bundle check, and `deno publish --dry-run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -149,9 +149,8 @@ NB_OUT=$(mktemp -d)/quickstart.ipynb
   --output "$NB_OUT" examples/quickstart.ipynb 2>&1 | { grep -v 'is unstable' || true; }
 node --import tsx scripts/check_notebook.ts "$NB_OUT" --min-html 7 2>&1 | tee -a "$LOG"
 
-step "npm package: build with tsc and import the output"
-npm run --silent build
-node --import tsx scripts/check_npm_package.ts
+step "npm package: npm pack, install the tarball in a fresh project, imports, bin, tsc node16/bundler/node10"
+node --import tsx scripts/check_packaging.ts
 
 step "Browser bundle of \".\": no node: imports"
 node --import tsx scripts/check_bundle.ts

@@ -44,6 +44,16 @@ export function statusNote(status: RegisteredServer["status"]): string {
   return `down: ${status.error ?? status.kind ?? "error"} (${when})`;
 }
 
+/** Why a `--header` is not `Name: value`, naming at most the header's name: never its value. */
+function badHeader(line: string, colon: number): string {
+  const expected = 'expected "Name: value" with a colon, e.g. --header "X-Api-Key: ${MY_KEY}"';
+  if (colon === 0) return `Invalid --header: no name before the colon; ${expected}`;
+  const name = line.trim().split(/\s+/);
+  return name.length > 1
+    ? `Invalid --header "${name[0]} …" (value not shown): ${expected}`
+    : `Invalid --header (one word, not shown): ${expected}`;
+}
+
 /** The `--header "Name: value"` options as a table, or `undefined` when none was given. */
 export function headers(values: Values): Record<string, string> | undefined {
   const list = (values.header as string[] | undefined) ?? [];
@@ -51,7 +61,7 @@ export function headers(values: Values): Record<string, string> | undefined {
   const out: Record<string, string> = {};
   for (const line of list) {
     const at = line.indexOf(":");
-    if (at <= 0) throw new CliError(`Invalid --header "${line}": expected "Name: value"`);
+    if (at <= 0) throw new CliError(badHeader(line, at));
     out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
   }
   return out;

@@ -2,7 +2,8 @@
 /**
  * The `skillmux` command (Deno and Node): skills, MCP servers and the skills
  * server from a terminal. Run it as `skillmux <command>`, `deno run -A
- * jsr:@skillmux/core/cli <command>` or `npx skillmux <command>`; call
+ * jsr:@skillmux/core/cli <command>` or `npx -p @skillmux/core skillmux <command>`
+ * (the npm package is `@skillmux/core`; `skillmux` on npm is another project); call
  * {@linkcode run} to use it in-process.
  *
  * @example

@@ -12,6 +12,7 @@ import { skillResources } from "../resolve/skill_resources.ts";
 import { CliError, splitCommand, str, UsageError } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { type Context, ensureConfigDir, printJson, table } from "./_context.ts";
+import { cliInvocation } from "./_invocation.ts";
 import { headers, statusNote, view } from "./_mcp_view.ts";
 import { update } from "./mcp_update.ts";
 import { isOAuthError } from "../mcp/auth/errors.ts";
@@ -125,7 +126,9 @@ const list: Command = {
     }
     if (ctx.json) return printJson(ctx, { servers }), 0;
     if (servers.length === 0) {
-      ctx.out("No MCP servers registered. Add one with: skillmux mcp add <url> --name <name>");
+      ctx.out(
+        `No MCP servers registered. Add one with: ${cliInvocation()} mcp add <url> --name <name>`,
+      );
       return 0;
     }
     const rows = servers.map((s) => [
@@ -180,7 +183,9 @@ const ping: Command = {
     const failed = results.some((r) => !r.ok);
     if (ctx.json) return printJson(ctx, { results }), failed ? 1 : 0;
     if (results.length === 0) {
-      ctx.out("No MCP servers registered. Add one with: skillmux mcp add <url> --name <name>");
+      ctx.out(
+        `No MCP servers registered. Add one with: ${cliInvocation()} mcp add <url> --name <name>`,
+      );
     }
     const rows = results.map((r) =>
       r.ok

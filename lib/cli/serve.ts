@@ -11,6 +11,7 @@ import type { ServeSkillsOptions, SkillsServer } from "../server/types.ts";
 import { CliError, str } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { printJson } from "./_context.ts";
+import { cliInvocation } from "./_invocation.ts";
 
 interface ServerModule {
   serveSkills(options?: ServeSkillsOptions): Promise<SkillsServer>;
@@ -65,6 +66,12 @@ export const serve: Command = {
       port,
       token,
       log: values.verbose === true ? ctx.err : undefined,
+    }).catch((error) => {
+      if ((error as { code?: string }).code !== "EADDRINUSE") throw error;
+      throw new CliError(
+        `Port ${port} is taken (something else listens there): pick another with --port <n>, ` +
+          "or --port 0 for any free port",
+      );
     });
     const snippet = {
       mcpServers: {
@@ -83,7 +90,7 @@ export const serve: Command = {
         } at ${server.url}`,
       );
       ctx.out(
-        `Connect with: skillmux mcp add ${server.url} --name skillmux${
+        `Connect with: ${cliInvocation()} mcp add ${server.url} --name skillmux${
           token ? " --api-key <token>" : ""
         }`,
       );

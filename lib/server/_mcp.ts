@@ -15,6 +15,7 @@ import type { SkillCatalog } from "./_catalog.ts";
 import { safeNormalizeSkillName } from "../skill/name.ts";
 import { searchSkills } from "./_search.ts";
 import { SKILL_TOOLS } from "./_tools.ts";
+import { decodeUriName } from "./_uri_name.ts";
 
 /** Called before each skills request with a way to send `list_changed` on that request's stream. */
 export type BeforeRequest = (notifyListChanged: () => Promise<void>) => Promise<void>;
@@ -108,7 +109,13 @@ export function buildMcpServer(catalog: SkillCatalog, before?: BeforeRequest): M
     { description: "A skill by name, as Markdown", mimeType: MARKDOWN },
     async (uri, { name }, extra) => {
       await hook(extra);
-      const wanted = safeNormalizeSkillName(decodeURIComponent(String(name)));
+      let decoded: string;
+      try {
+        decoded = decodeUriName(String(name), uri.href);
+      } catch (error) {
+        throw new McpError(ErrorCode.InvalidParams, (error as Error).message, { uri: uri.href });
+      }
+      const wanted = safeNormalizeSkillName(decoded);
       const entry = wanted === undefined ? undefined : await catalog.get(wanted);
       if (entry === undefined) {
         throw new McpError(RESOURCE_NOT_FOUND, `Resource ${uri.href} not found`, { uri: uri.href });

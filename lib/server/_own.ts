@@ -8,6 +8,7 @@ import type { SkillCatalog } from "./_catalog.ts";
 import { getSkill, INSTRUCTIONS, search } from "./_mcp.ts";
 import { fileContents, skillEntry } from "./_skill_files.ts";
 import { SKILL_TOOLS } from "./_tools.ts";
+import { decodeUriName, MalformedUriError } from "./_uri_name.ts";
 import { safeNormalizeSkillName } from "../skill/name.ts";
 
 const MODERN = "2026-07-28";
@@ -76,7 +77,7 @@ async function readUri(catalog: SkillCatalog, uri: string) {
   const match = /^skill:\/\/([^/]+)(?:\/(.+))?$/.exec(uri);
   if (!match) return undefined;
   // Normalised, not lowercased: a look-alike (the Kelvin sign) must not lowercase to ASCII.
-  const name = safeNormalizeSkillName(decodeURIComponent(match[1]));
+  const name = safeNormalizeSkillName(decodeUriName(match[1], uri));
   if (name === undefined) return undefined;
   const entry = await catalog.get(name);
   if (entry === undefined) return undefined;
@@ -170,7 +171,15 @@ export async function answerOwn(
     const problem = headerProblem(req, rpc, modern);
     if (problem) return error(id, 400, -32020, `Header mismatch: ${problem}`);
   }
-  const found = await result(catalog, method, rpc.params ?? {});
+  let found: Awaited<ReturnType<typeof result>>;
+  try {
+    found = await result(catalog, method, rpc.params ?? {});
+  } catch (e) {
+    if (e instanceof MalformedUriError) {
+      return error(id, 200, e.code, e.message, { uri: rpc.params?.uri });
+    }
+    throw e;
+  }
   if (found === undefined) return error(id, 404, -32601, `Method not found: ${method}`);
   if (found === null) {
     const what = method === "tools/call" ? `Tool ${rpc.params?.name}` : `${rpc.params?.uri}`;

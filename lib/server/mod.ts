@@ -11,8 +11,59 @@
  * await server.close();
  * ```
  *
+ * On npm, `@modelcontextprotocol/sdk` is an optional peer dependency: install it next to
+ * `@skillmux/core` to use this entry (`serveSkills` says so when it is missing).
+ *
  * @module
  */
 
-export { serveSkills } from "./serve.ts";
+import { importPeer } from "./_peer.ts";
+import type { ServeSkillsOptions, SkillsServer } from "./types.ts";
+
 export type { ServeSkillsOptions, SkillsServer } from "./types.ts";
+
+/**
+ * The official MCP SDK, which the server (and only the server) runs on. On npm it is an optional
+ * peer dependency, so a client-only install does not pull it; keep in step with package.json.
+ */
+const SDK = {
+  name: "@modelcontextprotocol/sdk",
+  range: "^1.32.2",
+  entry: "@skillmux/core/server",
+};
+
+/**
+ * Serve skills over MCP (Streamable HTTP at `/mcp`, Deno and Node), to 2025 clients (through the
+ * SDK) and 2026-07-28 clients (stateless, answered directly), with the skills extension
+ * (SEP-2640: `skills/list` and `skills/get` entries with digests and sizes, folder skills'
+ * supporting files as `skill://<name>/<path>`). Each skill is also the resource
+ * `skill://<name>` (`text/markdown`, the parsed skill rendered with `renderSkill`), listed through
+ * the template `skill://{name}`; the tools `search_skills` ({ query, limit? }) and `get_skill`
+ * ({ name }) find and read them. A folder is re-read when a skill file's mtime or size changes, so
+ * edits are served without a restart, and sessions hear `notifications/resources/list_changed`.
+ *
+ * Stateless by default (a server and transport per POST); `sessions: true` keeps
+ * `Mcp-Session-Id` sessions. Answers JSON when the client accepts only JSON, SSE otherwise.
+ * Binds 127.0.0.1; browser origins other than loopback (or `allowedOrigins`) get 403, and when
+ * bound to loopback a `Host` that is not loopback gets 403 too (DNS rebinding). With `token`,
+ * requests without `Authorization: Bearer <token>` get 401.
+ *
+ * @example Serve a folder to browser pages on one origin, with a token
+ * ```ts
+ * import { serveSkills } from "@skillmux/core/server";
+ * const server = await serveSkills({
+ *   folder: "./my-skills",
+ *   port: 3737,
+ *   token: "s3cret",
+ *   allowedOrigins: ["http://localhost:5173"],
+ *   log: console.error,
+ * });
+ * console.log(server.url); // "http://127.0.0.1:3737/mcp"
+ * await server.close();
+ * ```
+ */
+export async function serveSkills(options: ServeSkillsOptions = {}): Promise<SkillsServer> {
+  // Lazy, so that a missing SDK is a clear error here rather than a failed import of this module.
+  const serve = await importPeer(() => import("./serve.ts"), SDK);
+  return await serve.serveSkills(options);
+}

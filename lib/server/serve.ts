@@ -33,36 +33,7 @@ const CLOSE_GRACE_MS = 2_000;
 /** Idle stateless MCP servers kept for reuse. */
 const IDLE_SERVERS = 16;
 
-/**
- * Serve skills over MCP (Streamable HTTP at `/mcp`, Deno and Node), to 2025 clients (through the
- * SDK) and 2026-07-28 clients (stateless, answered directly), with the skills extension
- * (SEP-2640: `skills/list` and `skills/get` entries with digests and sizes, folder skills'
- * supporting files as `skill://<name>/<path>`). Each skill is also the resource
- * `skill://<name>` (`text/markdown`, the parsed skill rendered with `renderSkill`), listed through
- * the template `skill://{name}`; the tools `search_skills` ({ query, limit? }) and `get_skill`
- * ({ name }) find and read them. A folder is re-read when a skill file's mtime or size changes, so
- * edits are served without a restart, and sessions hear `notifications/resources/list_changed`.
- *
- * Stateless by default (a server and transport per POST); `sessions: true` keeps
- * `Mcp-Session-Id` sessions. Answers JSON when the client accepts only JSON, SSE otherwise.
- * Binds 127.0.0.1; browser origins other than loopback (or `allowedOrigins`) get 403, and when
- * bound to loopback a `Host` that is not loopback gets 403 too (DNS rebinding). With `token`,
- * requests without `Authorization: Bearer <token>` get 401.
- *
- * @example Serve a folder to browser pages on one origin, with a token
- * ```ts
- * import { serveSkills } from "@skillmux/core/server";
- * const server = await serveSkills({
- *   folder: "./my-skills",
- *   port: 3737,
- *   token: "s3cret",
- *   allowedOrigins: ["http://localhost:5173"],
- *   log: console.error,
- * });
- * console.log(server.url); // "http://127.0.0.1:3737/mcp"
- * await server.close();
- * ```
- */
+/** The implementation of `serveSkills` (mod.ts loads this module lazily: see there). */
 export async function serveSkills(options: ServeSkillsOptions = {}): Promise<SkillsServer> {
   if (options.token !== undefined && options.token === "") {
     throw new TypeError("Cannot serve skills: token must not be empty");

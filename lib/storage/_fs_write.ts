@@ -2,13 +2,15 @@
  * Atomic file replacement for the fs adapter: write a hidden temp file in the same folder
  * (opened `wx` with the final mode), set the mode on the open file, `sync()`, close, `rename`
  * over the target, then best-effort fsync the folder. On any failure the temp file is removed,
- * so the old value stays intact.
+ * so the old value stays intact; temp files that a killed writer left behind are swept from the
+ * folder by a later write (`_fs_stale.ts`).
  *
  * @module
  */
 
 import type { FileHandle } from "node:fs/promises";
 import { nodeBuiltins } from "../_node.ts";
+import { sweepStaleTemps } from "./_fs_stale.ts";
 
 const { fs: { open, rename, unlink }, path } = nodeBuiltins("The filesystem storage");
 
@@ -45,6 +47,7 @@ export async function writeFileAtomic(
     throw error;
   }
   await syncDir(dir);
+  await sweepStaleTemps(dir, TEMP_PREFIX);
 }
 
 /** Best-effort fsync of a folder so the rename itself is durable (not possible everywhere). */

@@ -79,6 +79,11 @@ describe("mcp", () => {
       [["mcp", "add", "not a url", "--name", "x"], /./],
       [["mcp", "add", up.url, "--name", "x", "--header", "Cookie: a=b"], /Cookie/i],
       [["mcp", "add", up.url, "--name", "x", "--header", "nocolon"], /Invalid --header/],
+      // No colon: the name is said, the value (a secret, often) is not.
+      [["mcp", "add", up.url, "--name", "x", "--header", "X-Api-Key sk-secret"], /"X-Api-Key …"/],
+      [["mcp", "add", up.url, "--name", "x", "--header", "sk-secret"], /one word, not shown/],
+      [["mcp", "add", up.url, "--name", "x", "--header", ": sk-secret"], /no name before/],
+      [["mcp", "update", "team", "--header", "X-Team sk-secret"], /"X-Team …"/],
       [["mcp", "add", DEAD, "--name", "dead"], /./],
       [["mcp", "add", up.url, "--name", "team"], /already registered/],
       [["mcp", "remove", "nobody"], /No server matches "nobody"/],

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import process from "node:process";
 import { test } from "node:test";
@@ -54,6 +55,8 @@ test(
       }
       await new Promise((done) => setTimeout(done, 200));
       assert.match(stdout, /"mcpServers"/);
+      // Run from this clone: the hint must be a command that works here.
+      assert.match(stdout, /Connect with: npm run cli -- mcp add http:\S+ --name skillmux\n/);
       // process.kill, not child.kill: Deno's child.kill reports a signal exit even when the child exits 0.
       process.kill(child.pid!, "SIGTERM");
       assert.equal(await exited, 0, stderr);
@@ -77,3 +80,16 @@ test(
     assert.match(JSON.parse(out.stdout).url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   },
 );
+
+test("serve on a taken port says how to pick another", { skip: !hasServer }, async () => {
+  const taken = createServer();
+  await new Promise<void>((done) => taken.listen(0, "127.0.0.1", done));
+  const port = (taken.address() as { port: number }).port;
+  try {
+    const out = await cli(["serve", "--port", String(port)], {});
+    assert.equal(out.code, 1);
+    assert.match(out.stderr, new RegExp(`Port ${port} is taken.*--port <n>.*--port 0`));
+  } finally {
+    taken.close();
+  }
+});

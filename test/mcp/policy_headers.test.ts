@@ -7,6 +7,7 @@ import {
   checkHeaders,
   checkHeaderValue,
   MAX_HEADER_VALUE_BYTES,
+  MAX_HEADERS_TOTAL_BYTES,
 } from "../../lib/mcp/policy/headers.ts";
 import { prepareServer } from "../../lib/mcp/policy/prepare.ts";
 
@@ -162,6 +163,17 @@ describe("values", () => {
   test("a non-string value is refused", () => {
     refused({ "X-A": 42 as unknown as string }, "headers.X-A");
   });
+});
+
+test("the headers' total size is capped (12 KiB as sent), naming no value", () => {
+  const value = (n: number) => VALUE + "a".repeat(n - VALUE.length);
+  // "X-A: " + value + CRLF: each header takes its name, its value and 4 bytes.
+  const fits = { "X-A": value(8000), "X-B": value(MAX_HEADERS_TOTAL_BYTES - 8000 - 14) };
+  assert.equal(Object.keys(checkHeaders(fits)).length, 2);
+  const over = { ...fits, "X-C": "1" };
+  assert.match(refused(over, "headers").message, /3 custom headers take 12296 bytes, more than/);
+  const many = Object.fromEntries(Array.from({ length: 700 }, (_, i) => [`X-H${i}`, VALUE]));
+  assert.match(refused(many, "headers").message, /700 custom headers take \d+ bytes/);
 });
 
 test("names differing only in case are refused", () => {

@@ -71,6 +71,23 @@ describe("serveSkills (built-in skills)", () => {
     assert.match((await client.readResource("skill://SEQKIT"))[0].text ?? "", /name: seqkit/);
   });
 
+  test("a malformed percent-encoding (skill://%ZZ) is invalid params (-32602), on every path", async () => {
+    // Our client speaks 2026-07-28 (answered by the server itself); a raw 2025 request goes
+    // through the SDK for skill://<name> and through the server for skill://<name>/<file>.
+    await assert.rejects(client.readResource("skill://%ZZ"), /-32602.*malformed percent-encoding/);
+    for (const uri of ["skill://%ZZ", "skill://%ZZ/SKILL.md", "skill://sam%E2tools"]) {
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 7,
+        method: "resources/read",
+        params: { uri },
+      });
+      const answer = await (await post(server.url, {}, body)).json();
+      assert.equal(answer.error?.code, -32602, `${uri}: ${JSON.stringify(answer)}`);
+      assert.match(answer.error.message, /malformed percent-encoding/);
+    }
+  });
+
   test("reading an unknown skill fails", async () => {
     await assert.rejects(client.readResource("skill://nope"), /not found/);
   });

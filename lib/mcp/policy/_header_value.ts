@@ -11,6 +11,19 @@
  */
 export const MAX_HEADER_VALUE_BYTES = 8192;
 
+/**
+ * The most custom headers of one server may take in total, in bytes, counted as sent
+ * (`Name: value` plus CRLF per header). Node's HTTP server answers 431 past 16 KiB of request
+ * headers, so this leaves room for the transport's own headers and the API key.
+ *
+ * @example
+ * ```ts
+ * import { MAX_HEADERS_TOTAL_BYTES } from "@skillmux/core";
+ * console.log(MAX_HEADERS_TOTAL_BYTES); // 12288
+ * ```
+ */
+export const MAX_HEADERS_TOTAL_BYTES = 12 * 1024;
+
 /** What is wrong with `value` as a header value (phrased to follow "the value …"), if anything. */
 export function headerValueProblem(value: unknown): string | undefined {
   if (typeof value !== "string") return "is not a string";

@@ -7,9 +7,14 @@
  */
 
 import { policyError, quote } from "./_error.ts";
-import { headerValueProblem, MAX_HEADER_VALUE_BYTES, trimHeaderValue } from "./_header_value.ts";
+import {
+  headerValueProblem,
+  MAX_HEADER_VALUE_BYTES,
+  MAX_HEADERS_TOTAL_BYTES,
+  trimHeaderValue,
+} from "./_header_value.ts";
 
-export { MAX_HEADER_VALUE_BYTES };
+export { MAX_HEADER_VALUE_BYTES, MAX_HEADERS_TOTAL_BYTES };
 
 /** Options of {@linkcode checkHeaders}. */
 export interface HeaderPolicyOptions {
@@ -156,7 +161,8 @@ export function checkHeaderValue(
 /**
  * Check custom headers (see {@linkcode checkHeaderName} and
  * {@linkcode checkHeaderValue}) and return a copy with trimmed values. Two
- * names that differ only in case are refused. Throws `PolicyError` with
+ * names that differ only in case are refused, and so are headers that take more
+ * than {@linkcode MAX_HEADERS_TOTAL_BYTES} in all. Throws `PolicyError` with
  * `field: "headers.<Name>"` before any I/O; no message contains a value.
  *
  * @example
@@ -198,6 +204,16 @@ export function checkHeaders(
     }
     seen.set(name.toLowerCase(), name);
     out[name] = checkHeaderValue(name, value, options);
+  }
+  const total = Object.entries(out).reduce((sum, [n, v]) => sum + n.length + v.length + 4, 0);
+  if (total > MAX_HEADERS_TOTAL_BYTES) {
+    throw policyError(
+      `the ${Object.keys(out).length} custom headers take ${total} bytes, more than the ` +
+        `${MAX_HEADERS_TOTAL_BYTES} allowed in all (servers refuse large requests with 431): ` +
+        "drop some or shorten their values",
+      base,
+      options.server,
+    );
   }
   return out;
 }

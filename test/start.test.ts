@@ -1,0 +1,148 @@
+// `npm start` as a new user runs it (scripts/start.ts, SKIP_BUILD=1 so no playground build): it
+// prints the URLs and a hint that runs from this clone, stops on SIGTERM (sent to npm, which
+// forwards it to `sh -c`, or to the script itself) leaving both ports free, and a taken port says
+// how to pick another and exits 1.
+import assert from "node:assert/strict";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const ENV = { ...process.env, SKIP_BUILD: "1", PORT: "0", SKILLS_PORT: "0", NO_COLOR: "1" };
+const POSIX = process.platform !== "win32";
+
+interface Started {
+  child: ChildProcess;
+  site: string;
+  skills: string;
+  hint: string;
+  exited: Promise<number | null>;
+}
+
+/** Spawn `command`, wait for its three banner lines (20 s at most). */
+function start(command: string, args: string[], env = ENV): Promise<Started> {
+  // Its own process group, so that cleanup can reach a server that outlived npm (see stop()).
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+  let out = "";
+  let err = "";
+  child.stderr!.on("data", (chunk) => (err += chunk));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner in 20 s:\n${out}\n${err}`)), 20_000);
+    child.stdout!.on("data", (chunk) => {
+      out += chunk;
+      const site = /skillmux playground: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out)?.[1];
+      const skills = /skills server: (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(out)?.[1];
+      const hint = /connect another client: (.+)\n/.exec(out)?.[1];
+      if (site && skills && hint) {
+        clearTimeout(timer);
+        resolve({ child, site, skills, hint, exited });
+      }
+    });
+    exited.then((code) => reject(new Error(`exited ${code} before its banner:\n${out}\n${err}`)));
+  });
+}
+
+/** Cleanup: kill the whole process group (a server orphaned by npm included), close the pipes. */
+function stop(started: Started): void {
+  try {
+    process.kill(-started.child.pid!, "SIGKILL");
+  } catch {
+    // already gone
+  }
+  started.child.stdout?.destroy();
+  started.child.stderr?.destroy();
+}
+
+/** Whether nothing listens on `port` of 127.0.0.1. */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const probe = createServer();
+    probe.once("error", () => done(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => done(true)));
+  });
+}
+
+/** Wait (5 s at most) until both ports of `started` are free again. */
+async function assertPortsFreed(started: Started): Promise<void> {
+  const ports = [started.site, started.skills].map((url) => Number(new URL(url).port));
+  for (let i = 0; i < 50; i++) {
+    if ((await Promise.all(ports.map(portFree))).every(Boolean)) return;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  assert.fail(`ports ${ports} still taken 5 s after SIGTERM: the server outlived npm start`);
+}
+
+const run = (command: string, args: string[], env: Record<string, string | undefined>) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+    execFile(command, args, { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
+      done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+
+describe("npm start", { skip: !POSIX && "POSIX signals" }, () => {
+  test("SIGTERM to npm frees both ports; the banner's hint runs from this clone", {
+    timeout: 90_000,
+  }, async () => {
+    const started = await start("npm", ["start", "--silent"]);
+    try {
+      assert.equal((await fetch(`${started.site}/playground.json`)).status, 200);
+      assert.match(started.hint, /^npm run cli -- mcp add http:\S+ --name skillmux$/);
+      // Run the hint as printed, into a throwaway config folder.
+      const home = await mkdtemp(join(tmpdir(), "skillmux-start-"));
+      try {
+        const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, "config") };
+        const [command, ...args] = started.hint.split(" ");
+        const added = await run(command, args, env);
+        assert.equal(added.code, 0, added.stderr);
+        const config = await readFile(join(home, "config", "skillmux", "config.toml"), "utf8");
+        assert.ok(config.includes(started.skills), config);
+      } finally {
+        await rm(home, { recursive: true, force: true });
+      }
+      process.kill(started.child.pid!, "SIGTERM");
+      await started.exited;
+      await assertPortsFreed(started);
+    } finally {
+      stop(started);
+    }
+  });
+
+  test("SIGTERM to scripts/start.ts itself: exit 0, ports free", { timeout: 60_000 }, async () => {
+    const started = await start("node", ["--import", "tsx", "scripts/start.ts"]);
+    try {
+      process.kill(started.child.pid!, "SIGTERM");
+      assert.equal(await started.exited, 0);
+      await assertPortsFreed(started);
+    } finally {
+      stop(started);
+    }
+  });
+
+  test("a taken port says how to pick another and exits 1", { timeout: 60_000 }, async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((done) => taken.listen(0, "127.0.0.1", done));
+    const port = String((taken.address() as { port: number }).port);
+    try {
+      for (const variable of ["PORT", "SKILLS_PORT"]) {
+        const env = { ...ENV, [variable]: port };
+        const out = await run("node", ["--import", "tsx", "scripts/start.ts"], env);
+        assert.equal(out.code, 1, `${variable}: ${out.stdout}${out.stderr}`);
+        assert.match(out.stderr, new RegExp(`Port ${port} is taken.*${variable}=<port> npm start`));
+        assert.doesNotMatch(out.stderr, /at .*\.ts:\d+/, "a message, not a stack trace");
+      }
+    } finally {
+      taken.close();
+    }
+  });
+});
