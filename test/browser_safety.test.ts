@@ -65,6 +65,7 @@ test("bare imports of lib/mod.ts are browser-capable npm packages", () => {
     "idb-keyval",
     "ky",
     "minisearch",
+    "oauth4webapi",
     "smol-toml",
     "valibot",
     "yaml",
