@@ -10,7 +10,7 @@
 //   script, so connect() tests script only what they are about.
 //   server.received → every request: method, path, lowercased headers (authorization,
 //   mcp-session-id, mcp-protocol-version, last-event-id, …), body, parsed rpc, and
-//   `closedEarly` (the client closed the connection before the answer ended).
+//   `closedEarly` (the client closed the connection before the answer ended), `at` (arrival time).
 //   await server.close() → destroys every socket (hung answers included) and stops.
 //
 // Handlers (factories below): ok, initialize, json, text, html, status, sse, hangHeaders,
@@ -29,6 +29,8 @@ export interface Received {
   // deno-lint-ignore no-explicit-any
   rpc: any;
   closedEarly: boolean;
+  /** When the server began to receive it (`performance.now()`, server side). */
+  at: number;
 }
 
 /** What a handler gets. */
@@ -106,6 +108,7 @@ export async function startFaultServer(): Promise<FaultServer> {
     close: () => Promise.resolve(),
   };
   const http_ = http.createServer(async (req, res) => {
+    const at = performance.now();
     const body = await readBody(req);
     let rpc: unknown;
     try {
@@ -122,6 +125,7 @@ export async function startFaultServer(): Promise<FaultServer> {
       body,
       rpc,
       closedEarly: false,
+      at,
     };
     received.push(record);
     res.on("close", () => {

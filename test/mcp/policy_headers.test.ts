@@ -69,7 +69,9 @@ const BLOCKED = [
   "Proxy-Anything",
   "Sec-Fetch-Mode",
   "Sec-CH-UA",
+  "X-HTTP-Method",
   "X-HTTP-Method-Override",
+  "X-Method-Override",
   "Forwarded",
 ];
 
