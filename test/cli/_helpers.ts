@@ -6,11 +6,13 @@ import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { run } from "../../lib/cli/main.ts";
+import { deadUrl } from "../_closed_port.ts";
 
 export const ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
 export const MAIN: string = join(ROOT, "lib/cli/main.ts");
 export const IS_DENO: boolean = "Deno" in globalThis;
-export const DEAD = "http://127.0.0.1:9/mcp";
+/** A server URL nothing listens on (a port allocated and closed). */
+export const DEAD: string = await deadUrl();
 
 export interface Result {
   code: number;
