@@ -34,19 +34,23 @@ export async function tempHome(): Promise<
   return { dir, env, close: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** `run()` in-process with captured output. */
+/** `run()` in-process with captured output; `onStdout` sees the output as it comes. */
 export async function cli(
   argv: string[],
   env: Record<string, string | undefined>,
-  extra: { color?: boolean; signal?: AbortSignal } = {},
+  extra: { color?: boolean; signal?: AbortSignal; onStdout?: (text: string) => void } = {},
 ): Promise<Result> {
+  const { onStdout, ...options } = extra;
   let stdout = "";
   let stderr = "";
   const code = await run(argv, {
-    stdout: (t) => (stdout += t),
+    stdout: (t) => {
+      stdout += t;
+      onStdout?.(t);
+    },
     stderr: (t) => (stderr += t),
     env,
-    ...extra,
+    ...options,
   });
   return { code, stdout, stderr };
 }

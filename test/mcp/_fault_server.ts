@@ -380,11 +380,4 @@ export function legacy(
   return Object.assign(handler, { streams });
 }
 
-/** Poll `check` every 10 ms until it is true; reject after `ms`. */
-export async function waitUntil(check: () => boolean, ms = 2_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error("waitUntil: condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+export { waitUntil } from "../_wait.ts";

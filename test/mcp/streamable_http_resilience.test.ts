@@ -6,6 +6,7 @@ import { test } from "node:test";
 import { isMcpError } from "../../lib/mcp/errors.ts";
 import { createStreamableHttpTransport } from "../../lib/mcp/transport/streamable_http.ts";
 import { parseRetryAfter } from "../../lib/mcp/transport/_retry.ts";
+import type { JsonRpcResponse } from "../../lib/mcp/types.ts";
 import {
   destroyMidBody,
   type FaultServer,
@@ -21,7 +22,6 @@ import {
   startFaultServer,
   status,
   text,
-  waitUntil,
 } from "./_fault_server.ts";
 import {
   assertNoSecrets,
@@ -157,7 +157,7 @@ faultTest(
       signal: controller.signal,
       timeoutMs: 20_000,
     });
-    await waitUntil(() => rig.logs.some((line) => line.includes("retry 1")));
+    await rig.logged(/retry 1/);
     const reason = new Error("stop");
     controller.abort(reason);
     assert.equal(await rejection(pending), reason);
@@ -178,9 +178,24 @@ test("connection refused is a NetworkError with a cause", async () => {
   await transport.close();
 });
 
+/**
+ * The outcome of the first call the circuit admits: while it refuses, wait the `retryAfterMs`
+ * its `CircuitOpenError` names (the breaker's own word, not a guess) and ask again.
+ */
+async function whenAdmitted(call: () => Promise<unknown>): Promise<unknown> {
+  for (let refusals = 0; refusals < 100; refusals++) {
+    const outcome = await call().then((value) => value, (error: unknown) => error);
+    if (!isMcpError(outcome, "CircuitOpenError")) return outcome;
+    const { retryAfterMs } = outcome as unknown as { retryAfterMs: number };
+    await new Promise((resolve) => setTimeout(resolve, Math.max(1, retryAfterMs)));
+  }
+  throw new Error("the circuit never admitted a call");
+}
+
 faultTest(
   "the circuit opens after N failures, fails fast, then lets one probe through",
-  { circuitThreshold: 3, circuitCooldownMs: 100 },
+  // A cooldown long enough that a loaded machine cannot outlast it between two calls.
+  { circuitThreshold: 3, circuitCooldownMs: 1_000 },
   async (rig) => {
     rig.fault.script(status(503), status(503), status(503));
     for (let i = 0; i < 3; i++) {
@@ -190,20 +205,18 @@ faultTest(
     }
     const open = await rejection(rig.transport.request(rpc(3, "tools/call")));
     assert.ok(isMcpError(open, "CircuitOpenError"), String(open));
-    assert.ok((open as unknown as { retryAfterMs: number }).retryAfterMs <= 100);
+    const { retryAfterMs } = open as unknown as { retryAfterMs: number };
+    assert.ok(retryAfterMs > 0 && retryAfterMs <= 1_000, String(retryAfterMs));
     assert.equal(posts(rig.fault), 3, "no request while open");
-    await new Promise((resolve) => setTimeout(resolve, 120));
     rig.fault.script(status(503));
-    assert.ok(
-      isMcpError(await rejection(rig.transport.request(rpc(4, "tools/call"))), "HttpError"),
-      "probe fails",
-    );
+    const probe = await whenAdmitted(() => rig.transport.request(rpc(4, "tools/call")));
+    assert.ok(isMcpError(probe, "HttpError"), `probe fails: ${probe}`);
+    assert.equal(posts(rig.fault), 4, "exactly one probe went through");
     assert.ok(
       isMcpError(await rejection(rig.transport.request(rpc(5, "ping"))), "CircuitOpenError"),
       "re-opened",
     );
-    await new Promise((resolve) => setTimeout(resolve, 120));
-    resultOf(await rig.transport.request(rpc(6, "ping")));
+    resultOf(await whenAdmitted(() => rig.transport.request(rpc(6, "ping"))) as JsonRpcResponse);
     resultOf(await rig.transport.request(rpc(7, "ping")));
     assert.equal(posts(rig.fault), 6);
   },
