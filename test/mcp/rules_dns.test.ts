@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { connect } from "../../lib/mcp/client.ts";
+import { prepareServer } from "../../lib/mcp/policy/prepare.ts";
+import { createStreamableHttpTransport } from "../../lib/mcp/transport/streamable_http.ts";
 import type { HostLookup, ResolvedAddress } from "../../lib/mcp/policy/url.ts";
 import { serveSkills } from "../../lib/server/mod.ts";
 import { fetchRegistryIndex } from "../../lib/install/mod.ts";
@@ -176,6 +178,30 @@ describe("strict mode: every transport resolves the host before it connects", ()
       }
     });
   }
+});
+
+describe("strict mode: the GET notification stream resolves the host too", () => {
+  test("a transport whose first act is listen() checks the host before the GET", async () => {
+    const fault = await startFaultServer();
+    const pin = pinned(fault.origin);
+    const transport = createStreamableHttpTransport(
+      prepareServer({ name: "srv", url: "https://listen.example.com/mcp" }, {
+        env: {},
+        urlPolicy: { mode: "strict", lookup: resolver(PRIVATE).lookup },
+      }),
+      { fetch: pin.fetch },
+    );
+    try {
+      const error = await transport.listen(AbortSignal.timeout(5_000))
+        .then(() => undefined, (e: Error) => e);
+      assert.equal(error?.name, "PolicyError", String(error));
+      assert.deepEqual(pin.calls, []);
+      assert.equal(fault.received.length, 0);
+    } finally {
+      await transport.close();
+      await fault.close();
+    }
+  });
 });
 
 describe("strict mode: skill downloads resolve the host too", () => {
