@@ -192,6 +192,7 @@ describe("strict mode: the GET notification stream resolves the host too", () =>
       { fetch: pin.fetch },
     );
     try {
+      assert.ok(transport.listen, "the Streamable HTTP transport can listen");
       const error = await transport.listen(AbortSignal.timeout(5_000))
         .then(() => undefined, (e: Error) => e);
       assert.equal(error?.name, "PolicyError", String(error));
