@@ -134,10 +134,14 @@ $DENO lint
 $DENO fmt --check
 
 step "Unit tests under Deno"
-NO_COLOR=1 $DENO test -A --no-check "${UNIT[@]}" 2>&1 | tee -a "$LOG"
+# A hang fails its top-level test (a node:test suite as a whole) after 10 min: test/_deadline.ts.
+NO_COLOR=1 $DENO test -A --no-check --preload test/_deadline.ts "${UNIT[@]}" 2>&1 | tee -a "$LOG"
 
 step "Unit tests under Node $(node --version)"
-node --import tsx --test --test-reporter=spec "${UNIT[@]}" 2>&1 | tee -a "$LOG"
+# A hang fails its test after 2 min (test/_deadline.ts), its file after 10 (--test-timeout);
+# --test-force-exit ends a file whose timed-out test left a socket or timer behind.
+node --import tsx --import ./test/_deadline.ts --test --test-timeout=600000 --test-force-exit \
+  --test-reporter=spec "${UNIT[@]}" 2>&1 | tee -a "$LOG"
 
 step "Browser tests in Chromium (Playwright)"
 npx playwright test 2>&1 | tee -a "$LOG"

@@ -20,6 +20,7 @@ import {
   openAiAnswer,
   startFakeLlm,
 } from "../catalog/_servers.ts";
+import { deadUrl } from "../_closed_port.ts";
 
 const SHOTS = "test-results/playground";
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -171,7 +172,7 @@ test.describe("playground", () => {
   });
 
   test("an unreachable server and a server without CORS each say why; the others keep working", async () => {
-    await addServer("gone", "http://127.0.0.1:9/mcp");
+    await addServer("gone", await deadUrl());
     await expect(page.getByTestId("server-form-error")).toContainText(
       "Connection refused or unreachable",
     );

@@ -13,6 +13,7 @@ import {
   type HostFunction,
 } from "../../lib/mod.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
+import { waitUntil } from "../_wait.ts";
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -241,10 +242,8 @@ describe("MCP tools from the registry", () => {
     const other = await startToolServer([tool("lookup", "Look a gene up")]);
     try {
       await registry.add({ name: "genes", url: other.url });
-      for (let i = 0; i < 100 && !catalog.get("genes__lookup"); i++) {
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      assert.ok(catalog.get("genes__lookup"), "the catalog rebuilt after the registry changed");
+      await waitUntil(() => catalog.get("genes__lookup") !== undefined, 10_000)
+        .catch(() => assert.fail("the catalog did not rebuild after the registry changed"));
     } finally {
       catalog.dispose();
       await other.close();

@@ -14,6 +14,7 @@ import {
   selectForRequest,
 } from "../../lib/mod.ts";
 import { anthropicAnswer, type LlmAnswer, openAiAnswer, startFakeLlm } from "./_servers.ts";
+import { deadUrl } from "../_closed_port.ts";
 
 const KEY = "sk-test-0123456789abcdef";
 const MESSAGES = [
@@ -104,10 +105,12 @@ test("a 401 is not retried; a refused port, an oversized or malformed answer giv
     /openai answered HTTP 401: invalid api key/,
   );
   assert.equal(fake.requests.length, 1);
-  const dead = createOpenAiModel({ baseUrl: "http://127.0.0.1:9/v1", model: "m", retries: 0 });
+  const deadBase = await deadUrl("/v1");
+  const dead = createOpenAiModel({ baseUrl: deadBase, model: "m", retries: 0 });
   await assert.rejects(
     dead(MESSAGES, { signal: signal() }),
-    /openai cannot be reached at http:\/\/127\.0\.0\.1:9/,
+    (error: Error) =>
+      error.message.includes(`openai cannot be reached at ${new URL(deadBase).origin}`),
   );
   script = () => openAiAnswer("x".repeat(2_000));
   const small = createOpenAiModel({

@@ -6,11 +6,13 @@ import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { run } from "../../lib/cli/main.ts";
+import { deadUrl } from "../_closed_port.ts";
 
 export const ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
 export const MAIN: string = join(ROOT, "lib/cli/main.ts");
 export const IS_DENO: boolean = "Deno" in globalThis;
-export const DEAD = "http://127.0.0.1:9/mcp";
+/** A server URL nothing listens on (a port allocated and closed). */
+export const DEAD: string = await deadUrl();
 
 export interface Result {
   code: number;
@@ -32,19 +34,23 @@ export async function tempHome(): Promise<
   return { dir, env, close: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** `run()` in-process with captured output. */
+/** `run()` in-process with captured output; `onStdout` sees the output as it comes. */
 export async function cli(
   argv: string[],
   env: Record<string, string | undefined>,
-  extra: { color?: boolean; signal?: AbortSignal } = {},
+  extra: { color?: boolean; signal?: AbortSignal; onStdout?: (text: string) => void } = {},
 ): Promise<Result> {
+  const { onStdout, ...options } = extra;
   let stdout = "";
   let stderr = "";
   const code = await run(argv, {
-    stdout: (t) => (stdout += t),
+    stdout: (t) => {
+      stdout += t;
+      onStdout?.(t);
+    },
     stderr: (t) => (stderr += t),
     env,
-    ...extra,
+    ...options,
   });
   return { code, stdout, stderr };
 }

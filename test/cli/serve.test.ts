@@ -8,6 +8,7 @@ import process from "node:process";
 import { test } from "node:test";
 import { connect } from "../../lib/mcp/client.ts";
 import { cli, command, ROOT, tempHome } from "./_helpers.ts";
+import { waitUntil, within } from "../_wait.ts";
 
 const hasServer = existsSync(join(ROOT, "lib/server/mod.ts"));
 
@@ -34,7 +35,7 @@ test(
       let stdout = "";
       let stderr = "";
       child.stderr.on("data", (chunk) => (stderr += chunk));
-      const url = await new Promise<string>((done, fail) => {
+      const printed = new Promise<string>((done, fail) => {
         child.stdout.on("data", (chunk) => {
           stdout += chunk;
           const found = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(stdout);
@@ -42,6 +43,7 @@ test(
         });
         child.once("exit", (code) => fail(new Error(`serve exited ${code}: ${stderr}`)));
       });
+      const url = await within(printed, 20_000, "serve's URL on stdout");
       const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
       const client = await connect({ name: "served", url });
       try {
@@ -53,13 +55,12 @@ test(
       } finally {
         await client.close();
       }
-      await new Promise((done) => setTimeout(done, 200));
-      assert.match(stdout, /"mcpServers"/);
+      await waitUntil(() => /"mcpServers"/.test(stdout), 10_000);
       // Run from this clone: the hint must be a command that works here.
       assert.match(stdout, /Connect with: npm run cli -- mcp add http:\S+ --name skillmux\n/);
       // process.kill, not child.kill: Deno's child.kill reports a signal exit even when the child exits 0.
       process.kill(child.pid!, "SIGTERM");
-      assert.equal(await exited, 0, stderr);
+      assert.equal(await within(exited, 10_000, "serve's exit after SIGTERM"), 0, stderr);
     } finally {
       child.kill("SIGKILL");
       await home.close();
@@ -72,8 +73,12 @@ test(
   { skip: !hasServer, timeout: 30_000 },
   async () => {
     const stop = new AbortController();
-    const running = cli(["serve", "--json"], {}, { signal: stop.signal });
-    await new Promise((done) => setTimeout(done, 1500));
+    let printed = "";
+    const running = cli(["serve", "--json"], {}, {
+      signal: stop.signal,
+      onStdout: (text) => (printed += text),
+    });
+    await waitUntil(() => printed.includes('"url"'), 15_000); // listening: it printed its URL
     stop.abort();
     const out = await running;
     assert.equal(out.code, 0, out.stderr);

@@ -29,6 +29,7 @@ import {
   startRegistry,
   type TestRegistry,
 } from "./_registry.ts";
+import { deadUrl } from "../_closed_port.ts";
 
 let registry: TestRegistry;
 let dir: string;
@@ -371,7 +372,7 @@ describe("searchSkills", () => {
     assert.ok(sort.hits.slice(0, 2).some((h) => h.name === "samtools" && h.source === "builtin"));
     assert.ok(sort.hits.some((h) => h.name === "bamsort" && h.source === "registry"));
     const offline = await searchSkills("sort a bam by coordinate", {
-      registry: "http://127.0.0.1:9/",
+      registry: await deadUrl("/"),
       communityDir: dir,
       retries: 0,
       resolver,

@@ -10,7 +10,7 @@
 //   script, so connect() tests script only what they are about.
 //   server.received → every request: method, path, lowercased headers (authorization,
 //   mcp-session-id, mcp-protocol-version, last-event-id, …), body, parsed rpc, and
-//   `closedEarly` (the client closed the connection before the answer ended).
+//   `closedEarly` (the client closed the connection before the answer ended), `at` (arrival time).
 //   await server.close() → destroys every socket (hung answers included) and stops.
 //
 // Handlers (factories below): ok, initialize, json, text, html, status, sse, hangHeaders,
@@ -29,6 +29,8 @@ export interface Received {
   // deno-lint-ignore no-explicit-any
   rpc: any;
   closedEarly: boolean;
+  /** When the server began to receive it (`performance.now()`, server side). */
+  at: number;
 }
 
 /** What a handler gets. */
@@ -106,6 +108,7 @@ export async function startFaultServer(): Promise<FaultServer> {
     close: () => Promise.resolve(),
   };
   const http_ = http.createServer(async (req, res) => {
+    const at = performance.now();
     const body = await readBody(req);
     let rpc: unknown;
     try {
@@ -122,6 +125,7 @@ export async function startFaultServer(): Promise<FaultServer> {
       body,
       rpc,
       closedEarly: false,
+      at,
     };
     received.push(record);
     res.on("close", () => {
@@ -376,11 +380,4 @@ export function legacy(
   return Object.assign(handler, { streams });
 }
 
-/** Poll `check` every 10 ms until it is true; reject after `ms`. */
-export async function waitUntil(check: () => boolean, ms = 2_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error("waitUntil: condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+export { waitUntil } from "../_wait.ts";

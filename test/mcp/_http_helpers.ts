@@ -10,6 +10,7 @@ import type { HttpTransportOptions } from "../../lib/mcp/transport/http_options.
 import { test } from "node:test";
 import { type FaultServer, startFaultServer } from "./_fault_server.ts";
 import type { JsonRpcRequest, JsonRpcResponse, McpServerConfig } from "../../lib/mcp/types.ts";
+import { within } from "../_wait.ts";
 
 /** A prepared HTTP server config. */
 export function server(url: string, extra: Partial<McpServerConfig> = {}): PreparedServer {
@@ -116,6 +117,8 @@ export interface Rig {
   fault: FaultServer;
   transport: McpTransport;
   logs: string[];
+  /** The first log line matching `pattern`, as soon as it is written (fails after `ms`). */
+  logged(pattern: RegExp, ms?: number): Promise<string>;
 }
 
 /** Shared setup of a {@linkcode faultTest} file: the server config and secrets to check logs for. */
@@ -137,14 +140,30 @@ export function faultTests(
     test(name, async () => {
       const fault = await startFaultServer();
       const logs: string[] = [];
+      const waiters = new Set<(line: string) => void>();
       const transport = createStreamableHttpTransport(server(fault.url, setup.config), {
         retryDelayMs: 5,
         ...setup.defaults,
-        log: (line) => logs.push(line),
+        log: (line) => {
+          logs.push(line);
+          for (const waiter of waiters) waiter(line);
+        },
         ...options,
       });
+      const logged = (pattern: RegExp, ms = 10_000) => {
+        const seen = logs.find((line) => pattern.test(line));
+        if (seen !== undefined) return Promise.resolve(seen);
+        let waiter!: (line: string) => void;
+        const line = new Promise<string>((resolve) => {
+          waiter = (line) => pattern.test(line) && resolve(line);
+          waiters.add(waiter);
+        });
+        return within(line, ms, `a log line matching ${pattern}`).finally(() =>
+          waiters.delete(waiter)
+        );
+      };
       try {
-        await body({ fault, transport, logs });
+        await body({ fault, transport, logs, logged });
       } finally {
         await transport.close();
         await fault.close();

@@ -10,6 +10,7 @@
 //   - json: true → `enableJsonResponse` (JSON answers instead of SSE).
 //   - skills: { name: markdown } → resources `skill://<name>` (text/markdown, name, the
 //     front matter's `description`), plus the template `skill://{name}`.
+//   - unlisted: { name: markdown } → readable through the template only (not listed).
 //   - tools: N → N extra tools `dummy-1…N` besides `echo` ({ text }) and `add` ({ a, b }).
 //   - pageSize: N → tools/list and resources/list return N items per page with `nextCursor`.
 //   - cors: true → answers preflights and allows any origin (for browser clients).
@@ -45,6 +46,8 @@ export interface SdkServerOptions {
   stateful?: boolean;
   json?: boolean;
   skills?: Record<string, string>;
+  /** Skills readable through the `skill://{name}` template only: not in resources/list. */
+  unlisted?: Record<string, string>;
   pageSize?: number;
   tools?: number;
   /** Answer CORS preflights and allow any origin, as a server meant for browser clients does. */
@@ -119,7 +122,7 @@ function buildServer(options: SdkServerOptions): McpServer {
     new ResourceTemplate("skill://{name}", { list: undefined }),
     { description: "A skill by name", mimeType: "text/markdown" },
     (uri, { name }) => {
-      const text = options.skills?.[String(name)];
+      const text = options.skills?.[String(name)] ?? options.unlisted?.[String(name)];
       if (text === undefined) {
         throw new McpError(ErrorCode.InvalidParams, `Resource ${uri.href} not found`);
       }

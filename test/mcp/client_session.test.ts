@@ -1,7 +1,7 @@
 // connect() where real servers can't be made to misbehave on cue: lost sessions, version
 // negotiation, endless or looping pagination, and policy refusals before any I/O.
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, test } from "node:test";
+import { afterEach, beforeEach, describe, test } from "node:test";
 import { connect } from "../../lib/mcp/client.ts";
 import {
   type FaultServer,
@@ -14,16 +14,15 @@ import {
   status,
 } from "./_fault_server.ts";
 
+// A fresh fault server per test: a handler one test scripted but did not use, a changed
+// fallback or a request still in flight cannot leak into the next test.
 let fault: FaultServer;
-before(async () => {
+beforeEach(async () => {
   fault = await startFaultServer();
   fault.lifecycle = true;
-});
-after(() => fault.close());
-beforeEach(() => {
-  fault.received.length = 0;
   fault.fallback = ok({ tools: [] });
 });
+afterEach(() => fault.close());
 
 /** The JSON-RPC methods received, without the era probe and the initialized notification. */
 const rpcs = () =>

@@ -9,7 +9,8 @@ import {
   MAX_HEADER_VALUE_BYTES,
   MAX_HEADERS_TOTAL_BYTES,
 } from "../../lib/mcp/policy/headers.ts";
-import { prepareServer } from "../../lib/mcp/policy/prepare.ts";
+import { connect } from "../../lib/mcp/client.ts";
+import { type FaultServer, initialize, startFaultServer } from "./_fault_server.ts";
 
 const VALUE = "VALUE-never-in-messages-7c1d";
 
@@ -70,7 +71,9 @@ const BLOCKED = [
   "Proxy-Anything",
   "Sec-Fetch-Mode",
   "Sec-CH-UA",
+  "X-HTTP-Method",
   "X-HTTP-Method-Override",
+  "X-Method-Override",
   "Forwarded",
 ];
 
@@ -189,34 +192,38 @@ test("the result is a copy with trimmed values", () => {
 });
 
 describe("before any I/O", () => {
-  let calls = 0;
-  const realFetch = globalThis.fetch;
-  beforeEach(() => {
-    calls = 0;
-    globalThis.fetch = ((..._args: unknown[]) => {
-      calls++;
-      return Promise.reject(new Error("no network in this test"));
-    }) as typeof fetch;
+  // connect() against a real server: the refusal must come before a single request reaches it.
+  let fault: FaultServer;
+  beforeEach(async () => {
+    fault = await startFaultServer();
   });
-  afterEach(() => {
-    globalThis.fetch = realFetch;
-  });
+  afterEach(() => fault.close());
 
   const cases: Array<[string, Record<string, string>]> = [
     ["headers.Host", { Host: "evil.example" }],
     ["headers.Mcp-Session-Id", { "Mcp-Session-Id": "abc" }],
+    ["headers.X-HTTP-Method-Override", { "X-HTTP-Method-Override": "DELETE" }],
     ["headers.X-Bad", { "X-Bad": "a\r\nb" }],
     ["headers.X Bad", { "X Bad": "a" }],
     ["headers.X-Big", { "X-Big": "a".repeat(9000) }],
   ];
   for (const [field, headers] of cases) {
-    test(`prepareServer refuses ${field} without calling fetch`, () => {
-      assert.throws(
-        () => prepareServer({ name: "srv", url: "https://example.com", headers }, { env: {} }),
-        (error: PolicyError) =>
-          isMcpError(error, "PolicyError") && error.field === field && error.server === "srv",
-      );
-      assert.equal(calls, 0);
+    test(`connect() refuses ${field} and the server receives nothing`, async () => {
+      const error = await connect({ name: "srv", url: fault.url, headers }, { env: {} })
+        .then(() => undefined, (e: PolicyError) => e);
+      assert.ok(isMcpError(error, "PolicyError"), String(error));
+      assert.equal(error.field, field);
+      assert.equal(error.server, "srv");
+      assert.equal(fault.received.length, 0);
     });
   }
+
+  test("the same server accepts a connection with allowed headers (the check above can fail)", async () => {
+    fault.script(initialize());
+    fault.lifecycle = true;
+    const client = await connect({ name: "srv", url: fault.url, headers: { "X-Api-Key": "k" } });
+    await client.close();
+    assert.ok(fault.received.length > 0);
+    assert.equal(fault.received[0].headers["x-api-key"], "k");
+  });
 });

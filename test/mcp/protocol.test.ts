@@ -8,6 +8,7 @@ import type { JsonRpcNotification } from "../../lib/mcp/types.ts";
 import { serveSkills } from "../../lib/server/mod.ts";
 import type { SkillsServer } from "../../lib/server/types.ts";
 import { type SdkServer, startEverything, startSdkServer, type TestServer } from "./_servers.ts";
+import { within } from "../_wait.ts";
 
 let modern: SkillsServer;
 let legacy: SdkServer;
@@ -122,8 +123,7 @@ describe("server-everything (2025, sessions, SSE)", () => {
       },
     });
     await client.callTool("toggle-simulated-logging", {});
-    const timer = new Promise((_, reject) => setTimeout(() => reject(new Error("no log")), 12_000));
-    await Promise.race([first, timer]);
+    await within(first, 12_000, "a log notification on the GET stream");
     assert.ok(got.some((m) => m.method === "notifications/message"));
     await client.callTool("toggle-simulated-logging", {});
     await client.close();

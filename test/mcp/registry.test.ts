@@ -8,10 +8,11 @@ import { parseMcpServersJson, toMcpServersJson } from "../../lib/mcp/registry/co
 import { createServerRegistry, type ServerRegistry } from "../../lib/mcp/registry/registry.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
 import { type SdkServer, startSdkServer } from "./_servers.ts";
+import { deadUrl } from "../_closed_port.ts";
 
 const SKILL = (name: string) =>
   `---\nname: ${name}\ndescription: ${name} over MCP. Use when testing.\n---\n`;
-const DEAD = "http://127.0.0.1:9/mcp"; // discard port: connection refused
+const DEAD = await deadUrl(); // a closed port: connection refused
 
 let home: string;
 let up: SdkServer;
@@ -56,7 +57,7 @@ describe("add", () => {
       registry.add({ name: "bad header", url: up.url }),
       registry.add({ name: "hdr", url: up.url, headers: { "Content-Type": "text/plain" } }),
       registry.add({ name: "dead", url: DEAD }),
-      registry.add({ name: "team", url: "http://127.0.0.1:1/other" }),
+      registry.add({ name: "team", url: DEAD.replace(/\/mcp$/, "/other") }),
       registry.add({ name: "same-url", url: up.url }),
     ];
     const kinds = [];
@@ -115,7 +116,7 @@ describe("remove, import, export", () => {
   test("import checks every entry before writing; export round-trips", async () => {
     const bad = parseMcpServersJson({
       mcpServers: {
-        ok: { url: "http://127.0.0.1:5/mcp" },
+        ok: { url: DEAD },
         evil: { url: "http://h", headers: { Cookie: "x" } },
       },
     });

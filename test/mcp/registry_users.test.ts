@@ -12,10 +12,11 @@ import { createMemoryStorage } from "../../lib/storage/memory.ts";
 import { createUnstorageStorage } from "../../lib/storage/unstorage.ts";
 import { type RedisServer, startRedis } from "../storage/_redis.ts";
 import { type SdkServer, startSdkServer } from "./_servers.ts";
+import { deadUrl } from "../_closed_port.ts";
 
 const SKILL = (name: string) =>
   `---\nname: ${name}\ndescription: ${name}. Use when testing.\n---\n`;
-const DEAD = "http://127.0.0.1:9/mcp";
+const DEAD = await deadUrl();
 const KEY = new Uint8Array(32).fill(7);
 
 let redis: RedisServer;

@@ -12,6 +12,7 @@ import { createResolver } from "../../lib/resolve/resolver.ts";
 import { serveSkills } from "../../lib/server/mod.ts";
 import type { SkillsServer } from "../../lib/server/types.ts";
 import { skillDoc } from "./_helpers.ts";
+import { within } from "../_wait.ts";
 
 let dir: string;
 let server: SkillsServer;
@@ -73,10 +74,7 @@ describe("MCP skill source with skills/list", () => {
     await resolver.resolve("samtools");
     assert.equal(count("skills/list"), lists, "a warm listing is reused");
     await writeFile(join(dir, "bwa.md"), skillDoc("bwa", "BWA notes. Use when aligning."));
-    const timer = new Promise((_, reject) =>
-      setTimeout(() => reject(new Error("unheard")), 10_000)
-    );
-    await Promise.race([heard, timer]);
+    await within(heard, 10_000, "the list-changed notification");
     assert.equal((await resolver.resolve("bwa")).source, "mcp:team3");
     assert.equal(count("skills/list"), lists + 1, "listed again after the notification");
   });

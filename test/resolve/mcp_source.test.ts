@@ -13,6 +13,7 @@ import { createMemoryStorage } from "../../lib/storage/memory.ts";
 import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
 import { startFaultServer, status } from "../mcp/_fault_server.ts";
 import { countingSource, skillDoc } from "./_helpers.ts";
+import { deadUrl } from "../_closed_port.ts";
 
 let a: SdkServer;
 let b: SdkServer;
@@ -98,7 +99,7 @@ describe("MCP skill sources", () => {
   });
 
   test("a dead server and invalid or oversized remote content are diagnostics; resolution goes on", async () => {
-    const dead = source("dead", "http://127.0.0.1:9/mcp");
+    const dead = source("dead", await deadUrl());
     const bad = source("broken", broken.url);
     const resolver = createResolver({ sources: [[dead, bad, source("b2", b.url)]] });
     const hit = await resolver.resolve("bwa");

@@ -13,6 +13,7 @@ import { serveSkills } from "../../lib/server/mod.ts";
 import type { SkillsServer } from "../../lib/server/types.ts";
 import { makeTempDir, removeTempDirs } from "../storage/_tmp.ts";
 import { skillDoc } from "./_helpers.ts";
+import { within } from "../_wait.ts";
 
 const servers: SkillsServer[] = [];
 const clients: Client[] = [];
@@ -23,9 +24,16 @@ after(async () => {
   await removeTempDirs();
 });
 
-async function open(url: string): Promise<Client> {
+async function open(url: string, onStream?: () => void): Promise<Client> {
   const client = new Client({ name: "sdk-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  // Tell when the standalone GET stream is open, so a test can wait on that, not on a sleep.
+  const fetchSeeing: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    const type = response.headers.get("content-type") ?? "";
+    if (init?.method === "GET" && response.ok && type.includes("text/event-stream")) onStream?.();
+    return response;
+  };
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: fetchSeeing }));
   clients.push(client);
   return client;
 }
@@ -50,7 +58,7 @@ for (const sessions of [false, true]) {
       assert.equal(results[0].name, "samtools");
       const miss = await client.callTool({ name: "get_skill", arguments: { name: "nope" } });
       assert.equal(miss.isError, true);
-      assert.equal(await client.ping().then(() => "pong"), "pong");
+      assert.deepEqual(await client.ping(), {}, "ping answers an empty result");
     });
   });
 }
@@ -61,7 +69,9 @@ test("the SDK Client hears list_changed on its GET stream (sessions)", async () 
   await writeFile(join(folder, "alpha.md"), skillDoc("alpha", "Alpha. Use when testing."));
   const server = await serveSkills({ folder, sessions: true });
   servers.push(server);
-  const client = await open(server.url);
+  let streamOpen!: () => void;
+  const opened = new Promise<void>((resolve) => (streamOpen = resolve));
+  const client = await open(server.url, () => streamOpen());
   const heard = new Promise<string>((resolve) => {
     client.setNotificationHandler(
       ResourceListChangedNotificationSchema,
@@ -69,7 +79,10 @@ test("the SDK Client hears list_changed on its GET stream (sessions)", async () 
     );
   });
   assert.equal((await client.listResources()).resources.length, 1);
-  await new Promise((resolve) => setTimeout(resolve, 300)); // let the GET stream open
+  await within(opened, 10_000, "the SDK client's GET stream");
   await writeFile(join(folder, "beta.md"), skillDoc("beta", "Beta. Use when testing."));
-  assert.equal(await heard, "notifications/resources/list_changed");
+  assert.equal(
+    await within(heard, 10_000, "list_changed on the GET stream"),
+    "notifications/resources/list_changed",
+  );
 });

@@ -5,6 +5,7 @@ import { after, before, describe, test } from "node:test";
 import { serveSkills } from "../../lib/server/mod.ts";
 import type { SkillsServer } from "../../lib/server/types.ts";
 import { post } from "./_helpers.ts";
+import { waitUntil } from "../_wait.ts";
 
 const TOKEN = "tok-3f9a7c1e-secret";
 const lines: string[] = [];
@@ -41,7 +42,7 @@ describe("bearer token", () => {
     const before = lines.length;
     const ok = await post(guarded.url, bearer);
     await ok.text();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => lines.slice(before).some((l) => l.startsWith("POST")), 10_000);
     const line = lines.slice(before).find((l) => l.startsWith("POST"));
     assert.match(line ?? "", /^POST \/mcp initialize 200 \d+(\.\d+)?ms$/);
     assert.ok(lines.length > 0);

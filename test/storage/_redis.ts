@@ -11,10 +11,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { closedPort } from "../_closed_port.ts";
+import { within } from "../_wait.ts";
 
 const CANDIDATES = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"];
 const STARTUP_MS = 10_000;
@@ -41,17 +42,6 @@ export function redisServerPath(): string {
     );
   }
   return found;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function launch(binary: string, port: number, dir: string): Promise<ChildProcess> {
@@ -98,9 +88,12 @@ function launch(binary: string, port: number, dir: string): Promise<ChildProcess
   });
 }
 
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once("exit", () => resolve()));
+/** The child's exit; a SIGKILL after 10 s if it has not come (it then comes at once). */
+async function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exit = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  await within(exit, 10_000, "redis-server's exit").catch(() => child.kill("SIGKILL"));
+  await within(exit, 5_000, "redis-server's exit after SIGKILL");
 }
 
 /** Start redis-server on a free port of 127.0.0.1 (three tries, in case a port is taken). */
@@ -110,7 +103,7 @@ export async function startRedis(): Promise<RedisServer> {
   let child: ChildProcess | undefined;
   let port = 0;
   for (let attempt = 1; child === undefined; attempt++) {
-    port = await freePort();
+    port = await closedPort();
     try {
       child = await launch(binary, port, dir);
     } catch (error) {

@@ -24,7 +24,12 @@ function runtimeArgs(file: string): string[] {
 function warm(root: string): Promise<void> {
   const [command, ...args] = runtimeArgs(writer);
   return new Promise((resolve, reject) => {
-    execFile(command, [...args, "--warm", root], (error) => error ? reject(error) : resolve());
+    execFile(
+      command,
+      [...args, "--warm", root],
+      { timeout: 60_000 },
+      (error) => error ? reject(error) : resolve(),
+    );
   });
 }
 
@@ -32,7 +37,7 @@ function warm(root: string): Promise<void> {
 function runLimited(root: string): Promise<Outcome> {
   const args = ["-c", 'ulimit -f 512 && exec "$@"', "bash", ...runtimeArgs(writer), root];
   return new Promise((resolve) => {
-    execFile("bash", args, (error, stdout, stderr) => {
+    execFile("bash", args, { timeout: 60_000 }, (error, stdout, stderr) => {
       const failure = error as { code?: number; signal?: string } | null;
       resolve({ code: failure?.code ?? 0, signal: failure?.signal ?? null, stdout, stderr });
     });

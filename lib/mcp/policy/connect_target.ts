@@ -10,29 +10,24 @@ import { hasNodeBuiltins, nodeBuiltins } from "../../_node.ts";
 import { NetworkError } from "../errors.ts";
 import { classifyAddress } from "./_address.ts";
 import { policyError } from "./_error.ts";
-import type { UrlPolicyOptions } from "./url.ts";
+import type { HostLookup, ResolvedAddress, UrlPolicyOptions } from "./url.ts";
 
-/** One address a host name resolves to. */
-export interface ResolvedAddress {
-  /** The address, e.g. `93.184.215.14` or `2606:2800::1`. */
-  address: string;
-  /** 4 or 6, when known. */
-  family?: number;
-}
+export type { HostLookup, ResolvedAddress } from "./url.ts";
 
 /** Options of {@linkcode checkConnectTarget}. */
 export interface ConnectTargetOptions {
   /** The server name, for errors. */
   server?: string;
   /**
-   * Resolve a host name to every address it has. Default on Deno/Node:
-   * `dns.lookup(host, { all: true })` (the resolver `fetch` uses). In a
-   * browser, with no resolver given, host names are not checked.
+   * Resolve a host name to every address it has. Default: the policy's
+   * `lookup`, else on Deno/Node `dns.lookup(host, { all: true })` (the
+   * resolver `fetch` uses). In a browser, with no resolver given, host names
+   * are not checked.
    */
-  lookup?: (hostname: string) => Promise<ResolvedAddress[]>;
+  lookup?: HostLookup;
 }
 
-function defaultLookup(): ((hostname: string) => Promise<ResolvedAddress[]>) | undefined {
+function defaultLookup(): HostLookup | undefined {
   if (!hasNodeBuiltins()) return undefined;
   const { dns } = nodeBuiltins("checkConnectTarget");
   return (hostname) => dns.lookup(hostname, { all: true });
@@ -81,7 +76,7 @@ export async function checkConnectTarget(
     }
     return;
   }
-  const lookup = options.lookup ?? defaultLookup();
+  const lookup = options.lookup ?? policy.lookup ?? defaultLookup();
   if (lookup === undefined) return;
   let addresses: ResolvedAddress[];
   try {

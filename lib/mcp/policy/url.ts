@@ -8,6 +8,17 @@
 import { classifyAddress } from "./_address.ts";
 import { policyError } from "./_error.ts";
 
+/** One address a host name resolves to. */
+export interface ResolvedAddress {
+  /** The address, e.g. `93.184.215.14` or `2606:2800::1`. */
+  address: string;
+  /** 4 or 6, when known. */
+  family?: number;
+}
+
+/** Resolves a host name to every address it has (see {@linkcode UrlPolicyOptions.lookup}). */
+export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
+
 /** Which URLs may be contacted. */
 export interface UrlPolicyOptions {
   /**
@@ -18,6 +29,13 @@ export interface UrlPolicyOptions {
   mode?: "default" | "strict";
   /** `default` mode only: also allow plain http to non-loopback hosts. */
   allowInsecureHttp?: boolean;
+  /**
+   * `strict` mode: the resolver of the connect-time check (`checkConnectTarget`), used by every
+   * HTTP transport, redirect hop and download before it connects. Default on Deno/Node:
+   * `dns.lookup(host, { all: true })`; in a browser none (host names are not checked). Give
+   * one to resolve through your own DNS (or a test double).
+   */
+  lookup?: HostLookup;
 }
 
 /**

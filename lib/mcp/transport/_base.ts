@@ -110,7 +110,7 @@ export abstract class HttpTransportBase {
     const scope = scopedSignal([options.signal, this.closing.signal], timeoutMs);
     let failure: unknown;
     try {
-      await raceSignal(this.#checkTarget(), scope.signal);
+      await raceSignal(this.checkTarget(), scope.signal);
       for (let retry = 1;; retry++) {
         try {
           return await attempt(scope.signal);
@@ -145,7 +145,8 @@ export abstract class HttpTransportBase {
     }
   }
 
-  #checkTarget(): Promise<void> {
+  /** The connect-time URL check (strict mode: DNS), once per transport until it fails. */
+  protected checkTarget(): Promise<void> {
     this.#target ??= checkConnectTarget(this.url, this.ctx.server.urlPolicy, {
       server: this.ctx.name,
     }).catch((error) => {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { scopedSignal } from "../../_abort.ts";
+import { raceSignal, scopedSignal } from "../../_abort.ts";
 import { NetworkError, ProtocolError, SessionExpiredError, StreamEndedError } from "../errors.ts";
 import { parseMessages } from "../_jsonrpc.ts";
 import type { HttpTransportOptions } from "./http_options.ts";
@@ -98,6 +98,7 @@ class StreamableHttpTransport extends HttpTransportBase implements McpTransport 
     }
     const scope = scopedSignal([signal, this.closing.signal]);
     try {
+      await raceSignal(this.checkTarget(), scope.signal);
       const headers = this.#headers({ Accept: "text/event-stream" });
       const response = await send(ctx, this.url, { method: "GET", headers }, scope.signal);
       if (response.status === 405) {

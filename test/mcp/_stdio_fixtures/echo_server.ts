@@ -34,6 +34,8 @@ async function handle({ id, method, params }: Message): Promise<void> {
   switch (method) {
     case "echo":
       return result({ echo: params ?? null });
+    case "env":
+      return result({ env: { ...process.env } });
     case "silent":
       return;
     case "fail":
