@@ -30,9 +30,14 @@ export interface TestTool {
   inputSchema: { type: "object"; properties?: Record<string, unknown>; required?: string[] };
 }
 
-async function readBody(req: http.IncomingMessage): Promise<string> {
+/** The request body; undefined when the client dropped the connection before sending it all. */
+async function readBody(req: http.IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+  } catch {
+    return undefined; // aborted by the client: nothing to answer, and no crash of the test file
+  }
   return Buffer.concat(chunks).toString("utf8");
 }
 
@@ -40,7 +45,9 @@ async function readBody(req: http.IncomingMessage): Promise<string> {
 export async function startToolServer(tools: TestTool[]) {
   const server = http.createServer(async (req, res) => {
     if (req.method !== "POST") return void res.writeHead(405).end();
-    const body = JSON.parse(await readBody(req));
+    const text = await readBody(req);
+    if (text === undefined) return;
+    const body = JSON.parse(text);
     const mcp = new McpServer({ name: "tool-test", version: "1.0.0" }, {
       capabilities: { tools: {} },
     });
@@ -107,6 +114,7 @@ export async function startFakeLlm(
       return void res.end();
     }
     const text = await readBody(req);
+    if (text === undefined) return;
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(text || "{}");

@@ -227,6 +227,9 @@ export async function listenLocal(
   server: http.Server,
 ): Promise<{ port: number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
+  // A client that drops its connection mid-request (its timeout, an abort, a closed CLI) makes the
+  // request emit "aborted" as an error: without a listener that crashes the whole test file (Deno).
+  server.on("request", (req: http.IncomingMessage) => req.on("error", () => {}));
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
