@@ -13,7 +13,9 @@
 //     `refusedRefresh` (refresh_token grants get 400 invalid_grant), `expiresIn` (seconds),
 //     `noS256` (PKCE plain only), `echoToken` (the MCP server echoes the caller's valid bearer
 //     token: "rpc" in a JSON-RPC error's message and data, "http" in a 400 body). Options are
-//     read per request: a test may change them.
+//     read per request: a test may change them. `asCors` (an origin): the authorization server
+//     allows that origin's cross-origin requests (a browser's sign-in); without it, it sends no
+//     CORS headers at all, as many authorization servers do.
 //   - requests: "<METHOD> <path>" of every request to either server, and the token grants.
 
 import { createHash, randomUUID } from "node:crypto";
@@ -30,6 +32,7 @@ export interface OAuthServerOptions extends SdkServerOptions {
   expiresIn?: number;
   noS256?: boolean;
   echoToken?: "rpc" | "http";
+  asCors?: string;
 }
 
 /** The running pair. */
@@ -89,6 +92,17 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
   const as = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", issuer);
     requests.push(`${req.method} ${url.pathname}`);
+    if (options.asCors !== undefined) {
+      res.setHeader("access-control-allow-origin", options.asCors);
+      if (req.method === "OPTIONS") {
+        res.writeHead(204, {
+          "access-control-allow-methods": "GET, POST, OPTIONS",
+          "access-control-allow-headers": "content-type, accept, authorization, dpop",
+          "access-control-max-age": "60",
+        }).end();
+        return;
+      }
+    }
     if (url.pathname === "/.well-known/oauth-authorization-server") {
       return json(res, 200, {
         issuer: options.issuer ?? issuer,
