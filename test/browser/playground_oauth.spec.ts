@@ -16,9 +16,11 @@ const SHOTS = "test-results/playground-oauth";
 let playground: RunningPlayground;
 let open: OAuthServers; // the authorization server allows the playground's origin
 let closed: OAuthServers; // the authorization server sends no CORS headers
+let tokenClosed: OAuthServers; // CORS on its metadata and registration, not on its token endpoint
 let page: Page;
 // Read per request by the servers: `asCors` is set once the playground's origin is known.
 const openOptions: OAuthServerOptions = { json: true, cors: true };
+const tokenClosedOptions: OAuthServerOptions = { json: true, cors: true, asCorsExcept: "/token" };
 
 test.describe.configure({ mode: "serial" });
 
@@ -58,19 +60,20 @@ async function kept(): Promise<
 test.describe("playground: sign in to an OAuth-protected server", () => {
   test.beforeAll(async ({ browser }) => {
     test.setTimeout(120_000);
-    [playground, open, closed] = await Promise.all([
+    [playground, open, closed, tokenClosed] = await Promise.all([
       startPlayground(),
       startOAuthServers(openOptions),
       startOAuthServers({ json: true, cors: true }),
+      startOAuthServers(tokenClosedOptions),
     ]);
-    openOptions.asCors = new URL(playground.url).origin;
+    openOptions.asCors = tokenClosedOptions.asCors = new URL(playground.url).origin;
     page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
   });
 
   test.afterAll(async () => {
     await page?.close();
     playground?.stop();
-    await Promise.all([open?.close(), closed?.close()]);
+    await Promise.all([open?.close(), closed?.close(), tokenClosed?.close()]);
   });
 
   test("a server that needs sign-in offers it; the popup flow signs in and its tools list", async () => {
@@ -137,5 +140,23 @@ test.describe("playground: sign in to an OAuth-protected server", () => {
     await expect.poll(() => window.isClosed(), { message: "the sign-in window closes" }).toBe(true);
     await page.screenshot({ path: `${SHOTS}/cors-refused.png`, fullPage: true });
     await axe(page, "servers: CORS refused");
+  });
+
+  test("a token endpoint that refuses CORS after the authorization: the same clear message", async () => {
+    await addServer("tokenlocked", tokenClosed.mcpUrl);
+    const card = page.getByTestId("server-tokenlocked");
+    const popup = page.waitForEvent("popup");
+    await card.getByRole("button", { name: "Sign in to tokenlocked" }).click();
+    const window = await popup;
+    const error = card.getByTestId("server-error");
+    await expect(error).toContainText(`The authorization server ${tokenClosed.issuer}`);
+    await expect(error).toContainText("skillmux mcp login tokenlocked");
+    // The user approved (the authorize page ran); the code could not be redeemed from the page.
+    expect(tokenClosed.requests).toContain("GET /authorize");
+    expect(tokenClosed.requests).toContain("token authorization_code");
+    expect(tokenClosed.tokens.size, "the token endpoint issued a token").toBe(1);
+    await expect.poll(() => window.isClosed()).toBe(true);
+    await expect(card.getByRole("button", { name: "Sign out of tokenlocked" })).toHaveCount(0);
+    await axe(page, "servers: token endpoint refuses CORS");
   });
 });

@@ -15,7 +15,8 @@
 //     token: "rpc" in a JSON-RPC error's message and data, "http" in a 400 body). Options are
 //     read per request: a test may change them. `asCors` (an origin): the authorization server
 //     allows that origin's cross-origin requests (a browser's sign-in); without it, it sends no
-//     CORS headers at all, as many authorization servers do.
+//     CORS headers at all, as many authorization servers do; `asCorsExcept` (a path, e.g.
+//     "/token"): that endpoint alone sends none.
 //   - requests: "<METHOD> <path>" of every request to either server, and the token grants.
 
 import { createHash, randomUUID } from "node:crypto";
@@ -33,6 +34,7 @@ export interface OAuthServerOptions extends SdkServerOptions {
   noS256?: boolean;
   echoToken?: "rpc" | "http";
   asCors?: string;
+  asCorsExcept?: string;
 }
 
 /** The running pair. */
@@ -92,7 +94,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
   const as = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", issuer);
     requests.push(`${req.method} ${url.pathname}`);
-    if (options.asCors !== undefined) {
+    if (options.asCors !== undefined && url.pathname !== options.asCorsExcept) {
       res.setHeader("access-control-allow-origin", options.asCors);
       if (req.method === "OPTIONS") {
         res.writeHead(204, {
