@@ -93,6 +93,8 @@ export async function connect(
       fetch: options.http?.fetch,
       // Metadata and authorization-server URLs come from the server: the URL policy applies.
       checkUrl: (url) => checkConnectTarget(url, prepared.urlPolicy, { server: name }),
+      // Tokens come after prepare time and change on refresh: the session adds them here.
+      secrets: prepared.secrets,
     });
     options = {
       ...options,

@@ -3,7 +3,7 @@ const CORS_HEADERS =
   "Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, Mcp-Method, Mcp-Name";
 
 /** Whether anything answers at `url`: an opaque `no-cors` request succeeds when a server is up. */
-async function answers(url: string): Promise<boolean> {
+export async function answers(url: string): Promise<boolean> {
   try {
     await fetch(url, { mode: "no-cors", signal: AbortSignal.timeout(3_000) });
     return true;

@@ -1,6 +1,9 @@
-// The playground's entry: mount the app.
+// The playground's entry: mount the app — or, in the sign-in popup, hand the authorization
+// server's redirect to the page that started the sign-in (see oauth.ts).
 import { mount } from "svelte";
 import App from "./App.svelte";
+import { isOAuthCallback, relayCallback } from "./oauth.ts";
 import "./style.css";
 
-mount(App, { target: document.getElementById("app")! });
+if (isOAuthCallback()) relayCallback();
+else mount(App, { target: document.getElementById("app")! });

@@ -11,6 +11,7 @@ import {
   type Resolver,
 } from "@skillmux/core";
 import { createIndexedDbStorage } from "@skillmux/core/indexed-db";
+import { oauthStore } from "./oauth.ts";
 
 export const store = createIndexedDbStorage({ dbName: "skillmux-playground" });
 export const USER_PREFIX = "skills/";
@@ -60,10 +61,14 @@ function scrub(text: string): string {
   return key ? text.split(key).join("[redacted]") : text;
 }
 
+/** OAuth answers (token refresh, registration) in the log: their secrets are not shown. */
+const TOKEN_FIELDS =
+  /("(?:access_token|refresh_token|id_token|client_secret|registration_access_token)"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
+
 /**
  * `fetch` that records each JSON-RPC request, and each LLM selection call, with its answer in the
- * activity log. Headers (where keys travel) are not recorded, and the API key is scrubbed from
- * bodies, so a server echoing it does not put it on the page.
+ * activity log. Headers (where keys travel) are not recorded, the API key is scrubbed from bodies
+ * (a server may echo it) and OAuth token fields are redacted, so no secret reaches the page.
  */
 export const loggingFetch: typeof fetch = async (input, init) => {
   const started = performance.now();
@@ -97,7 +102,7 @@ export const loggingFetch: typeof fetch = async (input, init) => {
     const type = response.headers.get("content-type") ?? "";
     if (type.includes("json")) {
       const text = await response.clone().text();
-      row.response = scrub(text.slice(0, 20_000));
+      row.response = scrub(text.replace(TOKEN_FIELDS, '$1"[redacted]"')).slice(0, 20_000);
       row.size = text.length;
     } else row.response = type.includes("event-stream") ? "(event stream)" : "";
     return response;
@@ -111,7 +116,13 @@ export const loggingFetch: typeof fetch = async (input, init) => {
   }
 };
 
-const connectOptions = { timeoutMs: 8_000, http: { fetch: loggingFetch, retries: 0 } };
+// `auth`: servers behind OAuth use the tokens the Servers panel's "Sign in" stored; without
+// them (no `onAuthorize` here: a sign-in starts only from a click) they say "sign-in needed".
+const connectOptions = {
+  timeoutMs: 8_000,
+  http: { fetch: loggingFetch, retries: 0 },
+  auth: { store: oauthStore },
+};
 export const registry = createServerRegistry({ storage: store, connect: connectOptions });
 
 export async function loadSettings(): Promise<void> {

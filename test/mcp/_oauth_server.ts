@@ -11,7 +11,12 @@
 //   - Faults: `issuer` (the metadata names another issuer), `iss` ("wrong" in the redirect),
 //     `state` ("wrong"), `tokenHtml` (the token endpoint answers an HTML page),
 //     `refusedRefresh` (refresh_token grants get 400 invalid_grant), `expiresIn` (seconds),
-//     `noS256` (PKCE plain only). Options are read per request: a test may change them.
+//     `noS256` (PKCE plain only), `echoToken` (the MCP server echoes the caller's valid bearer
+//     token: "rpc" in a JSON-RPC error's message and data, "http" in a 400 body). Options are
+//     read per request: a test may change them. `asCors` (an origin): the authorization server
+//     allows that origin's cross-origin requests (a browser's sign-in); without it, it sends no
+//     CORS headers at all, as many authorization servers do; `asCorsExcept` (a path, e.g.
+//     "/token"): that endpoint alone sends none.
 //   - requests: "<METHOD> <path>" of every request to either server, and the token grants.
 
 import { createHash, randomUUID } from "node:crypto";
@@ -27,6 +32,9 @@ export interface OAuthServerOptions extends SdkServerOptions {
   refusedRefresh?: boolean;
   expiresIn?: number;
   noS256?: boolean;
+  echoToken?: "rpc" | "http";
+  asCors?: string;
+  asCorsExcept?: string;
 }
 
 /** The running pair. */
@@ -54,6 +62,27 @@ function json(res: http.ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+/** A server that hands the caller's token back where a client may show it: an error. */
+async function echo(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  token: string,
+  how: "rpc" | "http",
+): Promise<void> {
+  let body = "";
+  for await (const chunk of req) body += chunk;
+  const id = (JSON.parse(body) as { id?: unknown }).id ?? null;
+  if (how === "http") {
+    res.writeHead(400, { "content-type": "text/plain" }).end(`token ${token} is not welcome`);
+    return;
+  }
+  json(res, 200, {
+    jsonrpc: "2.0",
+    id,
+    error: { code: -32000, message: `refused token ${token}`, data: { token, seen: [token] } },
+  });
+}
+
 /** Start the authorization server and the protected MCP server. */
 export async function startOAuthServers(options: OAuthServerOptions = {}): Promise<OAuthServers> {
   const requests: string[] = [];
@@ -65,6 +94,17 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
   const as = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", issuer);
     requests.push(`${req.method} ${url.pathname}`);
+    if (options.asCors !== undefined && url.pathname !== options.asCorsExcept) {
+      res.setHeader("access-control-allow-origin", options.asCors);
+      if (req.method === "OPTIONS") {
+        res.writeHead(204, {
+          "access-control-allow-methods": "GET, POST, OPTIONS",
+          "access-control-allow-headers": "content-type, accept, authorization, dpop",
+          "access-control-max-age": "60",
+        }).end();
+        return;
+      }
+    }
     if (url.pathname === "/.well-known/oauth-authorization-server") {
       return json(res, 200, {
         issuer: options.issuer ?? issuer,
@@ -161,7 +201,11 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
         return true;
       }
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
-      if (token !== undefined && tokens.has(token)) return false;
+      if (token !== undefined && tokens.has(token)) {
+        if (options.echoToken === undefined || req.method !== "POST") return false;
+        echo(req, res, token, options.echoToken);
+        return true;
+      }
       const origin = new URL(mcpUrl).origin;
       res.writeHead(401, {
         "www-authenticate": `Bearer resource_metadata="${origin}${metadataPath}", scope="mcp"`,

@@ -313,7 +313,7 @@ export async function startSdkServer(options: SdkServerOptions = {}): Promise<Sd
   const server = http.createServer((req, res) => {
     if (options.cors) {
       res.setHeader("access-control-allow-origin", "*");
-      res.setHeader("access-control-expose-headers", "mcp-session-id");
+      res.setHeader("access-control-expose-headers", "mcp-session-id, www-authenticate");
       if (req.method === "OPTIONS") {
         res.writeHead(204, {
           "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",

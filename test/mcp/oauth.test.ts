@@ -148,6 +148,9 @@ test("OAuth: a registry pings a server that needs a sign-in as 'sign-in needed'"
     const [result] = await registry.ping(["docs"]);
     assert.equal(result.ok, false);
     assert.ok(!result.ok && result.kind === "OAuthError" && /sign-in needed/.test(result.error));
+    // The code a host acts on (a "Sign in" button), on the row and in the kept status.
+    assert.equal(!result.ok && result.code, "sign_in_required");
+    assert.equal((await registry.get("docs"))?.status?.code, "sign_in_required");
   });
 });
 

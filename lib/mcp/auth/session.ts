@@ -14,6 +14,7 @@ import type { AuthOptions, OAuthRecord, OAuthStore } from "./types.ts";
 import { authorize } from "./_authorize.ts";
 import { clientCredentials, type GrantContext, redeemCode, refresh } from "./_grants.ts";
 import { ensureClient } from "./_register.ts";
+import { optionSecrets, revealingStore, secretAdder } from "./_reveal.ts";
 
 /** Options of {@linkcode OAuthSession} besides the `auth` option itself. */
 export interface OAuthSessionOptions {
@@ -23,6 +24,12 @@ export interface OAuthSessionOptions {
   fetch?: typeof fetch;
   /** Checks each URL before it is fetched (connect() passes its URL policy); throws to refuse. */
   checkUrl?: (url: URL) => Promise<void>;
+  /**
+   * The connection's redaction list: the session adds every token and client secret it handles
+   * (stored, issued, refreshed, configured), so none appears in an error or a log line.
+   * `connect()` passes the prepared server's `secrets`.
+   */
+  secrets?: string[];
 }
 
 function union(...scopes: (string | undefined)[]): string | undefined {
@@ -62,7 +69,9 @@ export class OAuthSession {
   constructor(url: string | URL, options: AuthOptions, session: OAuthSessionOptions = {}) {
     this.url = new URL(url);
     this.#options = options;
-    this.#store = options.store ?? createMemoryOAuthStore();
+    const add = secretAdder(session.secrets);
+    optionSecrets(options).forEach(add);
+    this.#store = revealingStore(options.store ?? createMemoryOAuthStore(), add);
     this.#name = session.server ?? this.url.host;
     const base = session.fetch ?? ((input, init) => fetch(input, init));
     const check = session.checkUrl;

@@ -40,7 +40,11 @@ export interface PreparedServer {
   headers: Record<string, string>;
   /** `Bearer <apiKey>` when an API key is configured. A secret. */
   authorization?: string;
-  /** Every secret string (API key, header values) to redact from errors and logs. */
+  /**
+   * Every secret string (API key, header values) to redact from errors and logs. It may grow
+   * while connected: an OAuth session adds its tokens and client secret as it obtains them, and
+   * every consumer reads the list when it redacts.
+   */
   secrets: string[];
   /** stdio: the program. */
   command?: string;

@@ -35,10 +35,17 @@ export interface RegistryView extends ServerRegistry {
   owned(target: string, verb: string): Promise<RegisteredServer>;
 }
 
-const describe = (error: unknown) => ({
-  error: error instanceof Error ? error.message : String(error),
-  kind: error instanceof Error ? error.name : "Error",
-});
+const describe = (error: unknown) => {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return {
+    error: error instanceof Error ? error.message : String(error),
+    kind: error instanceof Error ? error.name : "Error",
+    // An OAuthError's code (e.g. `sign_in_required`): what a host acts on (show "Sign in").
+    ...(error instanceof Error && error.name === "OAuthError" && typeof code === "string"
+      ? { code }
+      : {}),
+  };
+};
 
 /** A {@linkcode ServerRegistry} over `store`. */
 export function registryOn(store: RecordStore, options: ViewOptions = {}): RegistryView {

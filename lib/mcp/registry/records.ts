@@ -22,6 +22,8 @@ export interface ServerStatus {
   error?: string;
   /** The error's name, e.g. `NetworkError`. */
   kind?: string;
+  /** An `OAuthError`'s code, e.g. `sign_in_required` (the server needs a sign-in). */
+  code?: string;
 }
 
 /** Who may see a server: its owner (and those it is shared with), everyone, or built in. */

@@ -26,12 +26,31 @@ export type PingResult =
     /** What was discovered, for callers that want more than counts. */
     discovery: ServerDiscovery;
   }
-  | { name: string; id: string; ok: false; error: string; kind: string };
+  | PingFailure;
+
+/**
+ * A failed row of `ping` or `refresh`: the redacted message, the error's name (`kind`), and for
+ * an `OAuthError` its `code` — `sign_in_required` means "sign-in needed" (show a sign-in).
+ */
+export interface PingFailure {
+  /** The server name. */
+  name: string;
+  /** The server id. */
+  id: string;
+  /** Always `false`. */
+  ok: false;
+  /** What went wrong (no secrets). */
+  error: string;
+  /** The error's name, e.g. `HttpError`, `TimeoutError`, `OAuthError`. */
+  kind: string;
+  /** An `OAuthError`'s code, e.g. `sign_in_required`. */
+  code?: string;
+}
 
 /** One row of {@linkcode ServerRegistry.refresh}. */
 export type RefreshResult =
   | { name: string; id: string; ok: true; discovery: ServerDiscovery }
-  | { name: string; id: string; ok: false; error: string; kind: string };
+  | PingFailure;
 
 /** Options of {@linkcode ServerRegistry.add}. */
 export interface AddServerOptions extends CallOptions {
