@@ -1,7 +1,6 @@
 /**
  * Helpers for the playground's browser tests: start it the way `npm start` does
  * (`scripts/start.ts` builds it and serves it with a skills server), and scan a view with axe.
- * (test/browser/playground.spec.ts keeps its own copies until it moves to these.)
  *
  * @module
  */

@@ -3,9 +3,7 @@
 // an unreachable one, and drives every view through its labelled controls. A local server speaking
 // OpenAI chat completions and Anthropic Messages (with CORS, as the providers' browser access)
 // stands in for the selection model set in Settings: its good answers, garbage, 500s and silence.
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { expect, type Page, test } from "@playwright/test";
 import {
   type SdkServer,
@@ -21,11 +19,11 @@ import {
   startFakeLlm,
 } from "../catalog/_servers.ts";
 import { deadUrl } from "../_closed_port.ts";
+import { axe as scan, type RunningPlayground, startPlayground } from "./_playground.ts";
 
 const SHOTS = "test-results/playground";
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-let start: ChildProcess;
+let start: RunningPlayground;
 let url: string;
 let everything: TestServer;
 let noCors: SdkServer;
@@ -37,43 +35,9 @@ let answer: (request: LlmRequest) => LlmAnswer | Promise<LlmAnswer> = () => open
 /** The API key typed in Settings: it must reach the model server and nothing else. */
 const KEY = "sk-play-7c1e5a90d3b24f68";
 
-async function startPlayground(): Promise<string> {
-  start = spawn("node", ["--import", "tsx", "scripts/start.ts"], {
-    env: { ...process.env, PORT: "0", SKILLS_PORT: "0" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  return await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`npm start printed no URL:\n${output}`)),
-      90_000,
-    );
-    const read = (chunk: Buffer) => {
-      output += chunk;
-      const found = /skillmux playground: (http:\/\/\S+)/.exec(output);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found[1]);
-      }
-    };
-    start.stdout!.on("data", read);
-    start.stderr!.on("data", read);
-    start.once("exit", (code) => reject(new Error(`start exited ${code}:\n${output}`)));
-  });
-}
-
-async function axe(view: string): Promise<void> {
-  await page.addScriptTag({ content: AXE });
-  const found = await page.evaluate(async () => {
-    const result = await (globalThis as unknown as {
-      axe: {
-        run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }>;
-      };
-    }).axe.run();
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-  });
-  const bad = found.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad, `axe on ${view}`).toEqual([]);
+/** Scan the current view with axe: no serious or critical violation. */
+function axe(view: string): Promise<void> {
+  return scan(page, view);
 }
 
 /** Set the selection model in Settings through its labelled fields, and save. */
@@ -125,19 +89,20 @@ test.describe.configure({ mode: "serial" });
 test.describe("playground", () => {
   test.beforeAll(async ({ browser }) => {
     test.setTimeout(120_000);
-    [url, everything, noCors, nested, llm] = await Promise.all([
+    [start, everything, noCors, nested, llm] = await Promise.all([
       startPlayground(),
       startEverything("streamableHttp"),
       startSdkServer({ json: true }),
       startSdkServer({ json: true, cors: true, nested: true }),
       startFakeLlm((request) => answer(request), { cors: true }),
     ]);
+    url = start.url;
     page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
   });
 
   test.afterAll(async () => {
     await page?.close();
-    start?.kill("SIGTERM");
+    start?.stop();
     await Promise.all([everything?.close(), noCors?.close(), nested?.close(), llm?.close()]);
   });
 
