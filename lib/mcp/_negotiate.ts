@@ -71,8 +71,8 @@ async function openTransport(
   }
   if (kind === "streamable-http") return createStreamableHttpTransport(prepared, options.http);
   // Legacy SSE is loaded only when a server needs it, keeping the common path small.
-  const { createLegacySseTransport } = await import("./transport/legacy_sse.ts");
-  return createLegacySseTransport(prepared, options.http);
+  const { LegacySseTransport } = await import("./transport/_legacy_sse.ts");
+  return new LegacySseTransport(prepared, options.http ?? {});
 }
 
 async function legacy(
