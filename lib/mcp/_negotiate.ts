@@ -10,7 +10,7 @@ import { isMcpError, PolicyError, UnsupportedProtocolVersionError } from "./erro
 import { LEGACY_VERSIONS, MODERN_VERSION, type ProtocolSession } from "./_protocol.ts";
 import { type InputAnswerer, MODERN_ERROR_CODES, ModernSession } from "./_modern.ts";
 import { Session } from "./_session.ts";
-import { createStreamableHttpTransport } from "./transport/streamable_http.ts";
+import { StreamableHttpTransport } from "./transport/_streamable_http.ts";
 import type { PreparedServer } from "./policy/prepare.ts";
 import type { McpTransport, TransportRequestOptions } from "./transport/interface.ts";
 import type { ConnectOptions, ServerHint } from "./connect_options.ts";
@@ -69,7 +69,7 @@ async function openTransport(
     }
     return options.stdio(prepared);
   }
-  if (kind === "streamable-http") return createStreamableHttpTransport(prepared, options.http);
+  if (kind === "streamable-http") return new StreamableHttpTransport(prepared, options.http ?? {});
   // Legacy SSE is loaded only when a server needs it, keeping the common path small.
   const { LegacySseTransport } = await import("./transport/_legacy_sse.ts");
   return new LegacySseTransport(prepared, options.http ?? {});
