@@ -147,6 +147,12 @@ export async function negotiate(
         }
         if (!looksLegacy(error) && !(stdio && isMcpError(error, "TimeoutError"))) throw error;
         options.log?.(`${prepared.name}: not a 2026-07-28 server; falling back to initialize`);
+        // 404 or 405 to a POST is how a legacy SSE endpoint answers: load that transport while
+        // `initialize` is tried, so the likely fallback does not wait for its code.
+        if (
+          prepared.transport === "auto" && isMcpError(error, "HttpError") &&
+          (error.status === 404 || error.status === 405)
+        ) import("./transport/_legacy_sse.ts").catch(() => {});
         if (stdio && isMcpError(error, "TimeoutError")) {
           await closeQuietly(transport);
           transport = ctx.wire(await openTransport(prepared, options, "stdio"));
