@@ -2,7 +2,8 @@
 // or touches the `Deno` global, or if what a page loads first (the entry and its static imports)
 // exceeds 45 KiB min+gzip: whatever is not needed until used (ranking, tokenizer, LLM adapters,
 // the MCP client behind connect(), the HTTP transports, the registry's and resolver's machinery,
-// the skill reader) loads lazily, at its first use. It was 36 KiB when the limit went back to 45.
+// the skill reader, the skills extension's reads) loads lazily, at its first use. It was 35 KiB when
+// the limit went back to 45.
 // `--why` lists the first load's modules by what a lazy import of each would take off.
 //
 //   node --import tsx scripts/check_bundle.ts [--why]
