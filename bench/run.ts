@@ -23,6 +23,7 @@ if (!("Deno" in globalThis)) {
   await (await import("./bundle.ts")).benchBundle();
   await (await import("./big_list.ts")).benchBigList();
   (await import("./cold_import.ts")).benchColdImport();
+  await (await import("./cold_connect.ts")).benchColdConnect();
   await (await import("./multiuser.ts")).benchMultiUser(); // needs redis-server
 }
 process.exit(0);

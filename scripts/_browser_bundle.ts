@@ -60,3 +60,55 @@ export function firstLoadChunks(bundle: BrowserBundle): Set<string> {
   walk(entry);
   return seen;
 }
+
+/** One module of the first load: its minified bytes and what leaving it out would take off. */
+export interface FirstLoadModule {
+  /** The module's path, as esbuild names it. */
+  path: string;
+  /** Its own minified bytes in the first-load chunks. */
+  bytes: number;
+  /** Its bytes plus those of every module only it brings in (what a lazy import of it saves). */
+  dominated: number;
+  /** The first-load modules that import it statically. */
+  importers: string[];
+}
+
+/**
+ * The modules of the first load, largest `dominated` first: for each, the minified bytes that
+ * would leave the first load if it were imported lazily everywhere (it and everything reachable
+ * only through it). Sizes are before gzip; the ratio is roughly 2.3 : 1 here.
+ */
+export function firstLoadModules(bundle: BrowserBundle): FirstLoadModule[] {
+  const { inputs, outputs } = bundle.metafile;
+  const bytes = new Map<string, number>();
+  for (const chunk of firstLoadChunks(bundle)) {
+    for (const [path, { bytesInOutput }] of Object.entries(outputs[chunk].inputs)) {
+      bytes.set(path, (bytes.get(path) ?? 0) + bytesInOutput);
+    }
+  }
+  const statics = (path: string) =>
+    (inputs[path]?.imports ?? []).filter((i) => i.kind === "import-statement" && !i.external)
+      .map((i) => i.path);
+  const reach = (without?: string) => {
+    const seen = new Set<string>();
+    const stack = ["entry.ts"];
+    while (stack.length > 0) {
+      const path = stack.pop()!;
+      if (path === without || seen.has(path)) continue;
+      seen.add(path);
+      stack.push(...statics(path));
+    }
+    return seen;
+  };
+  const all = reach();
+  const sum = (paths: Iterable<string>) => [...paths].reduce((n, p) => n + (bytes.get(p) ?? 0), 0);
+  return [...all].filter((path) => path !== "entry.ts").map((path) => {
+    const left = reach(path);
+    return {
+      path,
+      bytes: bytes.get(path) ?? 0,
+      dominated: sum([...all].filter((p) => !left.has(p))),
+      importers: [...all].filter((p) => statics(p).includes(path)),
+    };
+  }).sort((a, b) => b.dominated - a.dominated);
+}

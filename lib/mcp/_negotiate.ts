@@ -10,7 +10,7 @@ import { isMcpError, PolicyError, UnsupportedProtocolVersionError } from "./erro
 import { LEGACY_VERSIONS, MODERN_VERSION, type ProtocolSession } from "./_protocol.ts";
 import { type InputAnswerer, MODERN_ERROR_CODES, ModernSession } from "./_modern.ts";
 import { Session } from "./_session.ts";
-import { createStreamableHttpTransport } from "./transport/streamable_http.ts";
+import { StreamableHttpTransport } from "./transport/_streamable_http.ts";
 import type { PreparedServer } from "./policy/prepare.ts";
 import type { McpTransport, TransportRequestOptions } from "./transport/interface.ts";
 import type { ConnectOptions, ServerHint } from "./connect_options.ts";
@@ -69,10 +69,10 @@ async function openTransport(
     }
     return options.stdio(prepared);
   }
-  if (kind === "streamable-http") return createStreamableHttpTransport(prepared, options.http);
+  if (kind === "streamable-http") return new StreamableHttpTransport(prepared, options.http ?? {});
   // Legacy SSE is loaded only when a server needs it, keeping the common path small.
-  const { createLegacySseTransport } = await import("./transport/legacy_sse.ts");
-  return createLegacySseTransport(prepared, options.http);
+  const { LegacySseTransport } = await import("./transport/_legacy_sse.ts");
+  return new LegacySseTransport(prepared, options.http ?? {});
 }
 
 async function legacy(
@@ -147,6 +147,12 @@ export async function negotiate(
         }
         if (!looksLegacy(error) && !(stdio && isMcpError(error, "TimeoutError"))) throw error;
         options.log?.(`${prepared.name}: not a 2026-07-28 server; falling back to initialize`);
+        // 404 or 405 to a POST is how a legacy SSE endpoint answers: load that transport while
+        // `initialize` is tried, so the likely fallback does not wait for its code.
+        if (
+          prepared.transport === "auto" && isMcpError(error, "HttpError") &&
+          (error.status === 404 || error.status === 405)
+        ) import("./transport/_legacy_sse.ts").catch(() => {});
         if (stdio && isMcpError(error, "TimeoutError")) {
           await closeQuietly(transport);
           transport = ctx.wire(await openTransport(prepared, options, "stdio"));

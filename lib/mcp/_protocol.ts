@@ -17,6 +17,29 @@ export const LEGACY_VERSIONS: readonly string[] = [
   "2024-11-05",
 ];
 
+/**
+ * The newest protocol revision this client speaks; `connect` asks for it first.
+ *
+ * @example
+ * ```ts
+ * import { connect, LATEST_PROTOCOL_VERSION } from "@skillmux/core";
+ * const client = await connect({ name: "local", url: "http://127.0.0.1:3001/mcp" });
+ * console.log(client.protocolVersion === LATEST_PROTOCOL_VERSION ? "newest" : "older server");
+ * ```
+ */
+export const LATEST_PROTOCOL_VERSION: string = MODERN_VERSION;
+
+/**
+ * Every protocol revision this client speaks, newest first.
+ *
+ * @example
+ * ```ts
+ * import { SUPPORTED_PROTOCOL_VERSIONS } from "@skillmux/core";
+ * console.log(SUPPORTED_PROTOCOL_VERSIONS.includes("2024-11-05")); // true
+ * ```
+ */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [MODERN_VERSION, ...LEGACY_VERSIONS];
+
 /** What the server told about itself (initialize result, or `server/discover`). */
 export interface SessionInfo {
   protocolVersion: string;

@@ -17,33 +17,9 @@ import type { ClientCapabilities } from "./client_handlers.ts";
 import {
   type CacheHint,
   LEGACY_VERSIONS,
-  MODERN_VERSION,
   type ProtocolSession,
   type SessionInfo,
 } from "./_protocol.ts";
-
-/**
- * The newest protocol revision this client speaks; `connect` asks for it first.
- *
- * @example
- * ```ts
- * import { connect, LATEST_PROTOCOL_VERSION } from "@skillmux/core";
- * const client = await connect({ name: "local", url: "http://127.0.0.1:3001/mcp" });
- * console.log(client.protocolVersion === LATEST_PROTOCOL_VERSION ? "newest" : "older server");
- * ```
- */
-export const LATEST_PROTOCOL_VERSION: string = MODERN_VERSION;
-
-/**
- * Every protocol revision this client speaks, newest first.
- *
- * @example
- * ```ts
- * import { SUPPORTED_PROTOCOL_VERSIONS } from "@skillmux/core";
- * console.log(SUPPORTED_PROTOCOL_VERSIONS.includes("2024-11-05")); // true
- * ```
- */
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [MODERN_VERSION, ...LEGACY_VERSIONS];
 
 /** What the server said in `initialize`. */
 export type InitializeResult = SessionInfo;

@@ -13,7 +13,7 @@ export type * from "./client_types.ts";
 export type * from "./client_handlers.ts";
 export type * from "./connect_options.ts";
 export * from "./client.ts";
-export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./_session.ts";
+export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./_protocol.ts";
 export * from "./transport/http_options.ts";
 export { createStreamableHttpTransport } from "./transport/streamable_http.ts";
 export { createLegacySseTransport } from "./transport/legacy_sse.ts";

@@ -7,9 +7,7 @@
 import { scopedSignal } from "../_abort.ts";
 import { normalizeSkillName } from "../skill/name.ts";
 import { SkillNotFoundError } from "./errors.ts";
-import { askTier, peekAll } from "./_query.ts";
-import { listSources } from "./_list.ts";
-import { createEntryParser } from "./_parse_cache.ts";
+import type { EntryParser } from "./_query.ts";
 import { displayableListing, displayableResolution } from "./_displayable.ts";
 import type {
   Resolution,
@@ -33,6 +31,14 @@ import type {
  * ```
  */
 export const DEFAULT_SOURCE_TIMEOUT_MS = 5_000;
+
+/** The resolver's lazily loaded parts. */
+interface Machinery {
+  askTier: typeof import("./_query.ts").askTier;
+  peekAll: typeof import("./_query.ts").peekAll;
+  listSources: typeof import("./_list.ts").listSources;
+  parse: EntryParser;
+}
 
 /** Options of {@linkcode createResolver}. */
 export interface CreateResolverOptions {
@@ -85,8 +91,24 @@ export function createResolver(options: CreateResolverOptions): Resolver {
   ) => (Array.isArray(tier) ? [...tier] : [tier as SkillSource]));
   const sources = tiers.flat();
   const timeoutMs = options.timeoutMs ?? DEFAULT_SOURCE_TIMEOUT_MS;
-  const parse = createEntryParser(options.parse ?? {});
   const labels = sources.map((s) => s.label);
+  // The query machinery (asking tiers, listing, parsing each entry once) loads with the first
+  // resolve or list: a page that only builds a resolver does not download it.
+  let machinery: Promise<Machinery> | undefined;
+  const load = () =>
+    machinery ??= Promise.all([
+      import("./_query.ts"),
+      import("./_list.ts"),
+      import("./_parse_cache.ts"),
+    ]).then(([query, list, cache]) => ({
+      askTier: query.askTier,
+      peekAll: query.peekAll,
+      listSources: list.listSources,
+      parse: cache.createEntryParser(options.parse ?? {}),
+    }), (error) => {
+      machinery = undefined; // a chunk that failed to download may load on the next call
+      throw error;
+    });
 
   /** `origin:name` asks only the source labelled `origin` (or `mcp:origin`); else every tier. */
   function route(text: string): { name: string; chosen: SkillSource[][] } {
@@ -121,6 +143,7 @@ export function createResolver(options: CreateResolverOptions): Resolver {
     );
     const diagnostics: ResolveDiagnostic[] = [];
     try {
+      const { askTier, peekAll, parse } = await load();
       for (const tier of chosen) {
         if (scope.signal.aborted) break;
         const answer = await askTier(tier, name, scope.signal, timeoutMs, parse);
@@ -156,6 +179,7 @@ export function createResolver(options: CreateResolverOptions): Resolver {
     const deadline = call.deadlineMs ?? options.deadlineMs;
     const scope = scopedSignal([call.signal], deadline, `list deadline of ${deadline} ms passed`);
     try {
+      const { listSources, parse } = await load();
       const listing = await listSources(sources, scope.signal, timeoutMs, parse);
       if (call.signal?.aborted) throw call.signal.reason;
       return displayableListing(listing);

@@ -6,8 +6,6 @@
  * @module
  */
 
-import { MAX_ALIAS_COUNT } from "./_yaml.ts";
-
 const BLOCK = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 
 /**
@@ -24,7 +22,10 @@ const BLOCK = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 export async function readFrontMatter(text: string): Promise<Record<string, unknown> | undefined> {
   const match = BLOCK.exec(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (match === null) return undefined;
-  const { parseDocument } = await import("yaml");
+  const [{ parseDocument }, { MAX_ALIAS_COUNT }] = await Promise.all([
+    import("yaml"),
+    import("./_yaml.ts"),
+  ]);
   const doc = parseDocument(match[1], { schema: "core", uniqueKeys: true, merge: false });
   if (doc.errors.length > 0) return undefined;
   try {

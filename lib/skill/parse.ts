@@ -5,17 +5,10 @@
  * @module
  */
 
-import type { Skill, SkillDiagnostic } from "./types.ts";
+import type { ParsedSkill, ParseSkillOptions, Skill, SkillDiagnostic } from "./types.ts";
 import { isSkillParseError, type SkillParseError } from "./errors.ts";
-import { detectFormat, splitFrontMatter } from "./_front_matter.ts";
-import { readHeader } from "./_header.ts";
-import { Report } from "./_report.ts";
-import { readSections } from "./_sections.ts";
-import { encoder, normalizeNewlines, sha256Digest } from "./_text.ts";
-import { loadToml, readToml } from "./_toml.ts";
-import { loadYaml, readYamlFields } from "./_yaml.ts";
-import { isValidSkillName } from "./name.ts";
-import { displayableSkill } from "./_displayable.ts";
+
+export type { ParsedSkill, ParseSkillOptions } from "./types.ts";
 
 /**
  * The default size cap of {@linkcode parseSkill}: 256 KiB of UTF-8.
@@ -28,28 +21,6 @@ import { displayableSkill } from "./_displayable.ts";
  * ```
  */
 export const DEFAULT_SKILL_MAX_BYTES = 262_144;
-
-/** Options of {@linkcode parseSkill} and {@linkcode safeParseSkill}. */
-export interface ParseSkillOptions {
-  /** The name the caller expects, e.g. from the file or folder name. */
-  name?: string;
-  /** A file path or label, used in messages. */
-  source?: string;
-  /** Turn every warning into an error. Default `false`. */
-  strict?: boolean;
-  /** The layout to read. Default `"auto"`: `---` front matter or a TOML `[meta]` table. */
-  format?: "auto" | "markdown" | "toml";
-  /** The largest text accepted, in UTF-8 bytes, checked before any parsing. Default 256 KiB. */
-  maxBytes?: number;
-}
-
-/** What {@linkcode parseSkill} returns: the skill and any warnings. */
-export interface ParsedSkill {
-  /** The skill read. */
-  skill: Skill;
-  /** Warnings found on the way (a lenient parse never returns errors). */
-  diagnostics: SkillDiagnostic[];
-}
 
 /** What {@linkcode safeParseSkill} returns: a skill, or the parse error. */
 export type SafeParseSkillResult =
@@ -88,42 +59,8 @@ export async function parseSkill(
       `Cannot parse skill: maxBytes must be a positive integer, got ${maxBytes}`,
     );
   }
-  const report: Report = new Report(
-    options.source,
-    options.strict === true,
-    isValidSkillName(options.name) ? options.name : undefined,
-  );
-  // Every UTF-16 unit is at least one UTF-8 byte: refuse long text before encoding it.
-  const bytes = text.length > maxBytes ? undefined : encoder.encode(text);
-  if (bytes === undefined || bytes.length > maxBytes) {
-    report.fail(
-      `the text is ${bytes?.length ?? `more than ${maxBytes}`} bytes; the limit is ${maxBytes} ` +
-        "bytes (maxBytes)",
-    );
-  }
-  const normal = normalizeNewlines(text);
-  const lines = normal.split("\n");
-  const format = detectFormat(lines, options.format ?? "auto", report);
-  let skill: Omit<Skill, "digest">;
-  if (format === "toml") {
-    await loadToml();
-    const toml = readToml(normal, report);
-    const header = readHeader(toml.fields, report, options.name);
-    skill = { ...header, format, ...toml.sections, body: "" };
-  } else {
-    const split = splitFrontMatter(lines, report);
-    await loadYaml();
-    const { fields, warnings } = readYamlFields(split, report);
-    const header = readHeader(fields, report, options.name);
-    for (const { detail, at } of warnings) report.warn(detail, at);
-    const sections = readSections(split.body, split.bodyLine, report);
-    skill = { ...header, format, ...sections, body: split.body };
-  }
-  report.finish();
-  return {
-    skill: displayableSkill({ ...skill, digest: await sha256Digest(bytes) }),
-    diagnostics: report.diagnostics,
-  };
+  const { readSkill } = await import("./_parse.ts");
+  return readSkill(text, options, maxBytes);
 }
 
 /**

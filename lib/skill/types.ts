@@ -100,3 +100,25 @@ export interface SkillDiagnostic {
   /** The front-matter field or section concerned, when there is one. */
   field?: string;
 }
+
+/** Options of `parseSkill` and `safeParseSkill`. */
+export interface ParseSkillOptions {
+  /** The name the caller expects, e.g. from the file or folder name. */
+  name?: string;
+  /** A file path or label, used in messages. */
+  source?: string;
+  /** Turn every warning into an error. Default `false`. */
+  strict?: boolean;
+  /** The layout to read. Default `"auto"`: `---` front matter or a TOML `[meta]` table. */
+  format?: "auto" | "markdown" | "toml";
+  /** The largest text accepted, in UTF-8 bytes, checked before any parsing. Default 256 KiB. */
+  maxBytes?: number;
+}
+
+/** What `parseSkill` returns: the skill and any warnings. */
+export interface ParsedSkill {
+  /** The skill read. */
+  skill: Skill;
+  /** Warnings found on the way (a lenient parse never returns errors). */
+  diagnostics: SkillDiagnostic[];
+}

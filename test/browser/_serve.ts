@@ -28,6 +28,11 @@ export interface ServeBundleOptions {
   files?: Record<string, string | Uint8Array>;
   /** `define` replacements passed to esbuild (`{ "process.env.X": '"y"' }`). */
   define?: Record<string, string>;
+  /**
+   * Split lazily imported code into chunks the page fetches at first use, as an app bundler
+   * does (default `false`: one file, lazy imports inlined).
+   */
+  splitting?: boolean;
 }
 
 /** A running bundle server. */
@@ -61,7 +66,9 @@ export async function serveBundle(
   const result = await build({
     entryPoints: [path.resolve(entryPath)],
     entryNames: "bundle",
+    chunkNames: "chunks/[name]-[hash]",
     bundle: true,
+    splitting: options.splitting ?? false,
     platform: "browser",
     format: "esm",
     target: "es2022",

@@ -21,7 +21,10 @@ test.describe("MCP client in Chromium", () => {
       startSdkServer({ json: true, cors: true, skills: { bwa: SKILL } }),
       startSdkServer({ stateful: true, cors: true, skills: { bwa: SKILL } }),
     ]);
-    served = await serveBundle("test/browser/_resolve_page.ts", { title: "mcp" });
+    served = await serveBundle("test/browser/_resolve_page.ts", {
+      title: "mcp",
+      splitting: true,
+    });
     page = await browser.newPage();
     await page.goto(served.url);
     await page.waitForFunction(() => (globalThis as PageGlobals).__skillmux !== undefined);

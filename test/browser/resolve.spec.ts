@@ -17,7 +17,10 @@ const doc = (name: string, description: string) =>
 
 test.describe("resolver in Chromium", () => {
   test.beforeAll(async ({ browser }) => {
-    served = await serveBundle("test/browser/_resolve_page.ts", { title: "resolve" });
+    served = await serveBundle("test/browser/_resolve_page.ts", {
+      title: "resolve",
+      splitting: true,
+    });
     page = await browser.newPage();
     await page.goto(served.url);
     await page.waitForFunction(() => (globalThis as PageGlobals).__skillmux !== undefined);

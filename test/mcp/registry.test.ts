@@ -6,7 +6,9 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { parseMcpServersJson, toMcpServersJson } from "../../lib/mcp/registry/config_formats.ts";
 import { createServerRegistry, type ServerRegistry } from "../../lib/mcp/registry/registry.ts";
+import type { RegistryChange } from "../../lib/mcp/registry/types.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
+import { createMemoryStorage } from "../../lib/storage/memory.ts";
 import { type SdkServer, startSdkServer } from "./_servers.ts";
 import { deadUrl } from "../_closed_port.ts";
 
@@ -134,5 +136,27 @@ describe("remove, import, export", () => {
       command: "npx",
       args: ["-y", "server-fs"],
     });
+  });
+});
+
+describe("onChange", () => {
+  test("a listener added before the first call hears changes; one stopped early hears none", async () => {
+    // A fresh registry: its code loads with the first call, after both listeners are in place.
+    const fresh = createServerRegistry({ storage: createMemoryStorage() });
+    const heard: RegistryChange[] = [];
+    const stopped: RegistryChange[] = [];
+    fresh.onChange((change) => heard.push(change));
+    const stop = fresh.onChange((change) => stopped.push(change));
+    stop();
+    fresh.onChange(() => {
+      throw new Error("a listener's failure is its own");
+    });
+    await fresh.add({ name: "offline", url: "http://127.0.0.1:5/mcp" }, { discover: false });
+    await fresh.remove("offline");
+    assert.deepEqual(heard, [
+      { kind: "servers", names: ["offline"] },
+      { kind: "servers", names: ["offline"] },
+    ]);
+    assert.deepEqual(stopped, []);
   });
 });

@@ -27,6 +27,8 @@ export interface ViewOptions {
   allowStdio?: boolean;
   /** Hide the secrets of servers the caller does not own (default `false`). */
   masked?: boolean;
+  /** The listeners `onChange` adds to (default: the view's own); a stand-in shares its set. */
+  listeners?: Set<(change: RegistryChange) => void>;
 }
 
 /** A registry view, with the lookups users.ts builds on. */
@@ -57,7 +59,7 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
     return run;
   };
 
-  const listeners = new Set<(change: RegistryChange) => void>();
+  const listeners = options.listeners ?? new Set<(change: RegistryChange) => void>();
   const changed = <T>(kind: RegistryChange["kind"], names: string[], value: T): T => {
     for (const listener of listeners) {
       try {

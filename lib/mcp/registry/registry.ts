@@ -9,9 +9,7 @@
 import type { Storage } from "../../storage/types.ts";
 import type { ConnectOptions } from "../client.ts";
 import { createSecretBox, type SecretBoxOptions } from "./secrets.ts";
-import { createTomlStore } from "./_toml_store.ts";
-import { registryOn } from "./_view.ts";
-import type { ServerRegistry } from "./types.ts";
+import type { RegistryChange, ServerRegistry } from "./types.ts";
 
 export type {
   AddServerOptions,
@@ -55,9 +53,38 @@ export interface ServerRegistryOptions {
  */
 export function createServerRegistry(options: ServerRegistryOptions): ServerRegistry {
   const box = options.secrets ? createSecretBox(options.secrets) : undefined;
-  const { owned: _owned, ...registry } = registryOn(
-    createTomlStore(options.storage, options.key ?? "config.toml", box),
-    { connect: options.connect },
-  );
-  return registry;
+  // The registry's code loads with its first call (pages that never touch it never download it);
+  // `onChange` works before that, through the listener set the loaded view shares.
+  const listeners = new Set<(change: RegistryChange) => void>();
+  let loading: Promise<ServerRegistry> | undefined;
+  const view = () =>
+    loading ??= Promise.all([import("./_toml_store.ts"), import("./_view.ts")]).then(
+      ([{ createTomlStore }, { registryOn }]) => {
+        const { owned: _owned, ...registry } = registryOn(
+          createTomlStore(options.storage, options.key ?? "config.toml", box),
+          { connect: options.connect, listeners },
+        );
+        return registry;
+      },
+      (error) => {
+        loading = undefined; // a chunk that failed to download may load on the next call
+        throw error;
+      },
+    );
+  return {
+    list: async () => (await view()).list(),
+    get: async (target) => (await view()).get(target),
+    add: async (server, opts) => (await view()).add(server, opts),
+    update: async (target, patch, opts) => (await view()).update(target, patch, opts),
+    remove: async (target) => (await view()).remove(target),
+    import: async (servers, opts) => (await view()).import(servers, opts),
+    ping: async (names, opts) => (await view()).ping(names, opts),
+    refresh: async (names, opts) => (await view()).refresh(names, opts),
+    discovery: async (target) => (await view()).discovery(target),
+    invalidate: async (target) => (await view()).invalidate(target),
+    onChange(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
 }

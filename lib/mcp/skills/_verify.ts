@@ -3,27 +3,7 @@
 
 import { SkillVerificationError } from "../errors.ts";
 import type { SkillEntry, SkillFile } from "./types.ts";
-
-/**
- * The most files per skill every host must accept (SEP-2640); larger entries are refused.
- *
- * @example
- * ```ts
- * import { MAX_SKILL_FILES } from "@skillmux/core";
- * console.log(MAX_SKILL_FILES); // 512
- * ```
- */
-export const MAX_SKILL_FILES = 512;
-/**
- * The most bytes per skill (sum of sizes) every host must accept (SEP-2640): 16 MiB.
- *
- * @example
- * ```ts
- * import { MAX_SKILL_BYTES } from "@skillmux/core";
- * console.log(MAX_SKILL_BYTES); // 16777216
- * ```
- */
-export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
+import { MAX_SKILL_BYTES, MAX_SKILL_FILES } from "./extension.ts";
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -6,4 +6,4 @@
 
 export type * from "./types.ts";
 export * from "./client.ts";
-export { MAX_SKILL_BYTES, MAX_SKILL_FILES } from "./_verify.ts";
+export { MAX_SKILL_BYTES, MAX_SKILL_FILES } from "./extension.ts";

@@ -14,6 +14,7 @@ import { type HttpContext, scrub } from "./_http.ts";
 import { sanitizeCause } from "../policy/_redact_message.ts";
 import { isRetryable, retryDelay, sleep } from "./_retry.ts";
 import { Router } from "../_router.ts";
+import { httpUrlOf } from "./_lazy.ts";
 
 /** The transport's fallback when a caller passes no `timeoutMs`. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -42,12 +43,9 @@ export abstract class HttpTransportBase {
   #target: Promise<void> | undefined;
 
   constructor(server: PreparedServer, options: HttpTransportOptions) {
-    if (server.kind !== "http" || server.url === undefined) {
-      throw new TypeError(`Server "${server.name}" has no url: HTTP transports need one`);
-    }
+    this.url = httpUrlOf(server);
     const write = options.log;
     const name = server.name;
-    this.url = server.url;
     this.ctx = {
       server,
       name,
