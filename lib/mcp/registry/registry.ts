@@ -13,6 +13,7 @@ import type { RegistryChange, ServerRegistry } from "./types.ts";
 
 export type {
   AddServerOptions,
+  PingFailure,
   PingResult,
   RefreshResult,
   RegistryChange,
