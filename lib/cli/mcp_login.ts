@@ -103,11 +103,16 @@ const logoutCommand: Command = {
   words: ["mcp", "logout"],
   args: "<name>",
   min: 1,
-  summary: "Forget the OAuth tokens and client registration of a server",
+  summary: "Revoke (when the server can) and forget the OAuth tokens and registration of a server",
   async run(ctx, [name]) {
     const server = await httpServer(ctx, name);
-    await (await ctx.oauthStore()).delete(endpointOf(server.url));
-    if (ctx.json) return printJson(ctx, { server: server.name, signedIn: false }), 0;
+    const store = await ctx.oauthStore();
+    const session = new OAuthSession(endpointOf(server.url), { store }, { server: server.name });
+    const { revoked, warning } = await session.signOut();
+    if (warning !== undefined) ctx.err(`warning: ${server.name}: ${warning}`);
+    if (ctx.json) {
+      return printJson(ctx, { server: server.name, signedIn: false, revoked, warning }), 0;
+    }
     ctx.out(`${ctx.paint.ok("✓")} Signed out of "${server.name}"`);
     return 0;
   },

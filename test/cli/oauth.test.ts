@@ -3,10 +3,12 @@
 // it fetches the sign-in URL the CLI prints and follows the redirect to the CLI's loopback port.
 import assert from "node:assert/strict";
 import { readdir, readFile, stat } from "node:fs/promises";
+import http from "node:http";
 import { join } from "node:path";
 import process from "node:process";
 import { after, before, describe, test } from "node:test";
 import { run } from "../../lib/cli/main.ts";
+import { endpointOf } from "../../lib/cli/mcp_login.ts";
 import { connect } from "../../lib/mod.ts";
 import { createOAuthStore } from "../../lib/mcp/auth/store.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
@@ -15,6 +17,7 @@ import {
   type OAuthServers,
   startOAuthServers,
 } from "../mcp/_oauth_server.ts";
+import { listenLocal } from "../mcp/_servers.ts";
 import { cli, tempHome } from "./_helpers.ts";
 
 describe("CLI: OAuth sign-in", () => {
@@ -119,9 +122,33 @@ describe("CLI: OAuth sign-in", () => {
     await client.close();
   });
 
-  test("mcp logout forgets the tokens: sign-in is needed again", async () => {
+  /** The tokens the CLI stored for the test server. */
+  async function stored() {
+    const store = createOAuthStore(createFsStorage({ root: config, private: true }));
+    return (await store.get(endpointOf(servers.mcpUrl)))?.tokens;
+  }
+
+  /** A refresh_token grant at the authorization server with `refreshToken`: its HTTP status. */
+  async function refreshWith(refreshToken: string): Promise<number> {
+    const response = await fetch(`${servers.issuer}/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken }),
+    });
+    await response.body?.cancel();
+    return response.status;
+  }
+
+  test("mcp logout revokes the tokens at the authorization server, then forgets them", async () => {
+    const tokens = await stored();
+    assert.ok(tokens?.refreshToken, "a refresh token is stored");
     const out = await sh("mcp", "logout", "docs");
-    assert.equal(out.code, 0);
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(out.stderr, "");
+    assert.deepEqual(servers.revoked, [tokens.refreshToken, tokens.accessToken]);
+    assert.ok(servers.requests.includes("revoke refresh_token"));
+    assert.equal(await refreshWith(tokens.refreshToken), 400, "the revoked refresh token is dead");
+    assert.ok(!servers.tokens.has(tokens.accessToken), "the revoked access token is dead");
     assert.deepEqual(await readdir(join(config, "oauth")).catch(() => []), []);
     const ping = await sh("mcp", "ping", "docs");
     assert.equal(ping.code, 1);
@@ -140,5 +167,56 @@ describe("CLI: OAuth sign-in", () => {
     assert.match(stderr, /Signed in to "docs2"/);
     const ping = await sh("mcp", "ping", "docs2");
     assert.equal(ping.code, 0, ping.stdout);
+  });
+
+  /** Sign in to docs2 again, then `mcp logout docs2` with `fault` set; the old tokens. */
+  async function logoutWith(fault: OAuthServerOptions) {
+    const signedIn = await login(["mcp", "login", "docs2", "--no-browser"]);
+    assert.equal(signedIn.code, 0, signedIn.stderr);
+    const tokens = (await stored())!;
+    const revokedBefore = servers.revoked.length;
+    const asked = () => servers.requests.filter((r) => r.startsWith("revoke")).length;
+    const askedBefore = asked();
+    Object.assign(faults, fault);
+    try {
+      const out = await sh("mcp", "logout", "docs2");
+      assert.equal(out.code, 0, out.stderr);
+      assert.match(out.stdout, /Signed out of "docs2"/);
+      assert.equal(await stored(), undefined, "the tokens are forgotten");
+      assert.deepEqual(await readdir(join(config, "oauth")).catch(() => []), []);
+      for (const token of [tokens.accessToken, tokens.refreshToken!]) {
+        assert.ok(!out.stdout.includes(token) && !out.stderr.includes(token), "no token shown");
+      }
+      assert.equal(servers.revoked.length, revokedBefore, "nothing was revoked");
+      return { out, tokens, asked: asked() - askedBefore };
+    } finally {
+      for (const key of Object.keys(fault)) delete faults[key as keyof OAuthServerOptions];
+    }
+  }
+
+  test("mcp logout at an authorization server without a revocation endpoint forgets locally", async () => {
+    const { out, tokens, asked } = await logoutWith({ noRevocation: true });
+    assert.equal(out.stderr, "");
+    assert.equal(asked, 0);
+    assert.equal(await refreshWith(tokens.refreshToken!), 200, "the server was not asked");
+  });
+
+  test("mcp logout when revocation fails (HTTP 500) warns and still forgets", async () => {
+    const { out, asked } = await logoutWith({ revocationStatus: 500 });
+    assert.equal(asked, 1, "the refresh token's revocation was tried, then given up");
+    assert.match(
+      out.stderr,
+      /warning: docs2: revoking the refresh token at .*\/revoke failed \(HTTP 500\)/,
+    );
+  });
+
+  test("mcp logout when the revocation endpoint is unreachable warns and still forgets", async () => {
+    const closed = http.createServer();
+    const { port } = await listenLocal(closed).then(async (l) => (await l.close(), l));
+    const { out } = await logoutWith({ revocationEndpoint: `http://127.0.0.1:${port}/revoke` });
+    assert.match(
+      out.stderr,
+      /warning: docs2: revoking the refresh token at .* failed \(network error\)/,
+    );
   });
 });

@@ -17,6 +17,10 @@
 //     allows that origin's cross-origin requests (a browser's sign-in); without it, it sends no
 //     CORS headers at all, as many authorization servers do; `asCorsExcept` (a path, e.g.
 //     "/token"): that endpoint alone sends none.
+//   - /revoke (RFC 7009, advertised as `revocation_endpoint`): needs the client_id, records the
+//     token in `revoked` and invalidates it (a revoked refresh token no longer refreshes).
+//     Faults: `noRevocation` (not advertised), `revocationStatus` (it answers that HTTP status
+//     with an HTML page), `revocationEndpoint` (the advertised URL, e.g. a closed port).
 //   - requests: "<METHOD> <path>" of every request to either server, and the token grants.
 
 import { createHash, randomUUID } from "node:crypto";
@@ -35,6 +39,9 @@ export interface OAuthServerOptions extends SdkServerOptions {
   echoToken?: "rpc" | "http";
   asCors?: string;
   asCorsExcept?: string;
+  noRevocation?: boolean;
+  revocationStatus?: number;
+  revocationEndpoint?: string;
 }
 
 /** The running pair. */
@@ -43,6 +50,8 @@ export interface OAuthServers {
   issuer: string;
   /** Valid access tokens. */
   tokens: Set<string>;
+  /** The tokens revoked at /revoke, in order. */
+  revoked: string[];
   /** Every request as "<METHOD> <path>", token requests as "token <grant_type>". */
   requests: string[];
   close(): Promise<void>;
@@ -87,6 +96,7 @@ async function echo(
 export async function startOAuthServers(options: OAuthServerOptions = {}): Promise<OAuthServers> {
   const requests: string[] = [];
   const tokens = new Set<string>();
+  const revoked: string[] = [];
   const refreshTokens = new Set<string>();
   const codes = new Map<string, { challenge: string; resource: string; redirectUri: string }>();
   let issuer = "";
@@ -117,6 +127,9 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
         token_endpoint_auth_methods_supported: ["none"],
         authorization_response_iss_parameter_supported: true,
         scopes_supported: ["mcp", "offline_access"],
+        ...(options.noRevocation
+          ? {}
+          : { revocation_endpoint: options.revocationEndpoint ?? `${issuer}/revoke` }),
       });
     }
     if (url.pathname === "/register" && req.method === "POST") {
@@ -140,6 +153,21 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
         back.searchParams.set("iss", options.iss === "wrong" ? "https://evil.example" : issuer);
       }
       res.writeHead(302, { location: back.href }).end();
+      return;
+    }
+    if (url.pathname === "/revoke" && req.method === "POST") {
+      const form = await readForm(req);
+      requests.push(`revoke ${form.get("token_type_hint")}`);
+      if (options.revocationStatus !== undefined) {
+        res.writeHead(options.revocationStatus, { "content-type": "text/html" }).end("<p>down</p>");
+        return;
+      }
+      if (!form.get("client_id")) return json(res, 401, { error: "invalid_client" });
+      const token = form.get("token") ?? "";
+      revoked.push(token);
+      tokens.delete(token);
+      refreshTokens.delete(token);
+      res.writeHead(200).end();
       return;
     }
     if (url.pathname === "/token" && req.method === "POST") {
@@ -219,6 +247,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     mcpUrl,
     issuer,
     tokens,
+    revoked,
     requests,
     async close() {
       await mcp.close();

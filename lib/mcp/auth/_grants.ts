@@ -40,7 +40,8 @@ function basic(secret: string): OAuth.ClientAuth {
   };
 }
 
-function clientAuth(oauth: typeof OAuth, method: Method, secret: string | undefined) {
+/** The oauth4webapi client authentication for `method`. */
+export function clientAuth(oauth: typeof OAuth, method: Method, secret: string | undefined) {
   if (method === "none" || secret === undefined) return oauth.None();
   return method === "client_secret_post" ? oauth.ClientSecretPost(secret) : basic(secret);
 }

@@ -10,11 +10,19 @@ import type { BearerChallenge } from "./challenge.ts";
 import { discoverAuthorization, type Discovery } from "./discovery.ts";
 import { OAuthError } from "./errors.ts";
 import { createMemoryOAuthStore } from "./store.ts";
-import type { AuthOptions, OAuthRecord, OAuthStore } from "./types.ts";
+import type {
+  AuthOptions,
+  OAuthClientRecord,
+  OAuthRecord,
+  OAuthStore,
+  SignOutOptions,
+  SignOutResult,
+} from "./types.ts";
 import { authorize } from "./_authorize.ts";
 import { clientCredentials, type GrantContext, redeemCode, refresh } from "./_grants.ts";
 import { ensureClient } from "./_register.ts";
 import { optionSecrets, revealingStore, secretAdder } from "./_reveal.ts";
+import { revokeTokens } from "./_revoke.ts";
 
 /** Options of {@linkcode OAuthSession} besides the `auth` option itself. */
 export interface OAuthSessionOptions {
@@ -170,9 +178,77 @@ export class OAuthSession {
     });
   }
 
-  /** Forget the tokens and registration of this server. */
-  signOut(): Promise<void> {
-    return this.#serial(() => this.#store.delete(this.url.href));
+  /**
+   * Sign out: revoke the stored tokens at the authorization server's `revocation_endpoint`
+   * (RFC 7009; refresh token, then access token, with the client's registered authentication
+   * method) when it advertises one, then forget the tokens and registration of this server —
+   * whatever the revocation's outcome. A failed revocation is no error: the result's `warning`
+   * says why (without any token). Tokens go only to the issuer that issued them.
+   *
+   * @example Sign out, and tell the user when the server could not revoke the tokens
+   * ```ts
+   * import { createMemoryOAuthStore, OAuthSession } from "@skillmux/core/oauth";
+   * const session = new OAuthSession("https://mcp.example.com/mcp", { store: createMemoryOAuthStore() });
+   * const { revoked, warning } = await session.signOut({ timeoutMs: 3000 });
+   * if (warning) console.warn(`warning: ${warning}`);
+   * else console.log(`revoked: ${revoked.join(", ") || "nothing"}`);
+   * ```
+   */
+  signOut(options: SignOutOptions = {}): Promise<SignOutResult> {
+    return this.#serial(async () => {
+      try {
+        return options.revoke === false ? { revoked: [] } : await this.#revoke(options);
+      } finally {
+        await this.#store.delete(this.url.href);
+      }
+    });
+  }
+
+  /** Revoke the stored tokens, if any, where they were issued; failures become a warning. */
+  async #revoke(options: SignOutOptions): Promise<SignOutResult> {
+    const record = await this.#store.get(this.url.href).catch(() => undefined);
+    const tokens = record?.tokens;
+    const client = record?.client ?? this.#configuredClient();
+    if (tokens === undefined || client === undefined) return { revoked: [] };
+    const signal = AbortSignal.timeout(options.timeoutMs ?? 5_000);
+    let as;
+    try {
+      as = this.#discovery?.server ?? (await discoverAuthorization(this.url, {
+        fetch: this.#fetch,
+        server: this.#name,
+        signal,
+      })).server;
+    } catch (error) {
+      const why = (error as Error)?.name === "TimeoutError"
+        ? "no answer in time"
+        : (error as Error)?.message ?? "discovery failed";
+      return {
+        revoked: [],
+        warning: `could not reach the authorization server to revoke the tokens (${why})`,
+      };
+    }
+    if (typeof as.revocation_endpoint !== "string") return { revoked: [] };
+    if (as.issuer !== record!.issuer) {
+      return {
+        revoked: [],
+        warning: `the tokens were issued by ${
+          record!.issuer
+        }, but the server now names ${as.issuer}; they were not sent there to be revoked`,
+      };
+    }
+    return await revokeTokens(as, client, tokens, this.#fetch, signal);
+  }
+
+  /** The client of the `clientCredentials` option, for tokens of that grant (no client stored). */
+  #configuredClient(): OAuthClientRecord | undefined {
+    const cc = this.#options.clientCredentials;
+    if (cc === undefined || cc.privateKey !== undefined) return undefined;
+    return {
+      clientId: cc.clientId,
+      clientSecret: cc.clientSecret,
+      tokenEndpointAuthMethod: cc.clientSecret === undefined ? "none" : "client_secret_basic",
+      kind: "pre-registered",
+    };
   }
 
   async #discover(metadataUrl?: string, fresh = false): Promise<Discovery> {

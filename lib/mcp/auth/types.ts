@@ -93,3 +93,22 @@ export interface AuthOptions {
   /** Step-up re-authorizations after 403 `insufficient_scope` before giving up (default 2). */
   maxStepUps?: number;
 }
+
+/** Options of `OAuthSession.signOut()`. */
+export interface SignOutOptions {
+  /**
+   * Revoke the tokens at the authorization server's `revocation_endpoint` (RFC 7009) before
+   * forgetting them, when it has one (default `true`).
+   */
+  revoke?: boolean;
+  /** The time discovery and revocation may take together (ms, default 5 000). */
+  timeoutMs?: number;
+}
+
+/** What `OAuthSession.signOut()` did; the local tokens are forgotten in every case. */
+export interface SignOutResult {
+  /** The tokens the authorization server revoked, refresh token first. */
+  revoked: ("refresh_token" | "access_token")[];
+  /** Why revocation failed or was skipped (no token in it); absent when it went well or the server has no revocation endpoint. */
+  warning?: string;
+}

@@ -1,0 +1,66 @@
+// Private: token revocation (RFC 7009) at sign-out — the refresh token first (revoking it
+// revokes its access tokens at most servers), then the access token, with the client's
+// registered authentication method and a short timeout. Failures come back as a warning in
+// words, never with a token in it.
+
+import type { AuthorizationServerMetadata } from "./discovery.ts";
+import type { OAuthClientRecord, OAuthTokenRecord, SignOutResult } from "./types.ts";
+import { authMethod, clientAuth } from "./_grants.ts";
+import { loadOAuth, type OAuth, requestOptions } from "./_oauth.ts";
+
+/** Why a revocation request failed, in words without any token. */
+function reason(error: unknown): string {
+  const e = error as {
+    name?: string;
+    error?: string;
+    status?: number;
+    code?: string;
+    cause?: { status?: number };
+  };
+  if (e?.name === "ResponseBodyError") return `HTTP ${e.status} ${e.error}`;
+  if (e?.name === "TimeoutError" || e?.name === "AbortError") return "no answer in time";
+  const status = e?.status ?? e?.cause?.status;
+  if (typeof status === "number") return `HTTP ${status}`;
+  if (typeof e?.code === "string" && e.code.startsWith("OAUTH_")) return e.code;
+  return "network error";
+}
+
+/** Revoke `tokens` at `as.revocation_endpoint` (the caller checked it is there). */
+export async function revokeTokens(
+  as: AuthorizationServerMetadata,
+  client: OAuthClientRecord,
+  tokens: OAuthTokenRecord,
+  fetchFn: typeof fetch,
+  signal: AbortSignal,
+): Promise<SignOutResult> {
+  const oauth = await loadOAuth();
+  const c = { client_id: client.clientId };
+  const auth = clientAuth(oauth, authMethod(as, client), client.clientSecret);
+  const out: SignOutResult = { revoked: [] };
+  const pending: [string | undefined, "refresh_token" | "access_token"][] = [
+    [tokens.refreshToken, "refresh_token"],
+    [tokens.accessToken, "access_token"],
+  ];
+  for (const [token, hint] of pending) {
+    if (token === undefined) continue;
+    try {
+      const response = await oauth.revocationRequest(
+        as as OAuth.AuthorizationServer,
+        c,
+        auth,
+        token,
+        {
+          ...requestOptions(oauth, fetchFn, as.revocation_endpoint as string, signal),
+          additionalParameters: { token_type_hint: hint },
+        },
+      );
+      await oauth.processRevocationResponse(response);
+      out.revoked.push(hint);
+    } catch (error) {
+      const what = hint === "refresh_token" ? "the refresh token" : "the access token";
+      out.warning = `revoking ${what} at ${as.revocation_endpoint} failed (${reason(error)})`;
+      return out;
+    }
+  }
+  return out;
+}
