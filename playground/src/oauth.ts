@@ -130,7 +130,15 @@ export async function signIn(server: RegisteredServer, popup: Window): Promise<s
   }
 }
 
-/** Forget the tokens and registration of `server`. */
-export async function signOut(server: RegisteredServer): Promise<void> {
-  await new OAuthSession(resourceOf(server), { store: oauthStore }).signOut();
+/**
+ * Sign out of `server`: the library revokes its tokens at the authorization server (when it has
+ * a revocation endpoint) and forgets them either way. Resolves a warning in words when the
+ * revocation failed, else `undefined`.
+ */
+export async function signOut(server: RegisteredServer): Promise<string | undefined> {
+  const session = new OAuthSession(resourceOf(server), { store: oauthStore }, {
+    server: server.name,
+  });
+  const { warning } = await session.signOut();
+  return warning === undefined ? undefined : `Signed out, but ${warning}`;
 }

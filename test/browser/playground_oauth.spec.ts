@@ -1,8 +1,9 @@
 // The playground's "Sign in" in real Chromium: a live OAuth-protected MCP server and a local
 // authorization server (test/mcp/_oauth_server.ts) on 127.0.0.1. With CORS allowed for the
 // playground's origin, the popup flow signs in, the tokens land in IndexedDB sealed (never in
-// localStorage or the page's text), and the server's tools list; "Sign out" forgets them. With
-// the authorization server refusing CORS, the page says so, naming its origin and the CLI way.
+// localStorage or the page's text), and the server's tools list; "Sign out" revokes them at the
+// authorization server (RFC 7009) and forgets them. With the authorization server refusing
+// CORS, the page says so, naming its origin and the CLI way.
 import { expect, type Page, test } from "@playwright/test";
 import {
   type OAuthServerOptions,
@@ -115,13 +116,20 @@ test.describe("playground: sign in to an OAuth-protected server", () => {
     await axe(page, "servers: signed in");
   });
 
-  test("sign out forgets the tokens: the server needs sign-in again", async () => {
+  test("sign out revokes the tokens at the authorization server and forgets them", async () => {
     const card = page.getByTestId("server-secure");
+    const issued = [...open.tokens];
     await card.getByRole("button", { name: "Sign out of secure" }).click();
     await expect(card.getByRole("button", { name: "Sign in to secure" })).toBeVisible();
     await expect(card.getByTestId("server-sign-in-needed")).toBeVisible();
     await expect(card.getByRole("button", { name: "Sign out of secure" })).toHaveCount(0);
     expect((await kept()).idb).toBe("[]");
+    expect(open.requests).toContain("revoke refresh_token");
+    expect(open.requests).toContain("revoke access_token");
+    expect(open.revoked.length).toBe(2);
+    expect(issued).toContain(open.revoked[1]); // the access token the page held
+    expect(open.tokens.has(open.revoked[1])).toBe(false);
+    await expect(card.getByTestId("server-error")).toHaveCount(0);
   });
 
   test("an authorization server that refuses CORS: a clear message naming it and the CLI way", async () => {
