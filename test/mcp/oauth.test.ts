@@ -2,6 +2,7 @@
 // MCP server (./_oauth_server.ts) on 127.0.0.1: discovery, registration, PKCE, tokens, refresh
 // (before expiry, on a 401, single-flight), the store, and bad input as typed errors.
 import assert from "node:assert/strict";
+import http from "node:http";
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,7 +28,7 @@ import {
 } from "../../lib/mcp/auth/mod.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
 import { type OAuthServerOptions, startOAuthServers } from "./_oauth_server.ts";
-import { startSdkServer } from "./_servers.ts";
+import { listenLocal, startSdkServer } from "./_servers.ts";
 
 /** Plays the user's browser: follows the authorization URL to its redirect. */
 async function approve(url: URL): Promise<URL> {
@@ -281,5 +282,55 @@ describe("OAuth: pieces", () => {
     } finally {
       await rm(root, { recursive: true, force: true });
     }
+  });
+
+  test("signOut() sends tokens to be revoked only to the issuer that issued them", async () => {
+    await withServers({}, async (servers) => {
+      const store = createMemoryOAuthStore();
+      await new OAuthSession(servers.mcpUrl, auth(store)).signIn();
+      const record = (await store.get(servers.mcpUrl))!;
+      await store.set(servers.mcpUrl, { ...record, issuer: "https://other.example" });
+      const result = await new OAuthSession(servers.mcpUrl, auth(store)).signOut();
+      assert.deepEqual(result.revoked, []);
+      assert.match(result.warning!, /issued by https:\/\/other\.example.*not sent/);
+      assert.deepEqual(servers.revoked, []);
+      assert.equal(await store.get(servers.mcpUrl), undefined);
+    });
+  });
+
+  test("signOut() gives up on a revocation endpoint that never answers within timeoutMs", async () => {
+    const hung = http.createServer(() => {}); // takes the request, never answers
+    const listening = await listenLocal(hung);
+    try {
+      await withServers(
+        { revocationEndpoint: `http://127.0.0.1:${listening.port}/revoke` },
+        async (servers) => {
+          const store = createMemoryOAuthStore();
+          const session = new OAuthSession(servers.mcpUrl, auth(store));
+          await session.signIn();
+          const started = Date.now();
+          const result = await session.signOut({ timeoutMs: 300 });
+          assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+          assert.match(
+            result.warning!,
+            /revoking the refresh token .* failed \(no answer in time\)/,
+          );
+          assert.equal(await store.get(servers.mcpUrl), undefined);
+        },
+      );
+    } finally {
+      await listening.close();
+    }
+  });
+
+  test("signOut({ revoke: false }) forgets locally without asking the server", async () => {
+    await withServers({}, async (servers) => {
+      const store = createMemoryOAuthStore();
+      const session = new OAuthSession(servers.mcpUrl, auth(store));
+      await session.signIn();
+      assert.deepEqual(await session.signOut({ revoke: false }), { revoked: [] });
+      assert.deepEqual(servers.revoked, []);
+      assert.equal(await store.get(servers.mcpUrl), undefined);
+    });
   });
 });
