@@ -6,8 +6,9 @@
 // unavailable source that every resolve reports as a diagnostic, and the built-ins still answer.
 
 import { nodeBuiltins } from "../_node.ts";
-import { isPermissionError } from "../_permission.ts";
+import { deniedMessage, isPermissionError } from "../_permission.ts";
 import { createFsStorage } from "../storage/fs.ts";
+import { PolicyError } from "../mcp/errors.ts";
 import { createServerRegistry } from "../mcp/registry/registry.ts";
 import { stdio } from "../mcp/transport/stdio.ts";
 import { createMcpSkillSources } from "./mcp_source.ts";
@@ -113,16 +114,22 @@ async function mcpSources(options: DefaultSourcesOptions): Promise<SourceTier[]>
     storage: createFsStorage({ root: at.dir, private: true }),
     connect,
   });
+  const file = nodeBuiltins("The MCP server registry").path.join(at.dir, "config.toml");
   try {
     const mcp: SkillSource[] = await createMcpSkillSources(registry, { connect });
     return mcp.length > 0 ? [mcp] : [];
   } catch (error) {
+    // A registry that cannot be read, or does not parse, skips only the MCP servers.
+    if (error instanceof PolicyError) {
+      return [
+        unavailableSource("mcp", `Skipped the MCP server registry ${file}: ${error.message}`),
+      ];
+    }
     if (!isPermissionError(error)) throw error;
     return [
       unavailableSource(
         "mcp",
-        `Cannot read the MCP server registry ${at.dir}/config.toml: ` +
-          `${error instanceof Error ? error.message : String(error)}`,
+        `Cannot read the MCP server registry ${file}: ${deniedMessage(error)}`,
       ),
     ];
   }

@@ -1,6 +1,7 @@
 // Private: ask one source under a timeout and turn its answer into a parsed skill or a diagnostic.
 
 import { isTimeoutError, raceSignal, scopedSignal } from "../_abort.ts";
+import { deniedMessage } from "../_permission.ts";
 import { isSkillParseError } from "../skill/errors.ts";
 import { parseSkill } from "../skill/parse.ts";
 import { displayableSkill } from "../skill/_displayable.ts";
@@ -36,7 +37,7 @@ export async function callSource<T>(
     return { ok: true, value: await raceSignal(call(scoped.signal), scoped.signal) };
   } catch (error) {
     const problem = isTimeoutError(error) ? "timeout" : outer.aborted ? "aborted" : "error";
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = deniedMessage(error);
     return { ok: false, diagnostic: { source: source.label, name, problem, message: reason } };
   } finally {
     scoped.dispose();

@@ -9,6 +9,7 @@
 
 import type { Stats } from "node:fs";
 import { nodeBuiltins } from "../_node.ts";
+import { deniedMessage } from "../_permission.ts";
 import { StorageError, StoragePathError } from "./errors.ts";
 
 const { fs: { chmod, lstat, mkdir, realpath, stat }, path } = nodeBuiltins(
@@ -177,7 +178,7 @@ export function code(error: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** The message of an error, or its string form. */
+/** The message of an error, or its string form; a permission refusal names the flag to add. */
 export function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return deniedMessage(error);
 }

@@ -1,7 +1,8 @@
 /**
  * Stale temp files: a writer killed between creating its temp file and the rename (kill -9, a
  * power cut) leaves a `.tmp-<24 hex>` file behind. The next write in that folder removes the ones
- * older than {@linkcode STALE_TEMP_MS}: a live write never takes that long, so a concurrent
+ * older than {@linkcode STALE_TEMP_MS}, and so does the first use of a storage root in a process
+ * (in the background, for the root folder): a live write never takes that long, so a concurrent
  * writer's temp file (another process, another host on a shared folder) is never touched.
  *
  * @module
@@ -41,4 +42,19 @@ export async function sweepStaleTemps(
     // The folder may be unreadable or gone; the write itself has succeeded.
   }
   return removed;
+}
+
+/** Roots swept in this process (bounded: past the cap it starts over, costing one more sweep). */
+const swept = new Set<string>();
+const MAX_SWEPT = 1_000;
+
+/**
+ * Sweep `dir` in the background, once per process: the caller does not wait for it, and it
+ * never fails. Returns the sweep when this call started one (tests await it).
+ */
+export function sweepOnce(dir: string, prefix: string): Promise<number> | undefined {
+  if (swept.has(dir)) return undefined;
+  if (swept.size >= MAX_SWEPT) swept.clear();
+  swept.add(dir);
+  return sweepStaleTemps(dir, prefix);
 }

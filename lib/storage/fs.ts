@@ -17,7 +17,8 @@ import { StorageGuard } from "./_guard.ts";
 import { fileNameProblem, isWellFormed, keyToNames } from "./_fs_names.ts";
 import { code, message, type ResolvedKey, resolveKey } from "./_fs_resolve.ts";
 import { walkKeys } from "./_fs_walk.ts";
-import { writeFileAtomic } from "./_fs_write.ts";
+import { TEMP_PREFIX, writeFileAtomic } from "./_fs_write.ts";
+import { sweepOnce } from "./_fs_stale.ts";
 import { InvalidStorageKeyError, isValidStorageKey } from "./key.ts";
 import { StorageError, StoragePathError } from "./errors.ts";
 import type { Storage, StorageCallOptions, StorageVersion } from "./types.ts";
@@ -45,7 +46,9 @@ export interface FsStorageOptions {
  *
  * Writes are atomic (temp file, `sync`, `rename`); with `private: true` files end up 0600 and
  * new folders 0700, also when the file existed with another mode (POSIX only: Windows ignores
- * modes). Paths never leave the root: symlinks are followed only while their real path stays
+ * modes). Temp files a killed writer left (`.tmp-…`, older than 10 minutes) are removed by the next
+ * write in their folder and, for the root folder, in the background on its first use in a
+ * process. Paths never leave the root: symlinks are followed only while their real path stays
  * inside the real root, others (and dangling ones) are refused with {@linkcode StoragePathError}
  * and skipped by `keys()` (checks run per call: do not share the root with an adversary who can
  * swap folders for symlinks while a call runs). A key cannot be both a file and a folder (`a` and
@@ -198,6 +201,7 @@ class FsStorage implements Storage {
     const folder = given === "" || given.endsWith("/");
     if (folder) this.#guard.prefix(given, options?.signal);
     else this.#guard.key(given, options?.signal);
+    this.#sweep();
     const key = folder ? given.slice(0, -1) : given;
     if (key !== "" && fileNameProblem(key) !== undefined) return undefined;
     const file = key === "" ? this.#root : path.join(this.#root, ...keyToNames(key));
@@ -220,6 +224,14 @@ class FsStorage implements Storage {
       s === undefined ? "-" : `${s.dev}:${s.ino}:${s.size}:${s.mode}:${s.mtimeNs}:${s.ctimeNs}`
     ).join("|");
     return { tag, settled: Date.now() - newest > SETTLE_MS };
+  }
+
+  /**
+   * The first use of a root in this process removes the temp files that killed writers left in
+   * it, in the background: reads never wait for it (`_fs_stale.ts`).
+   */
+  #sweep(): void {
+    void sweepOnce(this.#root, TEMP_PREFIX);
   }
 
   /** The encoded names of `key`, refusing keys no file system can hold. */
@@ -246,6 +258,7 @@ class FsStorage implements Storage {
     fn: () => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T> {
+    this.#sweep();
     try {
       return await fn();
     } catch (error) {

@@ -235,3 +235,50 @@ describe("zero configuration with registered MCP servers", () => {
     }
   });
 });
+
+describe("zero configuration with a malformed MCP server registry", () => {
+  /** A fresh HOME whose `~/.config/skillmux/config.toml` holds `text`; returns HOME. */
+  async function homeWithConfig(text: string): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), "skillmux-bad-config-"));
+    await mkdir(join(dir, ".config", "skillmux"), { recursive: true });
+    await writeFile(join(dir, ".config", "skillmux", "config.toml"), text);
+    return dir;
+  }
+
+  test("TOML that does not parse: the MCP servers are skipped with the file and line; the built-ins answer", async () => {
+    const dir = await homeWithConfig(
+      '[[mcp.servers]]\nname = "team"\napi_key = "sk-do-not-show"\nurl = \n',
+    );
+    try {
+      const file = join(dir, ".config", "skillmux", "config.toml");
+      const hit = await resolveSkill("samtools", { env: { HOME: dir } });
+      assert.equal(hit.source, "builtin");
+      assert.deepEqual(hit.diagnostics.map((d) => [d.source, d.problem, d.message]), [[
+        "mcp",
+        "error",
+        `Skipped the MCP server registry ${file}: config TOML is not valid at line 4, column 7: invalid value`,
+      ]]);
+      const { skills, diagnostics } = await listSkills({ env: { HOME: dir } });
+      assert.ok(skills.some((s) => s.name === "samtools" && s.source === "builtin"));
+      assert.deepEqual(diagnostics.map((d) => d.source), ["mcp"]);
+      assert.ok(!diagnostics[0].message.includes("sk-do-not-show"));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a field of the wrong type: the diagnostic names the file, the field and what it must be", async () => {
+    const dir = await homeWithConfig('[[mcp.servers]]\nname = "team"\nurl = 5\n');
+    try {
+      const hit = await resolveSkill("bwa", { env: { HOME: dir } });
+      assert.equal(hit.source, "builtin");
+      assert.deepEqual(hit.diagnostics.map((d) => d.message), [
+        `Skipped the MCP server registry ${
+          join(dir, ".config", "skillmux", "config.toml")
+        }: mcp.servers[0].url must be a string`,
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

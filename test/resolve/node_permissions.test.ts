@@ -1,7 +1,7 @@
 // Node's permission model (`--permission`, `--experimental-permission` before Node 22): the
 // zero-config resolver, bundled into one file and run with read access to that file only, skips
 // the folders and the MCP registry it may not read, with diagnostics, and answers from the
-// built-ins instead of throwing.
+// built-ins instead of throwing; each diagnostic names the flag (`--allow-fs-read=<folder>`) to add.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -26,7 +26,8 @@ const skip = isDeno
 const MOD = fileURLToPath(new URL("../../lib/mod.ts", import.meta.url));
 const SCRIPT = `import { closeSkillResolvers, resolveSkill } from ${JSON.stringify(MOD)};
 const hit = await resolveSkill("samtools");
-console.log(JSON.stringify({ source: hit.source, skipped: hit.diagnostics.map((d) => d.source) }));
+const skipped = hit.diagnostics.map((d) => [d.source, d.message]);
+console.log(JSON.stringify({ source: hit.source, skipped }));
 await closeSkillResolvers();
 `;
 
@@ -57,19 +58,37 @@ test(
             'import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);',
         },
       });
-      const out = await new Promise<string>((resolve, reject) => {
-        execFile(
-          process.execPath,
-          [flag!, `--allow-fs-read=${app}/`, join(app, "app.mjs")],
-          { env: { HOME: home, PATH: process.env.PATH ?? "" }, timeout: 60_000 },
-          (error, stdout, stderr) =>
-            error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+      const run = (...grants: string[]) =>
+        new Promise<string>((resolve, reject) => {
+          execFile(
+            process.execPath,
+            [flag!, `--allow-fs-read=${app}/`, ...grants, join(app, "app.mjs")],
+            { env: { HOME: home, PATH: process.env.PATH ?? "" }, timeout: 60_000 },
+            (error, stdout, stderr) =>
+              error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+          );
+        });
+      const denied = JSON.parse(await run()) as { source: string; skipped: string[][] };
+      assert.equal(denied.source, "builtin");
+      assert.deepEqual(denied.skipped.map(([source]) => source), ["user", "community", "mcp"]);
+      // Each diagnostic names the flag that grants what was refused, as Deno's do.
+      const folders = [
+        join(home, ".config", "skillmux", "skills"),
+        join(home, ".local", "share", "skillmux", "skills"),
+        join(home, ".config", "skillmux"),
+      ];
+      for (const [i, [, message]] of denied.skipped.entries()) {
+        assert.match(message, /Access to this API has been restricted/);
+        assert.ok(
+          message.endsWith(`; run Node with --allow-fs-read=${folders[i]}`),
+          `${message} names the flag`,
         );
-      });
-      assert.deepEqual(JSON.parse(out), {
-        source: "builtin",
-        skipped: ["user", "community", "mcp"],
-      });
+      }
+      // Adding the flag the user folder's diagnostic names is enough to read it.
+      const grant = /--allow-fs-read=\S+$/.exec(denied.skipped[0][1])![0];
+      const granted = JSON.parse(await run(grant)) as { source: string; skipped: string[][] };
+      assert.equal(granted.source, "user");
+      assert.deepEqual(granted.skipped, []);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -1,6 +1,6 @@
 // Writers killed with kill -9 in the middle of atomic writes: the temp files they leave behind
-// are swept by a later write in that folder once stale, a live writer's temp file is left alone,
-// and no value is ever torn.
+// are swept by a later write in that folder once stale (and by the first use of the root in a
+// process), a live writer's temp file is left alone, and no value is ever torn.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readdir, readFile, utimes, writeFile } from "node:fs/promises";
@@ -81,5 +81,45 @@ describe("fs storage: temp files of killed writers", {
     assert.deepEqual(await store.keys(), ["a.md", "b.md"]);
     assert.match((await store.get("a.md"))!, VALUE);
     assert.equal(await store.get("b.md"), "written after the kills");
+  });
+});
+
+describe("fs storage: the first use of a root sweeps it", () => {
+  /** Wait (at most 5 s) until `dir` holds exactly the temp files `expected`. */
+  async function settle(dir: string, expected: string[]): Promise<string[]> {
+    for (let i = 0; i < 100; i++) {
+      const now = await temps(dir);
+      if (now.join() === expected.join()) return now;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return await temps(dir);
+  }
+
+  test("opening and reading removes a stale temp file, keeps a young one, once per process", async () => {
+    const root = await makeTempDir();
+    await writeFile(path.join(root, "a.md"), "kept");
+    const stale = `${TEMP_PREFIX}${"a".repeat(24)}`;
+    const young = `${TEMP_PREFIX}${"b".repeat(24)}`;
+    const old = new Date(Date.now() - STALE_TEMP_MS - 60_000);
+    await writeFile(path.join(root, stale), "a killed writer's");
+    await utimes(path.join(root, stale), old, old);
+    // A live writer's, just under the limit.
+    const recent = new Date(Date.now() - STALE_TEMP_MS + 60_000);
+    await writeFile(path.join(root, young), "being written");
+    await utimes(path.join(root, young), recent, recent);
+
+    const store = createFsStorage({ root });
+    assert.equal(await store.get("a.md"), "kept");
+    assert.deepEqual(await settle(root, [young]), [young], "the stale temp file is gone");
+
+    // The sweep runs once per root and process: a later one waits for the next write.
+    const later = `${TEMP_PREFIX}${"c".repeat(24)}`;
+    await writeFile(path.join(root, later), "another killed writer's");
+    await utimes(path.join(root, later), old, old);
+    assert.equal(await createFsStorage({ root }).get("a.md"), "kept");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(await temps(root), [young, later].sort());
+    await store.set("b.md", "written");
+    assert.deepEqual(await temps(root), [young]);
   });
 });

@@ -173,7 +173,15 @@ export function parseServersToml(source: string): McpServerConfig[] {
   try {
     doc = parseToml(source) as Json;
   } catch (cause) {
-    throw new PolicyError(`config TOML is not valid: ${(cause as Error).message}`, { cause });
+    // The first line of the parser's message and where: its excerpt of the document could show
+    // a secret on a neighbouring line.
+    const { line, column } = cause as { line?: unknown; column?: unknown };
+    const at = typeof line === "number"
+      ? ` at line ${line}${typeof column === "number" ? `, column ${column}` : ""}`
+      : "";
+    const why = (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]
+      .replace(/^Invalid TOML document: /, "");
+    throw new PolicyError(`config TOML is not valid${at}: ${why}`, { cause });
   }
   const list = isObject(doc.mcp) ? doc.mcp.servers : undefined;
   if (list === undefined) return [];
