@@ -3,6 +3,21 @@
 // mutate and the only test files run against them (Node's test runner, TAP, through tsx).
 // Not part of `npm test`: it is slow. Reports go to reports/mutation/<scope>/ (not committed).
 
+import { readFileSync } from "node:fs";
+
+/**
+ * The lines of `file` from the first line containing `from` to the line before the first later
+ * line containing `to` (or through it plus `extra` lines), as a Stryker `file:start-end` range;
+ * markers rather than numbers, so that edits above them do not shift the range.
+ */
+function lines(file, from, to, extra = -1) {
+  const all = readFileSync(file, "utf8").split("\n");
+  const start = all.findIndex((line) => line.includes(from));
+  const end = all.findIndex((line, i) => i > start && line.includes(to));
+  if (start < 0 || end < 0) throw new Error(`stryker.config.mjs: markers not found in ${file}`);
+  return `${file}:${start + 1}-${end + 1 + extra}`;
+}
+
 /** Each scope: the files mutated and the test files that hold them. */
 export const scopes = {
   policy: {
@@ -10,7 +25,14 @@ export const scopes = {
     tests: ["test/mcp/policy_*.test.ts"],
   },
   server: {
-    mutate: ["lib/server/_http.ts", "lib/server/serve.ts"],
+    // _http.ts whole, and of serve.ts the request checks of `handle` (origin, Host, path,
+    // preflight, token, body size, JSON) and its 405 for GET/DELETE when stateless; not the
+    // routing to the SDK, the idle-server pool or close().
+    mutate: [
+      "lib/server/_http.ts",
+      lines("lib/server/serve.ts", "const handle = async", "const rpc = rpcMethod(body)"),
+      lines("lib/server/serve.ts", 'if (req.method !== "POST") {', "return;", 1),
+    ],
     tests: [
       "test/server/security.test.ts",
       "test/server/serve.test.ts",

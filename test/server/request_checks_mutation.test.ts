@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { after, before, describe, test } from "node:test";
-import { hostAllowed, isLoopback, originAllowed } from "../../lib/server/_http.ts";
+import { bearerCheck, hostAllowed, isLoopback, originAllowed } from "../../lib/server/_http.ts";
 import { serveSkills } from "../../lib/server/mod.ts";
 import type { SkillsServer } from "../../lib/server/types.ts";
 import { INITIALIZE } from "./_helpers.ts";
@@ -128,6 +128,8 @@ describe("Origin: loopback by default, or the allow-list, matched whole", () => 
         "ftp://localhost",
         "http://localhost:123456",
         "http://127.0.0.1/app",
+        "https://evil.example/?http://localhost",
+        "https://evil.example#http://localhost:80",
         "null",
       ]
     ) assert.equal(originAllowed(origin, undefined), false, origin);
@@ -209,6 +211,13 @@ describe("bearer token", () => {
     }
   });
 
+  test("the checker itself: trailing blanks are fine; an empty token matches nothing", () => {
+    assert.equal(bearerCheck("t0k")("Bearer t0k \t"), true);
+    assert.equal(bearerCheck("t0k")("Bearer t0k x"), false);
+    assert.equal(bearerCheck("")(undefined), false);
+    assert.equal(bearerCheck("")("Basic x"), false);
+  });
+
   test("an empty token is refused up front", async () => {
     await assert.rejects(serveSkills({ token: "" }), {
       name: "TypeError",
@@ -225,14 +234,17 @@ describe("preflight", () => {
       headers: {
         origin,
         "access-control-request-method": "POST",
-        "access-control-request-headers": "content-type, Mcp-Param-Region ,x-evil, mcp-param-",
+        "access-control-request-headers":
+          "content-type, Mcp-Param-Region ,x-evil, mcp-param-, x-mcp-param-a, Mcp-Param-A B",
       },
     });
     assert.equal(answer.status, 204);
     const allow = String(answer.headers["access-control-allow-headers"]).split(", ");
     assert.ok(allow.includes("Mcp-Param-Region"), allow.join());
     assert.ok(allow.includes("Mcp-Name") && allow.includes("Mcp-Method"), allow.join());
-    assert.ok(!allow.some((h) => /x-evil/i.test(h) || h === "mcp-param-"), allow.join());
+    for (const refused of ["x-evil", "mcp-param-", "x-mcp-param-a", "Mcp-Param-A B"]) {
+      assert.ok(!allow.includes(refused), `${refused} in ${allow.join()}`);
+    }
     assert.equal(answer.headers["access-control-allow-methods"], "GET, POST, DELETE, OPTIONS");
     assert.equal(answer.headers["access-control-max-age"], "600");
     assert.equal(answer.headers["access-control-allow-origin"], origin);
@@ -268,8 +280,9 @@ describe("paths, bodies and errors", () => {
     });
   });
 
-  test("a body of exactly 4 MiB is read; one byte more is 413", async () => {
-    const padded = INITIALIZE + " ".repeat(MAX_BODY - INITIALIZE.length);
+  test("a body of exactly 4 MiB is read whole; one byte more is 413", async () => {
+    // Padding first, so a body cut short anywhere is not JSON.
+    const padded = " ".repeat(MAX_BODY - INITIALIZE.length) + INITIALIZE;
     assert.equal(Buffer.byteLength(padded), MAX_BODY);
     const fits = await send(guarded.url, { headers: { ...json, ...auth }, body: padded });
     assert.equal(fits.status, 200);
@@ -290,6 +303,22 @@ describe("paths, bodies and errors", () => {
       error: { code: -32700, message: "Parse error" },
       id: null,
     });
+  });
+
+  test("widening a JSON-only Accept leaves the other headers alone, whatever their order", async () => {
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    const answer = await send(open.url, {
+      headers: {
+        "mcp-protocol-version": "2025-06-18",
+        "content-type": "application/json",
+        accept: "application/json",
+      },
+      body: list,
+    });
+    assert.equal(answer.status, 200, answer.body);
+    assert.match(String(answer.headers["content-type"]), /^application\/json/);
+    const names = JSON.parse(answer.body).result.tools.map((t: { name: string }) => t.name);
+    assert.ok(names.includes("search_skills"), names.join());
   });
 
   test("a POST without Accept is answered as JSON", async () => {
