@@ -173,6 +173,23 @@ describe("atomic writes", () => {
   });
 });
 
+describe("temp names", () => {
+  test("each write goes through a new .tmp- name of 24 hex digits (12 random bytes)", async () => {
+    const dir = await makeTempDir();
+    const names = new Set<string>();
+    const signal = {
+      throwIfAborted() {
+        for (const name of readdirSync(dir)) if (name !== "value") names.add(name);
+      },
+    } as unknown as AbortSignal;
+    for (let i = 0; i < 16; i++) {
+      await writeFileAtomic(path.join(dir, "value"), `${i}`, 0o600, signal);
+    }
+    assert.equal(names.size, 16);
+    for (const name of names) assert.match(name, /^\.tmp-[0-9a-f]{24}$/);
+  });
+});
+
 describe("key rules: messages", () => {
   test("a prefix that is not a string, null included", () => {
     assert.equal(storagePrefixProblem(5), "must be a string, not number");
