@@ -321,6 +321,19 @@ describe("paths, bodies and errors", () => {
     assert.ok(names.includes("search_skills"), names.join());
   });
 
+  test('a header whose value is "accept" is not taken for the Accept header', async () => {
+    const answer = await send(open.url, {
+      headers: {
+        "x-note": "Accept",
+        "content-type": "application/json",
+        accept: "application/json",
+      },
+      body: INITIALIZE,
+    });
+    assert.equal(answer.status, 200, answer.body);
+    assert.equal(JSON.parse(answer.body).result.serverInfo.name, "skillmux");
+  });
+
   test("a POST without Accept is answered as JSON", async () => {
     const answer = await send(open.url, {
       headers: { "content-type": "application/json" },
