@@ -1,0 +1,90 @@
+// Mutation testing (StrykerJS) of the security-critical folders; run through `npm run mutate`
+// (scripts/mutate.ts), one scope at a time: MUTATE_SCOPE=policy|server|storage picks the files to
+// mutate and the only test files run against them (Node's test runner, TAP, through tsx).
+// Not part of `npm test`: it is slow. Reports go to reports/mutation/<scope>/ (not committed).
+
+import { readFileSync } from "node:fs";
+
+/**
+ * The lines of `file` from the first line containing `from` to the line before the first later
+ * line containing `to` (or through it plus `extra` lines), as a Stryker `file:start-end` range;
+ * markers rather than numbers, so that edits above them do not shift the range.
+ */
+function lines(file, from, to, extra = -1) {
+  const all = readFileSync(file, "utf8").split("\n");
+  const start = all.findIndex((line) => line.includes(from));
+  const end = all.findIndex((line, i) => i > start && line.includes(to));
+  if (start < 0 || end < 0) throw new Error(`stryker.config.mjs: markers not found in ${file}`);
+  return `${file}:${start + 1}-${end + 1 + extra}`;
+}
+
+/** Each scope: the files mutated and the test files that hold them. */
+export const scopes = {
+  policy: {
+    mutate: ["lib/mcp/policy/**/*.ts", "!lib/mcp/policy/mod.ts"],
+    tests: ["test/mcp/policy_*.test.ts"],
+  },
+  server: {
+    // _http.ts whole, and of serve.ts the request checks of `handle` (origin, Host, path,
+    // preflight, token, body size, JSON) and its 405 for GET/DELETE when stateless; not the
+    // routing to the SDK, the idle-server pool or close().
+    mutate: [
+      "lib/server/_http.ts",
+      lines("lib/server/serve.ts", "const handle = async", "const rpc = rpcMethod(body)"),
+      lines("lib/server/serve.ts", 'if (req.method !== "POST") {', "return;", 1),
+    ],
+    tests: [
+      "test/server/security.test.ts",
+      "test/server/serve.test.ts",
+      "test/server/request_*.test.ts",
+    ],
+  },
+  storage: {
+    mutate: [
+      "lib/storage/_fs_resolve.ts",
+      "lib/storage/_fs_write.ts",
+      "lib/storage/_fs_names.ts",
+      "lib/storage/_key_rules.ts",
+    ],
+    tests: [
+      "test/storage/fs*.test.ts",
+      "test/storage/key.test.ts",
+      "test/storage/containment_*.test.ts",
+    ],
+  },
+};
+
+const scope = process.env.MUTATE_SCOPE ?? "";
+if (!(scope in scopes)) {
+  throw new Error(
+    `stryker.config.mjs: set MUTATE_SCOPE to one of ${Object.keys(scopes).join(", ")} ` +
+      `(got "${scope}"); npm run mutate does`,
+  );
+}
+const { mutate, tests } = scopes[scope];
+const out = `reports/mutation/${scope}`;
+
+/** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
+export default {
+  testRunner: "tap",
+  tap: {
+    testFiles: tests,
+    nodeArgs: ["--import", "tsx", "--test-reporter=tap"],
+    forceBail: true,
+  },
+  plugins: ["@stryker-mutator/tap-runner"],
+  mutate,
+  coverageAnalysis: "perTest",
+  concurrency: 1,
+  timeoutMS: 10_000,
+  ignorePatterns: ["dist", "playground", "reports", "test-results", "playwright-report", "bench"],
+  tempDirName: ".stryker-tmp",
+  cleanTempDir: true,
+  incremental: process.env.MUTATE_INCREMENTAL === "1",
+  incrementalFile: `${out}/incremental.json`,
+  reporters: ["clear-text", "progress", "html", "json"],
+  htmlReporter: { fileName: `${out}/index.html` },
+  jsonReporter: { fileName: `${out}/mutation.json` },
+  clearTextReporter: { allowColor: false, logTests: false },
+  thresholds: { high: 90, low: 85, break: null },
+};
