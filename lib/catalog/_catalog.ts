@@ -200,7 +200,7 @@ class LiveCatalog implements Catalog {
     if (!cache) this.#lineTokens.set(count, cache = new Map());
     const lines = cache;
     const preference = options.request
-      ? this.rank(options.request, { limit: Infinity }).map((r) => r.entry.id)
+      ? this.rank(options.request, { limit: Infinity }).map((r) => r.entry)
       : [];
     const state = this.#state;
     let whole = this.#whole.get(count);
