@@ -69,8 +69,10 @@ export interface BudgetInput {
   preference: readonly CatalogEntry[];
   budget?: number;
   count: TokenCounter;
-  /** Token count of one entry's line (cached by the caller). */
-  lineTokens: (entry: CatalogEntry) => Promise<number>;
+  /** Token count of one entry's line (cached by the caller: a number when known). */
+  lineTokens: (entry: CatalogEntry) => number | Promise<number>;
+  /** Each entry's place in `entries` (the caller keeps it per catalog version). */
+  position: ReadonlyMap<CatalogEntry, number>;
   /** The whole listing and its tokens (cached by the caller: the same entries render the same). */
   whole: () => Promise<{ text: string; tokens: number }>;
 }
@@ -98,14 +100,15 @@ export async function renderWithin(input: BudgetInput): Promise<RenderedCatalog>
   fill: for (const list of [input.preference, entries]) {
     for (const entry of list) {
       if (list === entries && preferred.has(entry)) continue;
-      const cost = await input.lineTokens(entry);
+      const known = input.lineTokens(entry);
+      const cost = typeof known === "number" ? known : await known;
       if (used + cost > budget) break fill;
       chosen.add(entry);
       used += cost;
     }
   }
   const kept = [...chosen];
-  const shown = entries.filter((e) => chosen.has(e));
+  const shown = [...chosen].sort((a, b) => input.position.get(a)! - input.position.get(b)!);
   for (;;) {
     const text = renderLines(shown, entries.length - shown.length);
     const tokens = await count(text);
