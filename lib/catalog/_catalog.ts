@@ -39,6 +39,8 @@ interface Settled {
   usable: Map<string, { entry: CatalogEntry; raw: RawEntry }>;
   all: Map<string, { entry: CatalogEntry; raw: RawEntry }>;
   index: KeywordIndex;
+  /** Each usable entry's place in `entries`, for renders that show a subset in catalog order. */
+  position: Map<CatalogEntry, number>;
   version: string;
   diagnostics: CatalogDiagnostic[];
 }
@@ -123,7 +125,8 @@ async function settle(
   const lines = sorted.map(({ entry }) => `${entry.id} ${entry.digest} ${entry.approval}`);
   const version = await sha256Digest(encoder.encode(lines.join("\n")));
   held.sort((a, b) => (a.entry.id < b.entry.id ? -1 : 1));
-  return { raws, collected, entries, held, usable, all, index, version, diagnostics };
+  const position = new Map(entries.map((e, i) => [e, i]));
+  return { raws, collected, entries, held, usable, all, index, position, version, diagnostics };
 }
 
 class LiveCatalog implements Catalog {
@@ -200,7 +203,7 @@ class LiveCatalog implements Catalog {
     if (!cache) this.#lineTokens.set(count, cache = new Map());
     const lines = cache;
     const preference = options.request
-      ? this.rank(options.request, { limit: Infinity }).map((r) => r.entry.id)
+      ? this.rank(options.request, { limit: Infinity }).map((r) => r.entry)
       : [];
     const state = this.#state;
     let whole = this.#whole.get(count);
@@ -220,11 +223,14 @@ class LiveCatalog implements Catalog {
       preference,
       budget: options.budget,
       count,
-      async lineTokens(entry) {
+      position: state.position,
+      lineTokens(entry) {
         const key = `${entry.id}\n${entry.digest}`;
-        let n = lines.get(key);
-        if (n === undefined) lines.set(key, n = await count(`${entryLine(entry)}\n`));
-        return n;
+        return lines.get(key) ??
+          Promise.resolve(count(`${entryLine(entry)}\n`)).then((n) => {
+            lines.set(key, n);
+            return n;
+          });
       },
     });
   }

@@ -73,9 +73,40 @@ export function buildKeywordIndex(documents: readonly KeywordDocument[]): Keywor
       for (const [owner, score] of best) {
         scores.set(owner, (scores.get(owner) ?? 0) + LINE_WEIGHT * score);
       }
-      return [...scores].map(([id, score]) => ({ id, score }))
-        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-        .slice(0, limit);
+      return top(scores, limit);
     },
   };
+}
+
+/** Higher score first, then id: the one order of every ranking. */
+function before(a: Hit, b: Hit): number {
+  return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+interface Hit {
+  id: string;
+  score: number;
+}
+
+/**
+ * The first `limit` of `scores` in {@link before} order, without sorting them all: a query's
+ * common words match thousands of entries, of which a caller wants ten.
+ */
+function top(scores: ReadonlyMap<string, number>, limit: number): Hit[] {
+  if (!Number.isInteger(limit) || limit <= 0 || limit >= scores.size / 4) {
+    return [...scores].map(([id, score]) => ({ id, score })).sort(before).slice(0, limit);
+  }
+  const out: Hit[] = [];
+  for (const [id, score] of scores) {
+    if (out.length === limit) {
+      const last = out[limit - 1];
+      if (score < last.score || (score === last.score && id > last.id)) continue;
+      out.pop();
+    }
+    const hit = { id, score };
+    let i = out.length;
+    while (i > 0 && before(hit, out[i - 1]) < 0) i--;
+    out.splice(i, 0, hit);
+  }
+  return out;
 }

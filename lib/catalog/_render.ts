@@ -65,12 +65,14 @@ export function renderLines(
 export interface BudgetInput {
   /** Every usable entry, in catalog order. */
   entries: readonly CatalogEntry[];
-  /** Entry ids best first; entries not in it come after, in catalog order. */
-  preference: readonly string[];
+  /** Entries (of `entries`) best first; the others come after, in catalog order. */
+  preference: readonly CatalogEntry[];
   budget?: number;
   count: TokenCounter;
-  /** Token count of one entry's line (cached by the caller). */
-  lineTokens: (entry: CatalogEntry) => Promise<number>;
+  /** Token count of one entry's line (cached by the caller: a number when known). */
+  lineTokens: (entry: CatalogEntry) => number | Promise<number>;
+  /** Each entry's place in `entries` (the caller keeps it per catalog version). */
+  position: ReadonlyMap<CatalogEntry, number>;
   /** The whole listing and its tokens (cached by the caller: the same entries render the same). */
   whole: () => Promise<{ text: string; tokens: number }>;
 }
@@ -88,28 +90,31 @@ export async function renderWithin(input: BudgetInput): Promise<RenderedCatalog>
       `A token budget of ${budget} is below the ${floor} tokens the catalog needs for its headings`,
     );
   }
-  const byId = new Map(entries.map((e) => [e.id, e]));
-  const order = [
-    ...new Set([...input.preference.filter((id) => byId.has(id)), ...entries.map((e) => e.id)]),
-  ].map((id) => byId.get(id)!);
   // Headings, the omission note and line breaks cost about this much on top of the lines.
   const overhead = floor + GROUPS.length * 2;
+  // Preferred entries first, then the rest in catalog order, until one no longer fits. Walked
+  // lazily: with a budget only the first few hundred of thousands of entries are looked at.
+  const preferred = new Set(input.preference);
   const chosen = new Set<CatalogEntry>();
   let used = overhead;
-  for (const entry of order) {
-    const cost = await input.lineTokens(entry);
-    if (used + cost > budget) break;
-    chosen.add(entry);
-    used += cost;
+  fill: for (const list of [input.preference, entries]) {
+    for (const entry of list) {
+      if (list === entries && preferred.has(entry)) continue;
+      const known = input.lineTokens(entry);
+      const cost = typeof known === "number" ? known : await known;
+      if (used + cost > budget) break fill;
+      chosen.add(entry);
+      used += cost;
+    }
   }
-  const kept = order.filter((e) => chosen.has(e));
+  const kept = [...chosen];
+  const shown = [...chosen].sort((a, b) => input.position.get(a)! - input.position.get(b)!);
   for (;;) {
-    const shown = entries.filter((e) => chosen.has(e));
     const text = renderLines(shown, entries.length - shown.length);
     const tokens = await count(text);
     if (tokens <= budget || kept.length === 0) {
       return { text, tokens, ids: shown.map((e) => e.id), omitted: entries.length - shown.length };
     }
-    chosen.delete(kept.pop()!);
+    shown.splice(shown.indexOf(kept.pop()!), 1);
   }
 }
