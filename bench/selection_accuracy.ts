@@ -2,6 +2,8 @@
 // top-1 and top-3 of catalog.rank() (BM25+ on minisearch) over the built-in skills, a live
 // server-everything and three host functions. Peer in the same run: the hand-written keyword
 // scorer the skills server used before (exact/prefix word matches on name, tags, description).
+// A request counts as a hit when its expected id or one of its `also` ids (entries that are an
+// equally correct answer) ranks there; the expected-id-only figure is printed too.
 // Targets (issue 7): top-1 >= 85 %, top-3 >= 97 %.
 
 import { readFile } from "node:fs/promises";
@@ -18,7 +20,10 @@ import { startEverything } from "../test/mcp/_servers.ts";
 
 interface Labelled {
   request: string;
+  /** The id that should rank first. */
   expected: string;
+  /** Other ids that are equally correct answers (e.g. a later built-in that does the same job). */
+  also?: string[];
   kind: string;
 }
 interface Fixture {
@@ -66,22 +71,27 @@ export async function benchSelectionAccuracy(): Promise<void> {
   const server = await startEverything("streamableHttp");
   try {
     const catalog = await labelledCatalog(server.url, fixture.functions);
-    const tally = { ours: [0, 0], peer: [0, 0] };
+    const tally = { ours: [0, 0], peer: [0, 0], strict: [0, 0] };
     const byKind = new Map<string, { n: number; top1: number }>();
     const misses: string[] = [];
-    for (const { request, expected, kind } of fixture.requests) {
+    for (const { request, expected, also = [], kind } of fixture.requests) {
+      const correct = new Set([expected, ...also]);
+      const hit = (ids: string[]) => ids.some((id) => correct.has(id)) ? 1 : 0;
       const ours = catalog.rank(request, { limit: 3 }).map((r) => r.entry.id);
       const peer = previousScorer(catalog.entries, request).slice(0, 3);
-      tally.ours[0] += ours[0] === expected ? 1 : 0;
-      tally.ours[1] += ours.includes(expected) ? 1 : 0;
-      tally.peer[0] += peer[0] === expected ? 1 : 0;
-      tally.peer[1] += peer.includes(expected) ? 1 : 0;
+      tally.ours[0] += hit(ours.slice(0, 1));
+      tally.ours[1] += hit(ours);
+      tally.peer[0] += hit(peer.slice(0, 1));
+      tally.peer[1] += hit(peer);
+      tally.strict[0] += ours[0] === expected ? 1 : 0;
+      tally.strict[1] += ours.includes(expected) ? 1 : 0;
       const row = byKind.get(kind) ?? { n: 0, top1: 0 };
       row.n++;
-      row.top1 += ours[0] === expected ? 1 : 0;
+      row.top1 += hit(ours.slice(0, 1));
       byKind.set(kind, row);
-      if (ours[0] !== expected) {
-        misses.push(`  "${request}" → ${ours.join(", ") || "(none)"}; expected ${expected}`);
+      if (!hit(ours.slice(0, 1))) {
+        const want = [expected, ...also].join(" or ");
+        misses.push(`  "${request}" → ${ours.join(", ") || "(none)"}; expected ${want}`);
       }
     }
     const n = fixture.requests.length;
@@ -91,6 +101,11 @@ export async function benchSelectionAccuracy(): Promise<void> {
     );
     console.log(
       `catalog.rank (BM25+, minisearch)  top-1 ${pct(tally.ours[0])}  top-3 ${pct(tally.ours[1])}`,
+    );
+    console.log(
+      `  (expected id only, also ignored) top-1 ${pct(tally.strict[0])}  top-3 ${
+        pct(tally.strict[1])
+      }`,
     );
     console.log(
       `previous hand-written scorer      top-1 ${pct(tally.peer[0])}  top-3 ${pct(tally.peer[1])}`,

@@ -156,15 +156,19 @@ test("an image result reaches Anthropic as an image block and OpenAI as a note",
   }
 });
 
-test("every expected id of the labelled request set is in this catalog", async () => {
+test("every expected and also id of the labelled request set is in this catalog", async () => {
   const fixture = JSON.parse(
     await readFile(new URL("../fixtures/selection/requests.json", import.meta.url), "utf8"),
-  ) as { functions: Array<{ name: string }>; requests: Array<{ expected: string }> };
+  ) as {
+    functions: Array<{ name: string }>;
+    requests: Array<{ expected: string; also?: string[] }>;
+  };
   assert.ok(fixture.requests.length >= 60);
   const known = new Set([
     ...catalog.entries.map((e) => e.id),
     ...fixture.functions.map((f) => f.name),
   ]);
-  const missing = fixture.requests.map((r) => r.expected).filter((id) => !known.has(id));
+  const missing = fixture.requests.flatMap((r) => [r.expected, ...r.also ?? []])
+    .filter((id) => !known.has(id));
   assert.deepEqual(missing, []);
 });
