@@ -7,6 +7,7 @@
 import { createCatalog, type HostFunction } from "../lib/mod.ts";
 import { fmt, quantile, runtime, sample } from "./_stats.ts";
 import { syntheticFunction } from "./_synthetic.ts";
+import { isMain } from "./_main.ts";
 
 const COUNT = 10_000;
 const QUERIES = [
@@ -91,4 +92,4 @@ export async function benchCatalogScale(): Promise<void> {
   catalog.dispose();
 }
 
-if (import.meta.main) await benchCatalogScale();
+if (isMain(import.meta)) await benchCatalogScale();

@@ -17,6 +17,7 @@ import {
 import { startEverything } from "../test/mcp/_servers.ts";
 import { startToolServer, type TestTool } from "../test/catalog/_servers.ts";
 import { syntheticTool } from "./_synthetic.ts";
+import { isMain } from "./_main.ts";
 
 const approvals = () => ({ storage: createMemoryStorage(), remote: "auto" as const });
 
@@ -86,4 +87,4 @@ export async function benchCatalogTokens(): Promise<void> {
   }
 }
 
-if (import.meta.main) await benchCatalogTokens();
+if (isMain(import.meta)) await benchCatalogTokens();

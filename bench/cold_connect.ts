@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import { serveSkills } from "../lib/server/mod.ts";
 import { startEverything, startSdkServer, type TestServer } from "../test/mcp/_servers.ts";
 import { fmt, quantile } from "./_stats.ts";
+import { isMain } from "./_main.ts";
 
 const RUNS = 11;
 const ENTRY = fileURLToPath(new URL("../dist/mod.js", import.meta.url));
@@ -70,7 +71,7 @@ export async function benchColdConnect(other?: string): Promise<void> {
   }
 }
 
-if (import.meta.main ?? process.argv[1] === fileURLToPath(import.meta.url)) {
+if (isMain(import.meta)) {
   await benchColdConnect(process.argv[2]);
   process.exit(0);
 }

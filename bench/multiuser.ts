@@ -25,6 +25,7 @@ import { createUnstorageStorage } from "../lib/storage/unstorage.ts";
 import { startSdkServer } from "../test/mcp/_servers.ts";
 import { startRedis } from "../test/storage/_redis.ts";
 import { fmt, quantile, runtime, sample } from "./_stats.ts";
+import { isMain } from "./_main.ts";
 
 const SERVERS = 1_000;
 const USERS = 100;
@@ -211,7 +212,7 @@ export async function benchMultiUser(): Promise<void> {
   }
 }
 
-if (import.meta.main ?? process.argv[1]?.endsWith("multiuser.ts")) {
+if (isMain(import.meta)) {
   await benchMultiUser();
   process.exit(0);
 }

@@ -17,6 +17,7 @@ import {
   type HostFunction,
 } from "../lib/mod.ts";
 import { startEverything } from "../test/mcp/_servers.ts";
+import { isMain } from "./_main.ts";
 
 interface Labelled {
   request: string;
@@ -120,4 +121,4 @@ export async function benchSelectionAccuracy(): Promise<void> {
   }
 }
 
-if (import.meta.main) await benchSelectionAccuracy();
+if (isMain(import.meta)) await benchSelectionAccuracy();

@@ -7,6 +7,7 @@ import type { McpClient } from "../lib/mcp/client_types.ts";
 import { serveSkills } from "../lib/server/mod.ts";
 import { startEverything } from "../test/mcp/_servers.ts";
 import { fmt, quantile, runtime } from "./_stats.ts";
+import { isMain } from "./_main.ts";
 
 const CLIENTS = 8;
 const DURATION_MS = 3_000;
@@ -83,4 +84,4 @@ export async function benchServe(): Promise<{ skillmux: ServeFigures; everything
   return { skillmux, everything: theirs };
 }
 
-if (import.meta.main) await benchServe();
+if (isMain(import.meta)) await benchServe();
