@@ -206,6 +206,8 @@ for (
     "metadata-issuer-mismatch",
     "client-credentials-jwt",
     "client-credentials-basic",
+    "dpop",
+    "dpop-nonce",
   ]
 ) flows[`auth/${name}`] = authorized;
 

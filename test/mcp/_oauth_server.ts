@@ -21,9 +21,15 @@
 //     token in `revoked` and invalidates it (a revoked refresh token no longer refreshes).
 //     Faults: `noRevocation` (not advertised), `revocationStatus` (it answers that HTTP status
 //     with an HTML page), `revocationEndpoint` (the advertised URL, e.g. a closed port).
-//   - requests: "<METHOD> <path>" of every request to either server, and the token grants.
+//   - `dpop` (RFC 9449): the metadata advertises `dpop_signing_alg_values_supported`; a token
+//     request with a valid `DPoP` proof gets a token bound to the proof's key (`token_type`
+//     DPoP), which the MCP server accepts only as `Authorization: DPoP` with a valid proof for
+//     the request's method and URL (`ath`, key thumbprint, a jti never seen before).
+//   - requests: "<METHOD> <path>" of every request to either server, and the token grants
+//     ("token <grant_type>", "dpop token" for a valid proof there, "dpop <METHOD>" at the MCP
+//     server).
 
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, createPublicKey, randomUUID, verify } from "node:crypto";
 import http from "node:http";
 import { listenLocal, type SdkServerOptions, startSdkServer } from "./_servers.ts";
 
@@ -42,6 +48,7 @@ export interface OAuthServerOptions extends SdkServerOptions {
   noRevocation?: boolean;
   revocationStatus?: number;
   revocationEndpoint?: string;
+  dpop?: boolean;
 }
 
 /** The running pair. */
@@ -55,6 +62,43 @@ export interface OAuthServers {
   /** Every request as "<METHOD> <path>", token requests as "token <grant_type>". */
   requests: string[];
   close(): Promise<void>;
+}
+
+/**
+ * The key thumbprint (RFC 7638) of a valid ES256 DPoP proof for `method` and `url` (and the
+ * access token `token`, when given), else `undefined`.
+ */
+function checkProof(
+  proof: string | string[] | undefined,
+  method: string,
+  url: string,
+  jtis: Set<string>,
+  token?: string,
+): string | undefined {
+  if (typeof proof !== "string") return undefined;
+  try {
+    const [h, p, sig] = proof.split(".");
+    const header = JSON.parse(Buffer.from(h, "base64url").toString());
+    const claims = JSON.parse(Buffer.from(p, "base64url").toString());
+    const jwk = header.jwk;
+    if (header.typ !== "dpop+jwt" || header.alg !== "ES256" || jwk?.d !== undefined) return;
+    const key = createPublicKey({ key: jwk, format: "jwk" });
+    const signed = verify(
+      "sha256",
+      Buffer.from(`${h}.${p}`),
+      { key, dsaEncoding: "ieee-p1363" },
+      Buffer.from(sig, "base64url"),
+    );
+    const ath = token && createHash("sha256").update(token).digest("base64url");
+    if (!signed || claims.htm !== method || claims.htu !== url || claims.ath !== ath) return;
+    if (typeof claims.jti !== "string" || jtis.has(claims.jti)) return;
+    if (Math.abs(Date.now() / 1000 - claims.iat) > 60) return;
+    jtis.add(claims.jti);
+    const members = JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y });
+    return createHash("sha256").update(members).digest("base64url");
+  } catch {
+    return undefined;
+  }
 }
 
 function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
@@ -98,6 +142,9 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
   const tokens = new Set<string>();
   const revoked: string[] = [];
   const refreshTokens = new Set<string>();
+  /** DPoP-bound access tokens and the thumbprint of their key; the proofs' jtis seen. */
+  const bound = new Map<string, string>();
+  const jtis = new Set<string>();
   const codes = new Map<string, { challenge: string; resource: string; redirectUri: string }>();
   let issuer = "";
   let mcpUrl = "";
@@ -127,6 +174,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
         token_endpoint_auth_methods_supported: ["none"],
         authorization_response_iss_parameter_supported: true,
         scopes_supported: ["mcp", "offline_access"],
+        ...(options.dpop ? { dpop_signing_alg_values_supported: ["ES256"] } : {}),
         ...(options.noRevocation
           ? {}
           : { revocation_endpoint: options.revocationEndpoint ?? `${issuer}/revoke` }),
@@ -203,9 +251,17 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
       const refresh = `rt-${randomUUID()}`;
       tokens.add(access);
       refreshTokens.add(refresh);
+      let type = "Bearer";
+      if (options.dpop && req.headers.dpop !== undefined) {
+        const jkt = checkProof(req.headers.dpop, "POST", `${issuer}/token`, jtis);
+        if (jkt === undefined) return json(res, 400, { error: "invalid_dpop_proof" });
+        requests.push("dpop token");
+        bound.set(access, jkt);
+        type = "DPoP";
+      }
       return json(res, 200, {
         access_token: access,
-        token_type: "Bearer",
+        token_type: type,
         expires_in: options.expiresIn ?? 3600,
         refresh_token: refresh,
       });
@@ -228,8 +284,18 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
         });
         return true;
       }
-      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
-      if (token !== undefined && tokens.has(token)) {
+      const [, scheme, token] = /^(Bearer|DPoP) (.+)$/.exec(req.headers.authorization ?? "") ??
+        [];
+      const jkt = token === undefined ? undefined : bound.get(token);
+      const href = new URL(req.url ?? "/", mcpUrl);
+      const proven = scheme === "DPoP" && jkt !== undefined &&
+        checkProof(req.headers.dpop, req.method!, `${href.origin}${href.pathname}`, jtis, token) ===
+          jkt;
+      if (proven) requests.push(`dpop ${req.method}`);
+      if (
+        token !== undefined && tokens.has(token) &&
+        (jkt === undefined ? scheme === "Bearer" : proven)
+      ) {
         if (options.echoToken === undefined || req.method !== "POST") return false;
         echo(req, res, token, options.echoToken);
         return true;

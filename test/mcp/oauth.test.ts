@@ -233,8 +233,53 @@ describe("OAuth: bad input is a typed error and nothing is stored", () => {
   });
 });
 
+describe("OAuth: DPoP (RFC 9449) when the authorization server advertises it", () => {
+  test("tokens are bound to the session's key and every MCP request carries a fresh proof", async () => {
+    await withServers({ dpop: true }, async ({ mcpUrl, requests }) => {
+      const store = createMemoryOAuthStore();
+      const client = await connect({ name: "docs", url: mcpUrl }, { auth: auth(store) });
+      await client.listTools();
+      await client.callTool("echo", { text: "hi" });
+      await client.close();
+      // The server accepts a bound token only as `DPoP` with a valid proof whose jti is new.
+      assert.equal((await store.get(mcpUrl))?.tokens?.tokenType, "DPoP");
+      assert.equal(requests.filter((r) => r === "dpop token").length, 1);
+      assert.ok(requests.filter((r) => r === "dpop POST").length >= 3, String(requests));
+    });
+  });
+
+  test("a stored DPoP-bound token without its key (another process) means a new sign-in", async () => {
+    await withServers({ dpop: true }, async ({ mcpUrl, requests }) => {
+      const store = createMemoryOAuthStore();
+      await new OAuthSession(mcpUrl, auth(store)).signIn();
+      const client = await connect({ name: "docs", url: mcpUrl }, { auth: auth(store) });
+      await client.listTools();
+      await client.close();
+      assert.equal(requests.filter((r) => r === "GET /authorize").length, 2);
+      assert.equal(requests.filter((r) => r === "dpop token").length, 2);
+    });
+  });
+
+  test("dpop: false keeps bearer tokens", async () => {
+    await withServers({ dpop: true }, async ({ mcpUrl, requests }) => {
+      const store = createMemoryOAuthStore();
+      const client = await connect({ name: "docs", url: mcpUrl }, {
+        auth: auth(store, { dpop: false }),
+      });
+      await client.listTools();
+      await client.close();
+      assert.equal((await store.get(mcpUrl))?.tokens?.tokenType, undefined);
+      assert.ok(!requests.some((r) => r.startsWith("dpop")), String(requests));
+    });
+  });
+});
+
 describe("OAuth: pieces", () => {
   test("parseBearerChallenge reads resource_metadata, scope and error", () => {
+    assert.deepEqual(
+      parseBearerChallenge('DPoP error="use_dpop_nonce", resource_metadata="https://a.example/m"'),
+      { resourceMetadata: "https://a.example/m", error: "use_dpop_nonce" },
+    );
     assert.deepEqual(
       parseBearerChallenge(
         'Basic realm="x", Bearer resource_metadata="https://a.example/.well-known/oauth-protected-resource", scope="a b", error="insufficient_scope"',

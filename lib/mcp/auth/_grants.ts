@@ -5,6 +5,7 @@ import { OAuthError } from "./errors.ts";
 import type { AuthorizationServerMetadata } from "./discovery.ts";
 import type { ClientCredentialsOptions, OAuthClientRecord, OAuthTokenRecord } from "./types.ts";
 import { loadOAuth, type OAuth, requestOptions } from "./_oauth.ts";
+import { withDPoPNonce } from "./_dpop.ts";
 
 /** What every grant needs. */
 export interface GrantContext {
@@ -15,6 +16,8 @@ export interface GrantContext {
   /** The `resource` parameter (RFC 8707). */
   resource: string;
   signal?: AbortSignal;
+  /** The session's DPoP handle when the authorization server does DPoP (RFC 9449). */
+  dpop?: OAuth.DPoPHandle;
 }
 
 type Method = NonNullable<OAuthClientRecord["tokenEndpointAuthMethod"]>;
@@ -91,6 +94,7 @@ export function grantError(error: unknown, ctx: GrantContext, what: string, refr
 
 function record(response: OAuth.TokenEndpointResponse, scope?: string): OAuthTokenRecord {
   const out: OAuthTokenRecord = { accessToken: response.access_token };
+  if (response.token_type === "dpop") out.tokenType = "DPoP";
   if (response.refresh_token) out.refreshToken = response.refresh_token;
   if (typeof response.expires_in === "number") {
     out.obtainedAt = Date.now();
@@ -113,26 +117,29 @@ export async function redeemCode(
   const oauth = await loadOAuth();
   const c = { client_id: client.clientId };
   try {
-    const response = await oauth.authorizationCodeGrantRequest(
-      ctx.as as OAuth.AuthorizationServer,
-      c,
-      clientAuth(oauth, authMethod(ctx.as, client), client.clientSecret),
-      callback,
-      redirectUri,
-      verifier,
-      {
-        ...requestOptions(oauth, ctx.fetch, ctx.as.token_endpoint, ctx.signal),
-        additionalParameters: { resource: ctx.resource },
-      },
-    );
-    return record(
-      await oauth.processAuthorizationCodeResponse(
+    return await withDPoPNonce(ctx.dpop, async () => {
+      const response = await oauth.authorizationCodeGrantRequest(
         ctx.as as OAuth.AuthorizationServer,
         c,
-        response,
-      ),
-      scope,
-    );
+        clientAuth(oauth, authMethod(ctx.as, client), client.clientSecret),
+        callback,
+        redirectUri,
+        verifier,
+        {
+          ...requestOptions(oauth, ctx.fetch, ctx.as.token_endpoint, ctx.signal),
+          additionalParameters: { resource: ctx.resource },
+          DPoP: ctx.dpop,
+        },
+      );
+      return record(
+        await oauth.processAuthorizationCodeResponse(
+          ctx.as as OAuth.AuthorizationServer,
+          c,
+          response,
+        ),
+        scope,
+      );
+    });
   } catch (error) {
     throw grantError(error, ctx, "redeeming the authorization code");
   }
@@ -147,23 +154,26 @@ export async function refresh(
   const oauth = await loadOAuth();
   const c = { client_id: client.clientId };
   try {
-    const response = await oauth.refreshTokenGrantRequest(
-      ctx.as as OAuth.AuthorizationServer,
-      c,
-      clientAuth(oauth, authMethod(ctx.as, client), client.clientSecret),
-      tokens.refreshToken!,
-      {
-        ...requestOptions(oauth, ctx.fetch, ctx.as.token_endpoint, ctx.signal),
-        additionalParameters: { resource: ctx.resource },
-      },
-    );
-    const next = record(
-      await oauth.processRefreshTokenResponse(ctx.as as OAuth.AuthorizationServer, c, response),
-      tokens.scope,
-    );
-    // A server that does not rotate refresh tokens keeps the old one valid.
-    if (next.refreshToken === undefined) next.refreshToken = tokens.refreshToken;
-    return next;
+    return await withDPoPNonce(ctx.dpop, async () => {
+      const response = await oauth.refreshTokenGrantRequest(
+        ctx.as as OAuth.AuthorizationServer,
+        c,
+        clientAuth(oauth, authMethod(ctx.as, client), client.clientSecret),
+        tokens.refreshToken!,
+        {
+          ...requestOptions(oauth, ctx.fetch, ctx.as.token_endpoint, ctx.signal),
+          additionalParameters: { resource: ctx.resource },
+          DPoP: ctx.dpop,
+        },
+      );
+      const next = record(
+        await oauth.processRefreshTokenResponse(ctx.as as OAuth.AuthorizationServer, c, response),
+        tokens.scope,
+      );
+      // A server that does not rotate refresh tokens keeps the old one valid.
+      if (next.refreshToken === undefined) next.refreshToken = tokens.refreshToken;
+      return next;
+    });
   } catch (error) {
     throw grantError(error, ctx, "refreshing the access token", true);
   }
@@ -206,21 +216,23 @@ export async function clientCredentials(
     }
     const parameters: Record<string, string> = { resource: ctx.resource };
     if (scope) parameters.scope = scope;
-    const response = await oauth.clientCredentialsGrantRequest(
-      ctx.as as OAuth.AuthorizationServer,
-      c,
-      auth,
-      parameters,
-      requestOptions(oauth, ctx.fetch, ctx.as.token_endpoint, ctx.signal),
-    );
-    return record(
-      await oauth.processClientCredentialsResponse(
+    return await withDPoPNonce(ctx.dpop, async () => {
+      const response = await oauth.clientCredentialsGrantRequest(
         ctx.as as OAuth.AuthorizationServer,
         c,
-        response,
-      ),
-      scope,
-    );
+        auth,
+        parameters,
+        { ...requestOptions(oauth, ctx.fetch, ctx.as.token_endpoint, ctx.signal), DPoP: ctx.dpop },
+      );
+      return record(
+        await oauth.processClientCredentialsResponse(
+          ctx.as as OAuth.AuthorizationServer,
+          c,
+          response,
+        ),
+        scope,
+      );
+    });
   } catch (error) {
     throw grantError(error, ctx, "the client credentials grant");
   }

@@ -50,8 +50,10 @@ export function parseBearerChallenge(
     const token = /^[^\s,]+/.exec(header.slice(i));
     if (!token) break;
     scheme = token[0].toLowerCase();
-    if (scheme === "bearer" && found === undefined) found = {};
-    else if (scheme !== "bearer" && found !== undefined) break;
+    if (found !== undefined) break;
+    // A DPoP server (RFC 9449 §7.1) challenges with the `DPoP` scheme and the same parameters.
+    if (scheme === "dpop") scheme = "bearer";
+    if (scheme === "bearer") found = {};
     i += token[0].length;
   }
   if (found === undefined) return undefined;

@@ -1,6 +1,6 @@
 /**
- * A `fetch` that signs requests to an OAuth-protected MCP server: the bearer token on every
- * request, a sign-in or refresh on a 401, step-up on a 403 `insufficient_scope`, then the
+ * A `fetch` that signs requests to an OAuth-protected MCP server: the access token on every
+ * request (`Bearer`, or `DPoP` with a fresh proof when the token is DPoP-bound, RFC 9449), a sign-in or refresh on a 401, step-up on a 403 `insufficient_scope`, then the
  * request again. `connect()` wraps its fetch with it when a server has the `auth` option.
  *
  * @module
@@ -9,6 +9,7 @@
 import { parseBearerChallenge } from "./challenge.ts";
 import { OAuthError } from "./errors.ts";
 import type { OAuthSession } from "./session.ts";
+import { dpopRequest } from "./_dpop.ts";
 
 /**
  * Wrap `base` so that every request carries `session`'s access token and authorization
@@ -29,10 +30,15 @@ export function createAuthFetch(
 ): typeof fetch {
   return async (input: RequestInfo | URL, init?: RequestInit) => {
     for (let round = 0;; round++) {
-      const token = await session.accessToken();
+      const { token, dpop } = await session.credentials();
       const headers = new Headers(init?.headers);
-      if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
-      const response = await base(input, { ...init, headers });
+      let response: Response;
+      if (token !== undefined && dpop !== undefined) {
+        response = await dpopRequest(dpop, token, base, input, init, headers);
+      } else {
+        if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
+        response = await base(input, { ...init, headers });
+      }
       const challenge = parseBearerChallenge(response.headers.get("www-authenticate"));
       if (response.status === 401 && round < 2) {
         if (!(await session.unauthorized(challenge, token))) return response;

@@ -15,10 +15,13 @@ import type {
   OAuthClientRecord,
   OAuthRecord,
   OAuthStore,
+  OAuthTokenRecord,
   SignOutOptions,
   SignOutResult,
 } from "./types.ts";
 import { authorize } from "./_authorize.ts";
+import { createDPoP, dpopAlgorithm } from "./_dpop.ts";
+import type { OAuth } from "./_oauth.ts";
 import { clientCredentials, type GrantContext, redeemCode, refresh } from "./_grants.ts";
 import { ensureClient } from "./_register.ts";
 import { optionSecrets, revealingStore, secretAdder } from "./_reveal.ts";
@@ -72,6 +75,8 @@ export class OAuthSession {
   #discovery: Discovery | undefined;
   #requested: string | undefined;
   #stepUps = 0;
+  /** The DPoP handle (its key pair lives only here, never in the store), once the AS did DPoP. */
+  #dpop: OAuth.DPoPHandle | undefined;
 
   /** A session for the MCP server at `url`. */
   constructor(url: string | URL, options: AuthOptions, session: OAuthSessionOptions = {}) {
@@ -97,24 +102,54 @@ export class OAuthSession {
   }
 
   /** The access token to send, refreshed first when it expires soon; `undefined` without one. */
-  accessToken(): Promise<string | undefined> {
+  async accessToken(): Promise<string | undefined> {
+    return (await this.credentials()).token;
+  }
+
+  /**
+   * What to send with a request: the access token (as {@linkcode accessToken}) and, when the
+   * token is DPoP-bound (RFC 9449), the DPoP handle to sign proofs with — then the token goes
+   * as `Authorization: DPoP <token>` with a `DPoP` proof, which `createAuthFetch` does.
+   *
+   * @example
+   * ```ts
+   * import { createMemoryOAuthStore, OAuthSession } from "@skillmux/core/oauth";
+   * const session = new OAuthSession("https://mcp.example.com/mcp", { store: createMemoryOAuthStore() });
+   * const { token, dpop } = await session.credentials();
+   * console.log(token === undefined ? "not signed in" : dpop ? "DPoP-bound" : "bearer");
+   * ```
+   */
+  async credentials(): Promise<{ token?: string; dpop?: OAuth.DPoPHandle }> {
+    const token = await this.#accessToken();
+    if (token === undefined) return {};
+    return token.bound ? { token: token.value, dpop: this.#dpop } : { token: token.value };
+  }
+
+  /** Tokens this session can present: a DPoP-bound token only with the key it is bound to. */
+  #usable(tokens: OAuthTokenRecord | undefined): tokens is OAuthTokenRecord {
+    return tokens !== undefined && (tokens.tokenType !== "DPoP" || this.#dpop !== undefined);
+  }
+
+  #accessToken(): Promise<{ value: string; bound: boolean } | undefined> {
     return this.#serial(async () => {
       const record = await this.#store.get(this.url.href);
       const tokens = record?.tokens;
-      if (tokens === undefined) return undefined;
+      if (!this.#usable(tokens)) return undefined;
+      const bound = tokens.tokenType === "DPoP";
       // Refresh `refreshSkewMs` early, but never earlier than half way through a short lifetime.
       const lifetime = (tokens.expiresAt ?? 0) - (tokens.obtainedAt ?? 0);
       const skew = Math.min(this.#options.refreshSkewMs ?? 60_000, lifetime / 2);
       if (tokens.expiresAt === undefined || tokens.expiresAt - skew > Date.now()) {
-        return tokens.accessToken;
+        return { value: tokens.accessToken, bound };
       }
       if (tokens.refreshToken === undefined || record?.client === undefined) {
-        return tokens.accessToken;
+        return { value: tokens.accessToken, bound };
       }
       try {
-        return (await this.#refresh(record, await this.#discover())).accessToken;
+        const next = await this.#refresh(record, await this.#discover());
+        return { value: next.accessToken, bound: next.tokenType === "DPoP" };
       } catch {
-        return tokens.accessToken; // the server's 401 then takes the full path
+        return { value: tokens.accessToken, bound }; // the server's 401 then takes the full path
       }
     });
   }
@@ -127,12 +162,14 @@ export class OAuthSession {
   unauthorized(challenge: BearerChallenge | undefined, sent: string | undefined): Promise<boolean> {
     return this.#serial(async () => {
       const record = await this.#store.get(this.url.href);
-      if (record?.tokens !== undefined && record.tokens.accessToken !== sent) return true;
+      if (this.#usable(record?.tokens) && record!.tokens!.accessToken !== sent) return true;
       const discovery = await this.#discover(challenge?.resourceMetadata, true);
       // No OAuth metadata and no way to sign in: an API-key server's 401 stays a 401.
       const { onAuthorize, clientCredentials } = this.#options;
       if (discovery.synthesized && !onAuthorize && !clientCredentials) return false;
       const bound = this.#bind(record, discovery);
+      // DPoP-bound tokens from an earlier process: their key is gone, so sign in again.
+      if (!this.#usable(bound.tokens)) delete bound.tokens;
       if (bound.tokens?.refreshToken !== undefined && bound.client !== undefined) {
         try {
           await this.#refresh(bound, discovery);
@@ -269,17 +306,21 @@ export class OAuthSession {
     return { issuer: discovery.server.issuer };
   }
 
-  #grant(discovery: Discovery): GrantContext {
+  async #grant(discovery: Discovery): Promise<GrantContext> {
+    // DPoP when the authorization server advertises it: one key pair for the session's life.
+    const alg = this.#options.dpop === false ? undefined : dpopAlgorithm(discovery.server);
+    if (alg !== undefined) this.#dpop ??= await createDPoP(alg);
     return {
       as: discovery.server,
       fetch: this.#fetch,
       server: this.#name,
       resource: discovery.resource?.resource ?? this.url.href,
+      dpop: alg === undefined ? undefined : this.#dpop,
     };
   }
 
   async #refresh(record: OAuthRecord, discovery: Discovery) {
-    const tokens = await refresh(this.#grant(discovery), record.client!, record.tokens!);
+    const tokens = await refresh(await this.#grant(discovery), record.client!, record.tokens!);
     await this.#store.set(this.url.href, { ...record, tokens });
     return tokens;
   }
@@ -287,7 +328,7 @@ export class OAuthSession {
   /** Obtain tokens: the client credentials grant, or the authorization code flow. */
   async #obtain(record: OAuthRecord, discovery: Discovery, wanted: string | undefined) {
     const as = discovery.server;
-    const grant = this.#grant(discovery);
+    const grant = await this.#grant(discovery);
     let scope = wanted ?? discovery.resource?.scopes_supported?.join(" ");
     const cc = this.#options.clientCredentials;
     if (cc !== undefined) {

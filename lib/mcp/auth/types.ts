@@ -28,6 +28,11 @@ export interface OAuthTokenRecord {
   obtainedAt?: number;
   /** The granted (else requested) scope. */
   scope?: string;
+  /**
+   * `"DPoP"` when the access token is bound to the session's DPoP key (RFC 9449); such a token
+   * is only usable by the session that holds the key (the key is never stored).
+   */
+  tokenType?: "DPoP";
 }
 
 /** What the OAuth layer keeps for one MCP server (its resource URL). */
@@ -92,6 +97,13 @@ export interface AuthOptions {
   refreshSkewMs?: number;
   /** Step-up re-authorizations after 403 `insufficient_scope` before giving up (default 2). */
   maxStepUps?: number;
+  /**
+   * Use DPoP (RFC 9449) when the authorization server advertises
+   * `dpop_signing_alg_values_supported` (default `true`): tokens bound to a key pair this
+   * session generates, sent as `Authorization: DPoP` with a proof per request. `false` keeps
+   * bearer tokens.
+   */
+  dpop?: boolean;
 }
 
 /** Options of `OAuthSession.signOut()`. */
