@@ -52,7 +52,7 @@ export async function dpopRequest(
   const url = new URL(input instanceof Request ? input.url : input);
   const method = init?.method ?? (input instanceof Request ? input.method : "GET");
   headers.delete("authorization");
-  const send = async () => {
+  for (let attempt = 0;; attempt++) {
     try {
       return await oauth.protectedResourceRequest(
         token,
@@ -70,17 +70,11 @@ export async function dpopRequest(
         },
       );
     } catch (error) {
-      if (error instanceof oauth.WWWAuthenticateChallengeError) {
-        if (oauth.isDPoPNonceError(error)) throw error;
-        return error.response;
-      }
-      throw error;
+      if (!(error instanceof oauth.WWWAuthenticateChallengeError)) throw error;
+      // A challenge is the caller's to answer, except the first `use_dpop_nonce`: the handle
+      // has cached the server's nonce, so the request goes again at once.
+      if (attempt > 0 || !oauth.isDPoPNonceError(error)) return error.response;
+      await error.response.body?.cancel().catch(() => {});
     }
-  };
-  try {
-    return await withDPoPNonce(dpop, send);
-  } catch (error) {
-    if (error instanceof oauth.WWWAuthenticateChallengeError) return error.response;
-    throw error;
   }
 }

@@ -1,5 +1,6 @@
 /**
- * The `Bearer` challenge of a `WWW-Authenticate` header (RFC 6750 §3, RFC 9728 §5.1).
+ * The `Bearer` (or `DPoP`) challenge of a `WWW-Authenticate` header (RFC 6750 §3, RFC 9728
+ * §5.1, RFC 9449 §7.1).
  *
  * @module
  */
@@ -17,8 +18,8 @@ export interface BearerChallenge {
 const PARAM = /([A-Za-z0-9_!#$%&'*+.^`|~-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]*))/y;
 
 /**
- * The `Bearer` challenge in a `WWW-Authenticate` header value, or `undefined` when there is
- * none. Quoted values are unescaped; other schemes' parameters are skipped.
+ * The first `Bearer` or `DPoP` challenge in a `WWW-Authenticate` header value, or `undefined`
+ * when there is none. Quoted values are unescaped; other schemes' parameters are skipped.
  *
  * @example
  * ```ts
