@@ -4,6 +4,24 @@
 // server's nonce after a `use_dpop_nonce` challenge (RFC 9449 §8, §9).
 
 import { loadOAuth, type OAuth } from "./_oauth.ts";
+import type { DPoPKey } from "./types.ts";
+
+/** The oauth4webapi handle behind each public, opaque key. */
+const handles = new WeakMap<DPoPKey, OAuth.DPoPHandle>();
+
+/** The opaque public face of `handle`, whose key pair signs with `algorithm`. */
+export function dpopKey(handle: OAuth.DPoPHandle, algorithm: string): DPoPKey {
+  const key: DPoPKey = Object.freeze({ algorithm });
+  handles.set(key, handle);
+  return key;
+}
+
+/** The handle behind `key`; a key the library did not make is refused. */
+export function dpopHandle(key: DPoPKey): OAuth.DPoPHandle {
+  const handle = handles.get(key);
+  if (handle === undefined) throw new TypeError("not a DPoP key made by this session");
+  return handle;
+}
 
 /** The algorithms we sign proofs with, in order of preference (all WebCrypto can generate). */
 const ALGS = ["ES256", "ES384", "EdDSA", "PS256", "RS256"];

@@ -9,7 +9,7 @@
 import { parseBearerChallenge } from "./challenge.ts";
 import { OAuthError } from "./errors.ts";
 import type { OAuthSession } from "./session.ts";
-import { dpopRequest } from "./_dpop.ts";
+import { dpopHandle, dpopRequest } from "./_dpop.ts";
 
 /**
  * Wrap `base` so that every request carries `session`'s access token and authorization
@@ -34,7 +34,7 @@ export function createAuthFetch(
       const headers = new Headers(init?.headers);
       let response: Response;
       if (token !== undefined && dpop !== undefined) {
-        response = await dpopRequest(dpop, token, base, input, init, headers);
+        response = await dpopRequest(dpopHandle(dpop), token, base, input, init, headers);
       } else {
         if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
         response = await base(input, { ...init, headers });

@@ -12,6 +12,7 @@ import { OAuthError } from "./errors.ts";
 import { createMemoryOAuthStore } from "./store.ts";
 import type {
   AuthOptions,
+  DPoPKey,
   OAuthClientRecord,
   OAuthRecord,
   OAuthStore,
@@ -20,7 +21,7 @@ import type {
   SignOutResult,
 } from "./types.ts";
 import { authorize } from "./_authorize.ts";
-import { createDPoP, dpopAlgorithm } from "./_dpop.ts";
+import { createDPoP, dpopAlgorithm, dpopKey } from "./_dpop.ts";
 import type { OAuth } from "./_oauth.ts";
 import { clientCredentials, type GrantContext, redeemCode, refresh } from "./_grants.ts";
 import { ensureClient } from "./_register.ts";
@@ -77,6 +78,7 @@ export class OAuthSession {
   #stepUps = 0;
   /** The DPoP handle (its key pair lives only here, never in the store), once the AS did DPoP. */
   #dpop: OAuth.DPoPHandle | undefined;
+  #dpopKey: DPoPKey | undefined;
 
   /** A session for the MCP server at `url`. */
   constructor(url: string | URL, options: AuthOptions, session: OAuthSessionOptions = {}) {
@@ -119,10 +121,10 @@ export class OAuthSession {
    * console.log(token === undefined ? "not signed in" : dpop ? "DPoP-bound" : "bearer");
    * ```
    */
-  async credentials(): Promise<{ token?: string; dpop?: OAuth.DPoPHandle }> {
+  async credentials(): Promise<{ token?: string; dpop?: DPoPKey }> {
     const token = await this.#accessToken();
     if (token === undefined) return {};
-    return token.bound ? { token: token.value, dpop: this.#dpop } : { token: token.value };
+    return token.bound ? { token: token.value, dpop: this.#dpopKey } : { token: token.value };
   }
 
   /** Tokens this session can present: a DPoP-bound token only with the key it is bound to. */
@@ -309,7 +311,10 @@ export class OAuthSession {
   async #grant(discovery: Discovery): Promise<GrantContext> {
     // DPoP when the authorization server advertises it: one key pair for the session's life.
     const alg = this.#options.dpop === false ? undefined : dpopAlgorithm(discovery.server);
-    if (alg !== undefined) this.#dpop ??= await createDPoP(alg);
+    if (alg !== undefined && this.#dpop === undefined) {
+      this.#dpop = await createDPoP(alg);
+      this.#dpopKey = dpopKey(this.#dpop, alg);
+    }
     return {
       as: discovery.server,
       fetch: this.#fetch,

@@ -124,3 +124,13 @@ export interface SignOutResult {
   /** Why revocation failed or was skipped (no token in it); absent when it went well or the server has no revocation endpoint. */
   warning?: string;
 }
+
+/**
+ * The key a DPoP-bound session signs its proofs with (RFC 9449). Opaque: the library makes it
+ * (one non-extractable key pair per session) and `createAuthFetch` signs with it; a host only
+ * tests whether there is one (see `OAuthSession.credentials()`).
+ */
+export interface DPoPKey {
+  /** The proof algorithm, e.g. `"ES256"`. */
+  readonly algorithm: string;
+}
