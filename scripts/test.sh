@@ -138,9 +138,10 @@ step "Unit tests under Deno"
 NO_COLOR=1 $DENO test -A --no-check --preload test/_deadline.ts "${UNIT[@]}" 2>&1 | tee -a "$LOG"
 
 step "Unit tests under Node $(node --version)"
-# A hang fails its test after 2 min (test/_deadline.ts), its file after 10 (--test-timeout);
-# --test-force-exit ends a file whose timed-out test left a socket or timer behind.
-node --import tsx --import ./test/_deadline.ts --test --test-timeout=600000 --test-force-exit \
+# A hang fails its test after 2 min (test/_deadline.ts), its file after 10 (--test-timeout).
+# No --test-force-exit: on Node 20 it ends a file before all its suites ran, without a failure
+# (test/mcp/policy_url.test.ts reported 103 or 108 of its 115 tests in 2 of 6 runs).
+node --import tsx --import ./test/_deadline.ts --test --test-timeout=600000 \
   --test-reporter=spec "${UNIT[@]}" 2>&1 | tee -a "$LOG"
 
 step "Browser tests in Chromium (Playwright)"
