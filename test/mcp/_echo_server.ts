@@ -21,6 +21,7 @@
 //             `x-mcp-header` annotation (a modern client logs that it left the tool out)
 
 import http from "node:http";
+import { readBody } from "./_fault_server.ts";
 import { listenLocal } from "./_servers.ts";
 
 /** How the echo is delivered (see the top of this file). */
@@ -96,16 +97,6 @@ const RESULTS: Record<string, unknown> = {
   "resources/templates/list": { resourceTemplates: [] },
   "prompts/list": { prompts: [] },
 };
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let text = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (text += chunk));
-    req.on("end", () => resolve(text));
-    req.on("error", () => resolve(text));
-  });
-}
 
 /** Start an echo server (see the top of this file). */
 export async function startEchoServer(options: EchoOptions = {}): Promise<EchoServer> {

@@ -84,7 +84,8 @@ export function rpcResult(rpc: any, result: unknown = {}, id: unknown = rpc?.id)
   return { jsonrpc: "2.0", id, result };
 }
 
-function readBody(req: http.IncomingMessage): Promise<string> {
+/** The request body as text; what arrived so far when the client drops the connection. */
+export function readBody(req: http.IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     let text = "";
     req.setEncoding("utf8");
