@@ -68,6 +68,8 @@ function settleIds(catalog: Catalog, answer: Answer, caps: { skills: number; too
       continue;
     }
     const list = entry.kind === "skill" ? skills : tools;
+    // A bare name and the id it reads as are one tool, selected once.
+    if (list.includes(id)) continue;
     const cap = entry.kind === "skill" ? caps.skills : caps.tools;
     if (list.length >= cap) {
       diagnostics.push(
