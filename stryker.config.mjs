@@ -1,6 +1,6 @@
-// Mutation testing (StrykerJS) of the security-critical folders; run through `npm run mutate`
-// (scripts/mutate.ts), one scope at a time: MUTATE_SCOPE=policy|server|storage picks the files to
-// mutate and the only test files run against them (Node's test runner, TAP, through tsx).
+// Mutation testing (StrykerJS) of the security-critical folders and the newer code; run through
+// `npm run mutate` (scripts/mutate.ts), one scope at a time: MUTATE_SCOPE (policy, server, storage,
+// catalog, prompt, auth, registry, install, skills, resolve) picks the files to mutate and the only test files run against them (Node's test runner, TAP, through tsx).
 // Not part of `npm test`: it is slow. Reports go to reports/mutation/<scope>/ (not committed).
 
 import { readFileSync } from "node:fs";
@@ -51,6 +51,50 @@ export const scopes = {
       "test/storage/key.test.ts",
       "test/storage/containment_*.test.ts",
     ],
+  },
+  // The newer code (issue 19). Notebook displays and re-exporting entries are left out: they
+  // hold no rule of their folder.
+  catalog: {
+    mutate: ["lib/catalog/**/*.ts", "!lib/catalog/mod.ts", "!lib/catalog/_display.ts"],
+    tests: ["test/catalog/*.test.ts"],
+  },
+  prompt: {
+    mutate: ["lib/prompt/**/*.ts", "!lib/prompt/mod.ts", "!lib/prompt/_display.ts"],
+    tests: ["test/prompt/*.test.ts"],
+  },
+  auth: {
+    mutate: ["lib/mcp/auth/**/*.ts", "!lib/mcp/auth/mod.ts", "!lib/mcp/auth/_lazy.ts"],
+    tests: ["test/mcp/oauth*.test.ts"],
+  },
+  registry: {
+    mutate: [
+      "lib/mcp/registry/**/*.ts",
+      "!lib/mcp/registry/_display.ts",
+      "!lib/mcp/registry/_displayable.ts",
+    ],
+    tests: [
+      "test/mcp/registry*.test.ts",
+      "test/mcp/secrets.test.ts",
+      "test/mcp/config_formats.test.ts",
+    ],
+  },
+  install: {
+    mutate: ["lib/install/**/*.ts", "!lib/install/mod.ts"],
+    tests: ["test/install/*.test.ts"],
+  },
+  skills: {
+    mutate: ["lib/mcp/skills/**/*.ts", "!lib/mcp/skills/mod.ts"],
+    tests: ["test/mcp/skills_*.test.ts"],
+  },
+  resolve: {
+    mutate: [
+      "lib/resolve/**/*.ts",
+      "!lib/resolve/mod.ts",
+      "!lib/resolve/multi_user.ts",
+      "!lib/resolve/_display.ts",
+      "!lib/resolve/_displayable.ts",
+    ],
+    tests: ["test/resolve/*.test.ts"],
   },
 };
 

@@ -1,6 +1,7 @@
 /**
- * `npm run mutate [-- policy|server|storage ...] [-- --incremental]`: mutation testing of the
- * security-critical folders with StrykerJS (stryker.config.mjs), one scope after another,
+ * `npm run mutate [-- <scope> ...] [-- --incremental]`: mutation testing of the security-critical
+ * folders (policy, server, storage) and the newer code (catalog, prompt, auth, registry, install,
+ * skills, resolve) with StrykerJS (stryker.config.mjs), one scope after another,
  * niced, on the system Node. Prints the score and run time of each scope; reports land in
  * reports/mutation/<scope>/ (index.html, mutation.json). Exits 1 when a scope falls below 85 %.
  *
@@ -11,7 +12,18 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import process from "node:process";
 
-const ALL = ["policy", "server", "storage"];
+const ALL = [
+  "policy",
+  "server",
+  "storage",
+  "catalog",
+  "prompt",
+  "auth",
+  "registry",
+  "install",
+  "skills",
+  "resolve",
+];
 const TARGET = 85;
 
 const args = process.argv.slice(2);
