@@ -191,4 +191,34 @@ describe("OAuth rules: DPoP nonce retries are bounded", () => {
       assert.equal(count(), 1);
     });
   });
+
+  test("a resource server that keeps demanding a new nonce gets one retry per request", async () => {
+    await withServers({ dpop: true }, async (servers) => {
+      const session = new OAuthSession(servers.mcpUrl, auth(createMemoryOAuthStore()));
+      await session.signIn();
+      const presented = new Map<string, number>(); // access token → requests carrying it
+      let n = 0;
+      let total = 0;
+      const authed = createAuthFetch(session, (input, init) => {
+        const headers = new Headers(init?.headers);
+        // Bounded: a client that loops ends here instead of hanging the test.
+        if (++total > 20) return Promise.reject(new TypeError("the test's MCP server gave up"));
+        assert.ok(headers.get("dpop"), "every request carries a proof");
+        const token = headers.get("authorization")?.replace(/^DPoP /, "") ?? "";
+        presented.set(token, (presented.get(token) ?? 0) + 1);
+        return Promise.resolve(
+          new Response('{"error":"use_dpop_nonce"}', {
+            status: 401,
+            headers: {
+              "www-authenticate": 'DPoP error="use_dpop_nonce", error_description="nonce"',
+              "dpop-nonce": `nonce-${++n}`,
+            },
+          }),
+        );
+      });
+      assert.equal(await initialize(authed, servers.mcpUrl), 401);
+      assert.ok(presented.size >= 1);
+      for (const [token, count] of presented) assert.equal(count, 2, `${token}: ${count}`);
+    });
+  });
 });
