@@ -136,16 +136,39 @@ test("over budget, the least relevant entries go first and the best match stays"
     { length: 60 },
     (_, i) => fn(`task_${String(i).padStart(2, "0")}`, `Routine chore number ${i} of the office`),
   );
-  functions.push(fn("zz_kraken", "Classify metagenomic reads by taxonomy with Kraken"));
+  functions.push(
+    fn("zz_kraken", "Classify metagenomic reads by taxonomy with Kraken"),
+    fn("zz_kraken_db", "Build a Kraken database"),
+    fn("zz_reads_qc", "Check the quality of sequencing reads"),
+    fn("zz_taxonomy", "Browse a taxonomy tree"),
+  );
   const catalog = await createCatalog({ functions });
-  const whole = await catalog.render();
-  const rendered = await catalog.render({
-    budget: Math.floor(whole.tokens / 4),
-    request: "classify metagenomic reads with kraken",
-  });
-  assert.ok(rendered.omitted > 0, "the budget must force omissions");
-  assert.ok(rendered.ids.includes("zz_kraken"), rendered.text);
-  assert.ok(rendered.tokens <= Math.floor(whole.tokens / 4));
+  const request = "classify metagenomic reads by taxonomy with kraken";
+  const ranking = catalog.rank(request, { limit: Infinity }).map((r) => r.entry.id);
+  assert.equal(ranking[0], "zz_kraken");
+  assert.ok(ranking.length >= 4);
+  // A counter whose per-line counts add up to less than the whole: the budget's first estimate
+  // overshoots, and entries must then be taken out again.
+  const countTokens = (text: string) => Math.floor(text.length / 10);
+  const whole = await catalog.render({ countTokens });
+  let partial = 0; // budgets at which only part of the ranking fits
+  for (let budget = 1; budget < whole.tokens; budget += 3) {
+    const rendered = await catalog.render({ budget, request, countTokens }).catch((e) => e);
+    if (rendered instanceof RangeError) continue; // below what the headings need
+    assert.ok(!(rendered instanceof Error), String(rendered));
+    assert.ok(rendered.tokens <= budget, `${rendered.tokens} > ${budget}`);
+    assert.ok(rendered.omitted > 0);
+    // Whenever any entry fits, the best match is one of them.
+    if (rendered.ids.length > 0) {
+      assert.ok(rendered.ids.includes("zz_kraken"), `budget ${budget}: ${rendered.ids}`);
+    }
+    // The ranked entries shown are the best of the ranking; other entries only after all of them.
+    const shown = ranking.filter((id) => rendered.ids.includes(id));
+    assert.deepEqual(shown, ranking.slice(0, shown.length), `budget ${budget}`);
+    if (rendered.ids.length > shown.length) assert.equal(shown.length, ranking.length);
+    if (shown.length < ranking.length) partial++;
+  }
+  assert.ok(partial >= 2, "some budgets fit only part of the ranking");
 });
 
 test("loadSkill refuses a skill whose content changed after approval", async () => {
