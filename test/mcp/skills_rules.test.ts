@@ -135,4 +135,11 @@ test("the 16 MiB cap applies to the sum of an entry's files, not to each file", 
   const under = await listing([entry({ resources: [SELF, big(1)] })]);
   assert.deepEqual(under.rejected, []);
   assert.equal(under.skills.length, 1);
+  const rest = {
+    uri: "skill://pdf/data/rest.bin",
+    digest: sha("r"),
+    size: MAX_SKILL_BYTES - SELF.size,
+  };
+  const exactly = await listing([entry({ resources: [SELF, rest] })]);
+  assert.deepEqual(exactly.rejected, [], "a sum of exactly 16 MiB is within the cap");
 });
