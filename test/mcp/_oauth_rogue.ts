@@ -1,0 +1,84 @@
+// A rogue authorization server on 127.0.0.1 port 0: what a protected-resource metadata document
+// may name after the user signed in elsewhere. It records every request in full (method, path,
+// Authorization header, body) so a test can assert that credentials of another issuer never
+// reached it, and it runs a working sign-in of its own (metadata, registration, an /authorize
+// that approves at once, /token), adding the access tokens it issues to `accept` (the MCP
+// server's set of valid tokens), so a client that signs in again here gets through.
+//
+// startRogueAuthorizationServer({ accept, metadata }) → { issuer, seen, close() }
+//   - `metadata` (read per request): fields merged over its RFC 8414 document, e.g. an
+//     `authorization_endpoint` of `javascript:…`.
+
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import { listenLocal } from "./_servers.ts";
+
+/** One request the rogue server received. */
+export interface SeenRequest {
+  method: string;
+  path: string;
+  authorization?: string;
+  body: string;
+}
+
+/** The running rogue server. */
+export interface RogueServer {
+  issuer: string;
+  /** Every request, in order. */
+  seen: SeenRequest[];
+  close(): Promise<void>;
+}
+
+/** Start the rogue authorization server. */
+export async function startRogueAuthorizationServer(options: {
+  accept?: Set<string>;
+  metadata?: Record<string, unknown>;
+} = {}): Promise<RogueServer> {
+  const seen: SeenRequest[] = [];
+  let issuer = "";
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", issuer);
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    seen.push({
+      method: req.method ?? "",
+      path: url.pathname,
+      authorization: req.headers.authorization,
+      body,
+    });
+    const json = (status: number, value: unknown) =>
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+    if (url.pathname === "/.well-known/oauth-authorization-server") {
+      return json(200, {
+        issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+        registration_endpoint: `${issuer}/register`,
+        response_types_supported: ["code"],
+        code_challenge_methods_supported: ["S256"],
+        token_endpoint_auth_methods_supported: ["client_secret_basic", "none"],
+        ...options.metadata,
+      });
+    }
+    if (url.pathname === "/register" && req.method === "POST") {
+      return json(201, { ...JSON.parse(body), client_id: `rogue-${randomUUID()}` });
+    }
+    if (url.pathname === "/authorize") {
+      const back = new URL(url.searchParams.get("redirect_uri")!);
+      back.searchParams.set("code", randomUUID());
+      back.searchParams.set("state", url.searchParams.get("state")!);
+      back.searchParams.set("iss", issuer);
+      res.writeHead(302, { location: back.href }).end();
+      return;
+    }
+    if (url.pathname === "/token" && req.method === "POST") {
+      const access = `rogue-at-${randomUUID()}`;
+      options.accept?.add(access);
+      return json(200, { access_token: access, token_type: "Bearer", expires_in: 3600 });
+    }
+    res.writeHead(404).end();
+  });
+  const listening = await listenLocal(server);
+  issuer = `http://127.0.0.1:${listening.port}`;
+  return { issuer, seen, close: listening.close };
+}
