@@ -17,6 +17,8 @@ import { listenLocal } from "./_servers.ts";
 export interface SeenRequest {
   method: string;
   path: string;
+  /** The path with its query. */
+  target: string;
   authorization?: string;
   body: string;
 }
@@ -27,6 +29,16 @@ export interface RogueServer {
   /** Every request, in order. */
   seen: SeenRequest[];
   close(): Promise<void>;
+}
+
+/**
+ * Everything the rogue server received, as text a test can search for a credential: the log
+ * with each `Basic` header decoded too.
+ */
+export function received(rogue: RogueServer): string {
+  const basics = rogue.seen.map((r) => /^Basic (.+)$/i.exec(r.authorization ?? "")?.[1])
+    .filter((b) => b !== undefined).map((b) => decodeURIComponent(atob(b!)));
+  return JSON.stringify(rogue.seen) + "\n" + basics.join("\n");
 }
 
 /** Start the rogue authorization server. */
@@ -43,6 +55,7 @@ export async function startRogueAuthorizationServer(options: {
     seen.push({
       method: req.method ?? "",
       path: url.pathname,
+      target: req.url ?? "",
       authorization: req.headers.authorization,
       body,
     });
