@@ -5,9 +5,12 @@
 // that approves at once, /token), adding the access tokens it issues to `accept` (the MCP
 // server's set of valid tokens), so a client that signs in again here gets through.
 //
-// startRogueAuthorizationServer({ accept, metadata }) → { issuer, seen, close() }
+// startRogueAuthorizationServer({ accept, metadata, redirect, huge }) → { issuer, seen, sent, close() }
 //   - `metadata` (read per request): fields merged over its RFC 8414 document, e.g. an
 //     `authorization_endpoint` of `javascript:…`.
+//   - `redirect`: path → Location; that path answers 302 there (a metadata URL that redirects).
+//   - `huge`: a path whose answer is a 40 MB JSON document streamed in 64 KB chunks without a
+//     Content-Length; it stops as soon as the client hangs up. `sent.bytes` counts what went out.
 
 import { randomUUID } from "node:crypto";
 import http from "node:http";
@@ -28,6 +31,8 @@ export interface RogueServer {
   issuer: string;
   /** Every request, in order. */
   seen: SeenRequest[];
+  /** Bytes of the `huge` answer written before the client hung up (or all 40 MB). */
+  sent: { bytes: number };
   close(): Promise<void>;
 }
 
@@ -45,8 +50,11 @@ export function received(rogue: RogueServer): string {
 export async function startRogueAuthorizationServer(options: {
   accept?: Set<string>;
   metadata?: Record<string, unknown>;
+  redirect?: Record<string, string>;
+  huge?: string;
 } = {}): Promise<RogueServer> {
   const seen: SeenRequest[] = [];
+  const sent = { bytes: 0 };
   let issuer = "";
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", issuer);
@@ -61,6 +69,15 @@ export async function startRogueAuthorizationServer(options: {
     });
     const json = (status: number, value: unknown) =>
       res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+    const location = options.redirect?.[url.pathname];
+    if (location !== undefined) {
+      res.writeHead(302, { location }).end();
+      return;
+    }
+    if (url.pathname === options.huge) {
+      await streamHuge(res, sent);
+      return;
+    }
     if (url.pathname === "/.well-known/oauth-authorization-server") {
       return json(200, {
         issuer,
@@ -93,5 +110,25 @@ export async function startRogueAuthorizationServer(options: {
   });
   const listening = await listenLocal(server);
   issuer = `http://127.0.0.1:${listening.port}`;
-  return { issuer, seen, close: listening.close };
+  return { issuer, seen, sent, close: listening.close };
+}
+
+/** 40 MB of one JSON string member, 64 KB a write, until done or the client hangs up. */
+async function streamHuge(res: http.ServerResponse, sent: { bytes: number }): Promise<void> {
+  const total = 40 * 1024 * 1024;
+  const chunk = new TextEncoder().encode("a".repeat(64 * 1024));
+  res.writeHead(200, { "content-type": "application/json" });
+  res.write('{"access_token":"');
+  let closed = false;
+  let wake = () => {};
+  res.on("close", () => {
+    closed = true;
+    wake();
+  });
+  res.on("drain", () => wake());
+  while (sent.bytes < total && !closed) {
+    sent.bytes += chunk.byteLength;
+    if (!res.write(chunk)) await new Promise<void>((resolve) => (wake = resolve));
+  }
+  if (!closed) res.end('","token_type":"Bearer"}');
 }

@@ -29,7 +29,8 @@
 //     resource metadata names instead of this one, e.g. a rogue server of ./_oauth_rogue.ts),
 //     `clientSecret` (registration issues confidential clients: a `client_secret`, used with
 //     client_secret_basic), `forbid` (valid tokens the MCP server answers with 403
-//     insufficient_scope, to start a step-up).
+//     insufficient_scope, to start a step-up), `metadataRedirect` (the protected-resource
+//     metadata answers 302 to that URL).
 //   - requests: "<METHOD> <path>" of every request to either server, and the token grants
 //     ("token <grant_type>", "dpop token" for a valid proof there, "dpop <METHOD>" at the MCP
 //     server).
@@ -57,6 +58,7 @@ export interface OAuthServerOptions extends SdkServerOptions {
   authorizationServers?: string[];
   clientSecret?: boolean;
   forbid?: Set<string>;
+  metadataRedirect?: string;
 }
 
 /** The running pair. */
@@ -289,6 +291,10 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     guard(req, res) {
       const path = new URL(req.url ?? "/", "http://x").pathname;
       requests.push(`${req.method} ${path}`);
+      if (path === metadataPath && options.metadataRedirect !== undefined) {
+        res.writeHead(302, { location: options.metadataRedirect }).end();
+        return true;
+      }
       if (path === metadataPath) {
         json(res, 200, {
           resource: mcpUrl,
