@@ -67,6 +67,15 @@ export async function startRogueAuthorizationServer(options: {
       authorization: req.headers.authorization,
       body,
     });
+    // A rogue server wants to be reached, from a browser page too.
+    res.setHeader("access-control-allow-origin", "*");
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, {
+        "access-control-allow-methods": "GET, POST, OPTIONS",
+        "access-control-allow-headers": "content-type, accept, authorization, dpop",
+      }).end();
+      return;
+    }
     const json = (status: number, value: unknown) =>
       res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
     const location = options.redirect?.[url.pathname];
