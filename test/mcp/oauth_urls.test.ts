@@ -76,7 +76,11 @@ describe("OAuth: endpoints must be https, or http on loopback", () => {
       assert.equal(opened.length, 0, "onAuthorize was called");
       assert.match(error!.message, /^docs: /, "names the server");
       assert.match(error!.message, /authorization_endpoint/, "names the field");
-      assert.match(error!.message, /https URL \(or http on a loopback host/, "says what is expected");
+      assert.match(
+        error!.message,
+        /https URL \(or http on a loopback host/,
+        "says what is expected",
+      );
       assert.ok(!error!.message.includes("alert(1)") && !error!.message.includes("fetch("));
       assert.ok(!rogue.seen.some((r) => r.method === "POST"), "nothing registered or redeemed");
     });
@@ -97,10 +101,25 @@ describe("OAuth: endpoints must be https, or http on loopback", () => {
   }
 
   test("https and loopback http (127.0.0.0/8, [::1], localhost) pass; others do not", () => {
-    for (const ok of ["https://a.example/x", "http://127.0.0.2:1/x", "http://[::1]:1/", "http://localhost/"]) {
+    for (
+      const ok of [
+        "https://a.example/x",
+        "http://127.0.0.2:1/x",
+        "http://[::1]:1/",
+        "http://localhost/",
+      ]
+    ) {
       assert.equal(isAllowedOAuthUrl(new URL(ok)), true, ok);
     }
-    for (const no of ["http://a.example/x", "javascript:alert(1)", "data:,x", "http://128.0.0.1/", "file:///etc/passwd"]) {
+    for (
+      const no of [
+        "http://a.example/x",
+        "javascript:alert(1)",
+        "data:,x",
+        "http://128.0.0.1/",
+        "file:///etc/passwd",
+      ]
+    ) {
       assert.equal(isAllowedOAuthUrl(new URL(no)), false, no);
     }
   });
@@ -146,7 +165,9 @@ describe("OAuth: metadata redirects are checked hop by hop", () => {
           checkUrl: (url) => {
             checked.push(url.origin);
             if (url.origin === canary.url) {
-              return Promise.reject(new PolicyError(`docs: ${url.origin} is not allowed`, { field: "url" }));
+              return Promise.reject(
+                new PolicyError(`docs: ${url.origin} is not allowed`, { field: "url" }),
+              );
             }
             return Promise.resolve();
           },
@@ -188,7 +209,10 @@ describe("OAuth: metadata redirects are checked hop by hop", () => {
         http: { fetch: loopbackOnly },
       }).then(() => undefined, (e) => e);
       assert.ok(isOAuthError(error, "insecure_url"), String(error));
-      assert.match(error.message, /the redirect to "http:\/\/169\.254\.169\.254\/latest\/meta-data\/iam\/"/);
+      assert.match(
+        error.message,
+        /the redirect to "http:\/\/169\.254\.169\.254\/latest\/meta-data\/iam\/"/,
+      );
       assert.ok(!asked.some((u) => u.includes("169.254")), `asked for ${asked.join(", ")}`);
     } finally {
       await servers.close();
@@ -226,7 +250,9 @@ describe("OAuth: answers are capped like MCP answers", () => {
         assert.ok(rogue.sent.bytes < 8 * 1024 * 1024, `the server sent ${rogue.sent.bytes} bytes`);
         assert.ok(peak < 24 * 1024 * 1024, `memory grew by ${peak} bytes`);
         console.log(
-          `# ${what}: refused after ${ms} ms; server sent ${(rogue.sent.bytes / 2 ** 20).toFixed(1)} MB; ` +
+          `# ${what}: refused after ${ms} ms; server sent ${
+            (rogue.sent.bytes / 2 ** 20).toFixed(1)
+          } MB; ` +
             `peak growth ${(peak / 2 ** 20).toFixed(1)} MB`,
         );
       } finally {

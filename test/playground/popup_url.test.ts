@@ -8,7 +8,10 @@ import { signInPopupUrl } from "../../playground/src/popup_url.ts";
 test("playground: the sign-in popup opens only http(s) URLs", () => {
   const ok = "https://auth.example.com/authorize?client_id=a&state=s";
   assert.equal(signInPopupUrl(new URL(ok)), ok);
-  assert.equal(signInPopupUrl("http://127.0.0.1:8080/authorize"), "http://127.0.0.1:8080/authorize");
+  assert.equal(
+    signInPopupUrl("http://127.0.0.1:8080/authorize"),
+    "http://127.0.0.1:8080/authorize",
+  );
   for (
     const bad of [
       "javascript:localStorage.setItem('pwned','1')",
