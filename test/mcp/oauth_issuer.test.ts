@@ -145,6 +145,15 @@ describe("OAuth: a configured client's credentials never leave its issuer", () =
       }).signIn().then(() => undefined, (e) => e);
       assert.ok(isOAuthError(error, "issuer_changed"), String(error));
       assert.ok(!servers.requests.some((r) => r.startsWith("token")), "no token request");
+      // Its own issuer (spelled with a trailing slash) is fine.
+      await new OAuthSession(servers.mcpUrl, {
+        clientId: "a-client",
+        clientSecret: "a-secret-value",
+        issuer: `${servers.issuer}/`,
+        redirectUri: "http://127.0.0.1:9/callback",
+        onAuthorize: approve,
+      }).signIn();
+      assert.ok(servers.requests.includes("token authorization_code"));
     } finally {
       await servers.close();
     }

@@ -50,6 +50,15 @@ export interface OAuthSessionOptions {
   maxResponseBytes?: number;
 }
 
+/** Whether issuer identifiers `a` and `b` are the same URL (`https://a.example` = `…/`). */
+function sameIssuer(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return a === b;
+  }
+}
+
 function union(...scopes: (string | undefined)[]): string | undefined {
   const all = new Set(scopes.flatMap((s) => s?.split(/\s+/).filter(Boolean) ?? []));
   return all.size === 0 ? undefined : [...all].join(" ");
@@ -334,7 +343,7 @@ export class OAuthSession {
     const configured = this.#options.clientId !== undefined ||
       this.#options.clientCredentials !== undefined;
     const pinned = this.#options.issuer ?? record?.issuer;
-    if (configured && pinned !== undefined && pinned !== issuer) {
+    if (configured && pinned !== undefined && !sameIssuer(pinned, issuer)) {
       throw new OAuthError(
         "issuer_changed",
         `${this.#name}: the configured OAuth client belongs to the authorization server ` +
