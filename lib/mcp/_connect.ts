@@ -4,6 +4,7 @@
 
 import { isMcpError } from "./errors.ts";
 import { checkConnectTarget, prepareServer, redact } from "./policy/prepare.ts";
+import { checkUrl } from "./policy/url.ts";
 import { Client } from "./_client.ts";
 import { withDeadline } from "./_deadline.ts";
 import type { ClientCapabilities, ClientHandlers } from "./client_handlers.ts";
@@ -54,8 +55,12 @@ export async function connectNow(
     const session = new OAuthSession(prepared.url, options.auth, {
       server: name,
       fetch: options.http?.fetch,
-      // Metadata and authorization-server URLs come from the server: the URL policy applies.
-      checkUrl: (url) => checkConnectTarget(url, prepared.urlPolicy, { server: name }),
+      // Metadata and authorization-server URLs come from the server: the URL policy applies,
+      // to the first URL and to every redirect hop.
+      checkUrl: async (url) => {
+        checkUrl(url, prepared.urlPolicy, "OAuth URL", name);
+        await checkConnectTarget(url, prepared.urlPolicy, { server: name });
+      },
       // Tokens come after prepare time and change on refresh: the session adds them here.
       secrets: prepared.secrets,
     });

@@ -13,6 +13,7 @@ import { createSecretBox, prepareServer, type RegisteredServer } from "@skillmux
 import { createOAuthStore, OAuthSession } from "@skillmux/core/oauth";
 import { createIndexedDbStorage, loadIndexedDbCryptoKey } from "@skillmux/core/indexed-db";
 import { answers } from "./errors.ts";
+import { signInPopupUrl } from "./popup_url.ts";
 
 const CHANNEL = "skillmux-oauth";
 const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -116,7 +117,8 @@ export async function signIn(server: RegisteredServer, popup: Window): Promise<s
     redirectUri: redirectUri(),
     clientName: "skillmux playground",
     onAuthorize(url) {
-      popup.location.href = url.href;
+      // The popup is same-origin (about:blank) until now: only a checked http(s) URL goes there.
+      popup.location.href = signInPopupUrl(url);
       return redirectFor(url.searchParams.get("state"), popup);
     },
   }, { server: server.name, fetch: tracking(failed) });

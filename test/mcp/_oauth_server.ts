@@ -25,6 +25,12 @@
 //     request with a valid `DPoP` proof gets a token bound to the proof's key (`token_type`
 //     DPoP), which the MCP server accepts only as `Authorization: DPoP` with a valid proof for
 //     the request's method and URL (`ath`, key thumbprint, a jti never seen before).
+//   - Issuer switches (read per request): `authorizationServers` (the issuers the protected-
+//     resource metadata names instead of this one, e.g. a rogue server of ./_oauth_rogue.ts),
+//     `clientSecret` (registration issues confidential clients: a `client_secret`, used with
+//     client_secret_basic), `forbid` (valid tokens the MCP server answers with 403
+//     insufficient_scope, to start a step-up), `metadataRedirect` (the protected-resource
+//     metadata answers 302 to that URL).
 //   - requests: "<METHOD> <path>" of every request to either server, and the token grants
 //     ("token <grant_type>", "dpop token" for a valid proof there, "dpop <METHOD>" at the MCP
 //     server).
@@ -49,6 +55,10 @@ export interface OAuthServerOptions extends SdkServerOptions {
   revocationStatus?: number;
   revocationEndpoint?: string;
   dpop?: boolean;
+  authorizationServers?: string[];
+  clientSecret?: boolean;
+  forbid?: Set<string>;
+  metadataRedirect?: string;
 }
 
 /** The running pair. */
@@ -171,7 +181,9 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
         response_types_supported: ["code"],
         grant_types_supported: ["authorization_code", "refresh_token"],
         code_challenge_methods_supported: options.noS256 ? ["plain"] : ["S256"],
-        token_endpoint_auth_methods_supported: ["none"],
+        token_endpoint_auth_methods_supported: options.clientSecret
+          ? ["client_secret_basic"]
+          : ["none"],
         authorization_response_iss_parameter_supported: true,
         scopes_supported: ["mcp", "offline_access"],
         ...(options.dpop ? { dpop_signing_alg_values_supported: ["ES256"] } : {}),
@@ -184,7 +196,10 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
       let body = "";
       for await (const chunk of req) body += chunk;
       const metadata = JSON.parse(body);
-      return json(res, 201, { ...metadata, client_id: `client-${randomUUID()}` });
+      const secret = options.clientSecret
+        ? { client_secret: `cs-${randomUUID()}`, token_endpoint_auth_method: "client_secret_basic" }
+        : {};
+      return json(res, 201, { ...metadata, client_id: `client-${randomUUID()}`, ...secret });
     }
     if (url.pathname === "/authorize") {
       const q = url.searchParams;
@@ -276,10 +291,14 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     guard(req, res) {
       const path = new URL(req.url ?? "/", "http://x").pathname;
       requests.push(`${req.method} ${path}`);
+      if (path === metadataPath && options.metadataRedirect !== undefined) {
+        res.writeHead(302, { location: options.metadataRedirect }).end();
+        return true;
+      }
       if (path === metadataPath) {
         json(res, 200, {
           resource: mcpUrl,
-          authorization_servers: [issuer],
+          authorization_servers: options.authorizationServers ?? [issuer],
           scopes_supported: ["mcp"],
         });
         return true;
@@ -296,6 +315,15 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
         token !== undefined && tokens.has(token) &&
         (jkt === undefined ? scheme === "Bearer" : proven)
       ) {
+        if (options.forbid?.has(token)) {
+          res.writeHead(403, {
+            "www-authenticate":
+              `Bearer error="insufficient_scope", scope="mcp admin", resource_metadata="${
+                new URL(mcpUrl).origin
+              }${metadataPath}"`,
+          }).end();
+          return true;
+        }
         if (options.echoToken === undefined || req.method !== "POST") return false;
         echo(req, res, token, options.echoToken);
         return true;

@@ -6,6 +6,7 @@ import { OAuthError } from "./errors.ts";
 import type { AuthorizationServerMetadata } from "./discovery.ts";
 import type { OAuthClientRecord } from "./types.ts";
 import { loadOAuth, type OAuth } from "./_oauth.ts";
+import { requireOAuthUrl } from "./_oauth_url.ts";
 
 /** What a checked authorization response gives the token request. */
 export interface AuthorizationResult {
@@ -32,10 +33,21 @@ export async function authorize(
       },
     );
   }
+  let endpoint: URL | undefined;
+  try {
+    endpoint = new URL(as.authorization_endpoint);
+  } catch { /* reported below */ }
+  if (endpoint === undefined) {
+    throw new OAuthError("invalid_metadata", `${server}: authorization_endpoint is not a URL`, {
+      server,
+    });
+  }
+  // Nothing is built on, or handed to onAuthorize with, a javascript:, data: or plain-http URL.
+  requireOAuthUrl(endpoint, server, `the authorization_endpoint of ${as.issuer}`);
   const oauth = await loadOAuth();
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
-  const url = new URL(as.authorization_endpoint);
+  const url = endpoint;
   url.searchParams.set("response_type", "code");
   url.searchParams.set("client_id", client.clientId);
   url.searchParams.set("redirect_uri", params.redirectUri);

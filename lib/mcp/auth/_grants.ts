@@ -83,7 +83,10 @@ export function grantError(error: unknown, ctx: GrantContext, what: string, refr
     );
   }
   const name = (error as Error)?.name;
-  if (name === "AbortError" || name === "TimeoutError" || name === "PolicyError") {
+  if (
+    name === "AbortError" || name === "TimeoutError" || name === "PolicyError" ||
+    name === "ResponseTooLargeError"
+  ) {
     return error;
   }
   return new OAuthError("token_request_failed", `${server}: ${what} failed: network error`, {

@@ -99,7 +99,10 @@ export async function ensureClient(
       else problem = ": the answer has no client_id";
     }
   } catch (error) {
-    if ((error as Error)?.name === "PolicyError") throw error;
+    const name = (error as Error)?.name;
+    if (name === "PolicyError" || name === "OAuthError" || name === "ResponseTooLargeError") {
+      throw error; // a rule refused the URL or the answer
+    }
     problem = error instanceof SyntaxError ? ": the answer is not JSON" : ": network error";
   }
   if (registered === undefined) {

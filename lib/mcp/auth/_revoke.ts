@@ -19,6 +19,8 @@ function reason(error: unknown): string {
   };
   if (e?.name === "ResponseBodyError") return `HTTP ${e.status} ${e.error}`;
   if (e?.name === "TimeoutError" || e?.name === "AbortError") return "no answer in time";
+  if (e?.name === "ResponseTooLargeError") return "its answer exceeds the size cap";
+  if (e?.name === "OAuthError" || e?.name === "PolicyError") return "the URL was refused";
   const status = e?.status ?? e?.cause?.status;
   if (typeof status === "number") return `HTTP ${status}`;
   if (typeof e?.code === "string" && e.code.startsWith("OAUTH_")) return e.code;

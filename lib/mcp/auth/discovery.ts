@@ -7,6 +7,8 @@
  */
 
 import { OAuthError } from "./errors.ts";
+import { guardFetch } from "./_guarded_fetch.ts";
+import { allowedOAuthUrl, requireOAuthUrl } from "./_oauth_url.ts";
 
 /** Protected-resource metadata (RFC 9728), the fields an MCP client uses. */
 export interface ResourceMetadata {
@@ -62,12 +64,14 @@ export interface DiscoveryOptions {
   timeoutMs?: number;
   /** Cancels discovery. */
   signal?: AbortSignal;
+  /** The byte cap of one metadata answer (default 1 MiB); past it, `ResponseTooLargeError`. */
+  maxBytes?: number;
 }
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
 /**
- * Whether `url` may be used for OAuth: https, or plain http on a loopback host only.
+ * Whether `url` may be used for OAuth: https, or plain http on a loopback host only
+ * (`localhost`, 127.0.0.0/8, `[::1]`). Discovery applies it to every metadata URL and redirect
+ * hop, and to every endpoint an authorization server's metadata names.
  *
  * @example
  * ```ts
@@ -77,7 +81,7 @@ const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * ```
  */
 export function isAllowedOAuthUrl(url: URL): boolean {
-  return url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK.has(url.hostname));
+  return allowedOAuthUrl(url);
 }
 
 function wellKnown(base: URL, name: string, appended = false): URL {
@@ -90,22 +94,20 @@ async function getJson(
   options: DiscoveryOptions,
 ): Promise<Record<string, unknown> | undefined> {
   const name = options.server ?? url.origin;
-  if (!isAllowedOAuthUrl(url)) {
-    throw new OAuthError("insecure_url", `${name}: refused ${url.origin}: OAuth needs https`, {
-      server: options.server,
-    });
-  }
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 10_000);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  // Every hop checked (https or loopback http, and the caller's URL policy), the answer capped.
+  const get = guardFetch(options.fetch ?? ((input, init) => fetch(input, init)), {
+    server: options.server,
+    maxBytes: options.maxBytes,
+  });
   let response: Response;
   try {
-    response = await (options.fetch ?? fetch)(url, {
-      headers: { Accept: "application/json" },
-      signal,
-    });
+    response = await get(url, { headers: { Accept: "application/json" }, signal });
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    if ((error as Error)?.name === "PolicyError") throw error; // the URL policy refused it
+    const refused = ["PolicyError", "OAuthError", "ResponseTooLargeError"];
+    if (refused.includes((error as Error)?.name)) throw error; // a rule refused it
     throw new OAuthError("metadata_not_found", `${name}: GET ${url.href} failed`, {
       server: options.server,
       cause: error,
@@ -259,6 +261,20 @@ export async function discoverAuthorizationServer(
   return undefined;
 }
 
+/** The metadata fields that name a URL the client may open or send something to. */
+const ENDPOINTS = [
+  "authorization_endpoint",
+  "token_endpoint",
+  "registration_endpoint",
+  "revocation_endpoint",
+  "introspection_endpoint",
+  "userinfo_endpoint",
+  "jwks_uri",
+  "pushed_authorization_request_endpoint",
+  "device_authorization_endpoint",
+  "end_session_endpoint",
+];
+
 function validateServerMetadata(
   json: Record<string, unknown>,
   issuer: URL,
@@ -278,13 +294,20 @@ function validateServerMetadata(
       { server },
     );
   }
-  for (const field of ["authorization_endpoint", "token_endpoint", "registration_endpoint"]) {
+  for (const field of ENDPOINTS) {
     const value = json[field];
-    if (value !== undefined && typeof value !== "string") {
+    if (value === undefined) continue;
+    let url: URL | undefined;
+    try {
+      url = typeof value === "string" ? new URL(value) : undefined;
+    } catch { /* reported below */ }
+    if (url === undefined) {
       throw new OAuthError("invalid_metadata", `${name}: ${from.href}: "${field}" is not a URL`, {
         server,
       });
     }
+    // Nothing is built on an endpoint that is not https (or loopback http): no javascript:.
+    requireOAuthUrl(url, server, `the ${field} of the authorization server ${issuer.href}`);
   }
   const methods = json.code_challenge_methods_supported;
   if (!stringArray(methods) || !methods.includes("S256")) {

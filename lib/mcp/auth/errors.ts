@@ -18,6 +18,8 @@ import { McpError, type McpErrorOptions } from "../errors.ts";
  * - `registration_failed`, `no_client`: client registration
  * - `token_request_failed`, `invalid_token_response`: the token endpoint
  * - `insufficient_scope`: step-up gave up after its retry limit
+ * - `issuer_changed`: the server now names another authorization server than the one the
+ *   configured client (`clientId`, `clientCredentials`) belongs to; its credentials were not sent
  */
 export type OAuthErrorCode =
   | "sign_in_required"
@@ -35,7 +37,8 @@ export type OAuthErrorCode =
   | "no_client"
   | "token_request_failed"
   | "invalid_token_response"
-  | "insufficient_scope";
+  | "insufficient_scope"
+  | "issuer_changed";
 
 /**
  * An OAuth step failed. `code` says which; `server` names the MCP server.

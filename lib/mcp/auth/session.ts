@@ -24,6 +24,7 @@ import { authorize } from "./_authorize.ts";
 import { createDPoP, dpopAlgorithm, dpopKey } from "./_dpop.ts";
 import type { OAuth } from "./_oauth.ts";
 import { clientCredentials, type GrantContext, redeemCode, refresh } from "./_grants.ts";
+import { guardFetch } from "./_guarded_fetch.ts";
 import { ensureClient } from "./_register.ts";
 import { optionSecrets, revealingStore, secretAdder } from "./_reveal.ts";
 import { revokeTokens } from "./_revoke.ts";
@@ -42,6 +43,20 @@ export interface OAuthSessionOptions {
    * `connect()` passes the prepared server's `secrets`.
    */
   secrets?: string[];
+  /**
+   * The byte cap of one answer of a metadata document, registration, token or revocation
+   * endpoint (default 1 MiB); past it the request fails with `ResponseTooLargeError`.
+   */
+  maxResponseBytes?: number;
+}
+
+/** Whether issuer identifiers `a` and `b` are the same URL (`https://a.example` = `…/`). */
+function sameIssuer(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return a === b;
+  }
 }
 
 function union(...scopes: (string | undefined)[]): string | undefined {
@@ -88,12 +103,13 @@ export class OAuthSession {
     optionSecrets(options).forEach(add);
     this.#store = revealingStore(options.store ?? createMemoryOAuthStore(), add);
     this.#name = session.server ?? this.url.host;
-    const base = session.fetch ?? ((input, init) => fetch(input, init));
-    const check = session.checkUrl;
-    this.#fetch = check === undefined ? base : async (input, init) => {
-      await check(new URL(input instanceof Request ? input.url : input));
-      return await base(input, init);
-    };
+    // Every URL and redirect hop checked (https or loopback http, then the URL policy), every
+    // answer capped: metadata, registration, token and revocation requests all come this way.
+    this.#fetch = guardFetch(session.fetch ?? ((input, init) => fetch(input, init)), {
+      server: this.#name,
+      check: session.checkUrl,
+      maxBytes: session.maxResponseBytes,
+    });
   }
 
   /** Run `fn` after whatever is under way, so only one flow or refresh runs at a time. */
@@ -137,6 +153,9 @@ export class OAuthSession {
       const record = await this.#store.get(this.url.href);
       const tokens = record?.tokens;
       if (!this.#usable(tokens)) return undefined;
+      // Tokens of another issuer than the one the server now names are not used (nor refreshed
+      // there): the server's 401 then leads to a new registration and sign-in.
+      if (!this.#current(record!)) return undefined;
       const bound = tokens.tokenType === "DPoP";
       // Refresh `refreshSkewMs` early, but never earlier than half way through a short lifetime.
       const lifetime = (tokens.expiresAt ?? 0) - (tokens.obtainedAt ?? 0);
@@ -148,7 +167,10 @@ export class OAuthSession {
         return { value: tokens.accessToken, bound };
       }
       try {
-        const next = await this.#refresh(record, await this.#discover());
+        const discovery = await this.#discover();
+        // A refresh token and client secret go only to the issuer that issued them.
+        if (discovery.server.issuer !== record.issuer) return undefined;
+        const next = await this.#refresh(record, discovery);
         return { value: next.accessToken, bound: next.tokenType === "DPoP" };
       } catch {
         return { value: tokens.accessToken, bound }; // the server's 401 then takes the full path
@@ -164,7 +186,10 @@ export class OAuthSession {
   unauthorized(challenge: BearerChallenge | undefined, sent: string | undefined): Promise<boolean> {
     return this.#serial(async () => {
       const record = await this.#store.get(this.url.href);
-      if (this.#usable(record?.tokens) && record!.tokens!.accessToken !== sent) return true;
+      if (
+        this.#usable(record?.tokens) && record!.tokens!.accessToken !== sent &&
+        this.#current(record!)
+      ) return true;
       const discovery = await this.#discover(challenge?.resourceMetadata, true);
       // No OAuth metadata and no way to sign in: an API-key server's 401 stays a 401.
       const { onAuthorize, clientCredentials } = this.#options;
@@ -302,10 +327,33 @@ export class OAuthSession {
     return this.#discovery;
   }
 
-  /** `record` when it belongs to the discovered issuer, else a fresh one (re-register). */
+  /** Whether `record` belongs to the issuer of the last discovery (or none was made yet). */
+  #current(record: OAuthRecord): boolean {
+    return this.#discovery === undefined || this.#discovery.server.issuer === record.issuer;
+  }
+
+  /**
+   * `record` when it belongs to the discovered issuer, else a fresh one: a new registration and
+   * sign-in there, with nothing of the old issuer's (tokens, client, secret). A configured
+   * client (`clientId`, `clientCredentials`) is bound to `auth.issuer`, else to the issuer it
+   * was first used with: to another issuer it is refused, never sent.
+   */
   #bind(record: OAuthRecord | undefined, discovery: Discovery): OAuthRecord {
-    if (record !== undefined && record.issuer === discovery.server.issuer) return record;
-    return { issuer: discovery.server.issuer };
+    const issuer = discovery.server.issuer;
+    const configured = this.#options.clientId !== undefined ||
+      this.#options.clientCredentials !== undefined;
+    const pinned = this.#options.issuer ?? record?.issuer;
+    if (configured && pinned !== undefined && !sameIssuer(pinned, issuer)) {
+      throw new OAuthError(
+        "issuer_changed",
+        `${this.#name}: the configured OAuth client belongs to the authorization server ` +
+          `${pinned}, but the server now names ${issuer}; its credentials were not sent there ` +
+          `(set auth.issuer and a client registered at ${issuer}, or sign out to start over)`,
+        { server: this.#name },
+      );
+    }
+    if (record !== undefined && record.issuer === issuer) return record;
+    return { issuer };
   }
 
   async #grant(discovery: Discovery): Promise<GrantContext> {

@@ -79,6 +79,13 @@ export interface AuthOptions {
   clientId?: string;
   /** The pre-registered client's secret. */
   clientSecret?: string;
+  /**
+   * The issuer the configured client (`clientId`/`clientSecret`, `clientCredentials`) is
+   * registered at. Its credentials are sent only there; when the server names another
+   * authorization server, the request fails with `OAuthError` `issuer_changed`. Without it the
+   * configured client is bound to the issuer it was first used with (kept in the store).
+   */
+  issuer?: string;
   /** An https URL of this client's metadata document (CIMD), used when the server supports it. */
   clientMetadataUrl?: string;
   /** The redirect URI (a loopback URL for CLIs, a page of the app in browsers). */

@@ -1,0 +1,161 @@
+// OAuth credentials go only to the issuer that issued them (issue 18). The user signs in at
+// authorization server A (./_oauth_server.ts); then the MCP server's protected-resource metadata
+// names B, a rogue server (./_oauth_rogue.ts) that logs everything it receives. On every path —
+// a refresh before expiry, a 401, a step-up (403 insufficient_scope) — B must never see A's
+// refresh token, client id or client secret: a dynamically registered client signs in again at
+// B (new registration, new sign-in); a configured client is refused (`issuer_changed`).
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { connect } from "../../lib/mod.ts";
+import {
+  type AuthOptions,
+  createMemoryOAuthStore,
+  isOAuthError,
+  OAuthSession,
+  type OAuthStore,
+} from "../../lib/mcp/auth/mod.ts";
+import { type OAuthServerOptions, startOAuthServers } from "./_oauth_server.ts";
+import { received, startRogueAuthorizationServer } from "./_oauth_rogue.ts";
+
+/** Plays the user's browser: follows the authorization URL to its redirect. */
+async function approve(url: URL): Promise<URL> {
+  const response = await fetch(url, { redirect: "manual" });
+  await response.body?.cancel();
+  return new URL(response.headers.get("location")!);
+}
+
+type Path = "before expiry" | "after a 401" | "on step-up";
+
+/** Make the stored tokens due for refresh, forget them at the server, or make it ask for scope. */
+async function provoke(
+  path: Path,
+  store: OAuthStore,
+  mcpUrl: string,
+  options: OAuthServerOptions,
+  tokens: Set<string>,
+) {
+  if (path === "before expiry") {
+    const record = (await store.get(mcpUrl))!;
+    record.tokens!.obtainedAt = Date.now() - 3_600_000;
+    record.tokens!.expiresAt = Date.now() + 5_000; // within the refresh window, still valid
+    await store.set(mcpUrl, record);
+  } else if (path === "after a 401") {
+    tokens.clear();
+  } else {
+    options.forbid = new Set(tokens);
+  }
+}
+
+/** Sign in at A, switch the metadata to the rogue B, provoke `path`, then connect. */
+async function scenario(path: Path, extra: Partial<AuthOptions>) {
+  const options: OAuthServerOptions = { clientSecret: true };
+  const servers = await startOAuthServers(options);
+  const rogue = await startRogueAuthorizationServer({ accept: servers.tokens });
+  const authorized: string[] = [];
+  const store = createMemoryOAuthStore();
+  const auth: AuthOptions = {
+    store,
+    redirectUri: "http://127.0.0.1:9/callback",
+    onAuthorize: (url) => {
+      authorized.push(url.origin);
+      return approve(url);
+    },
+    ...extra,
+  };
+  try {
+    await new OAuthSession(servers.mcpUrl, auth).signIn();
+    const before = (await store.get(servers.mcpUrl))!;
+    assert.equal(before.issuer, servers.issuer);
+    const secrets = [
+      before.tokens!.refreshToken!,
+      before.tokens!.accessToken,
+      before.client!.clientId,
+      before.client!.clientSecret!,
+    ];
+    assert.ok(secrets.every((s) => typeof s === "string" && s.length > 0), "A issued them all");
+    await provoke(path, store, servers.mcpUrl, options, servers.tokens);
+    options.authorizationServers = [rogue.issuer];
+    let outcome: unknown = "connected";
+    try {
+      const client = await connect({ name: "docs", url: servers.mcpUrl }, { auth });
+      await client.listTools();
+      await client.close();
+    } catch (error) {
+      outcome = error;
+    }
+    const log = received(rogue);
+    for (const secret of secrets.slice(0, 1).concat(secrets.slice(2))) {
+      assert.ok(!log.includes(secret), `B received A's credential ${secret.slice(0, 6)}…`);
+    }
+    assert.ok(!log.includes(secrets[1]), "B received A's access token");
+    assert.equal(
+      servers.requests.filter((r) => r === "token refresh_token").length,
+      0,
+      "nothing refreshed at A either: the server no longer names it",
+    );
+    return { outcome, rogue, authorized, store, servers };
+  } finally {
+    await rogue.close();
+    await servers.close();
+  }
+}
+
+describe("OAuth: a dynamically registered client signs in again at a new issuer", () => {
+  for (const path of ["before expiry", "after a 401", "on step-up"] as const) {
+    test(`${path}: new registration and sign-in at B, nothing of A's sent there`, async () => {
+      const { outcome, rogue, authorized, store, servers } = await scenario(path, {});
+      assert.equal(outcome, "connected", String(outcome));
+      const calls = rogue.seen.map((r) => `${r.method} ${r.path}`);
+      assert.ok(calls.includes("POST /register"), `a new registration at B: ${calls}`);
+      assert.ok(calls.includes("POST /token"), "a new token at B");
+      assert.deepEqual(authorized, [servers.issuer, rogue.issuer], "a new sign-in, at B");
+      const record = (await store.get(servers.mcpUrl))!;
+      assert.equal(record.issuer, rogue.issuer);
+      assert.match(record.client!.clientId, /^rogue-/);
+    });
+  }
+});
+
+describe("OAuth: a configured client's credentials never leave its issuer", () => {
+  for (const path of ["before expiry", "after a 401", "on step-up"] as const) {
+    test(`${path}: refused with issuer_changed, B sees no token request`, async () => {
+      const { outcome, rogue, authorized, servers } = await scenario(path, {
+        clientId: "a-client",
+        clientSecret: "a-secret-value",
+      });
+      assert.ok(isOAuthError(outcome, "issuer_changed"), String(outcome));
+      const message = (outcome as Error).message;
+      assert.ok(message.includes(servers.issuer) && message.includes(rogue.issuer), message);
+      assert.ok(!message.includes("a-secret-value"));
+      assert.deepEqual(authorized, [servers.issuer], "no sign-in at B");
+      const calls = rogue.seen.map((r) => `${r.method} ${r.path}`);
+      assert.ok(!calls.some((c) => c.startsWith("POST")), `B got only metadata GETs: ${calls}`);
+    });
+  }
+
+  test("auth.issuer names the issuer a configured client belongs to from the start", async () => {
+    const servers = await startOAuthServers({});
+    try {
+      const error = await new OAuthSession(servers.mcpUrl, {
+        clientId: "a-client",
+        clientSecret: "a-secret-value",
+        issuer: "https://auth.example.com",
+        redirectUri: "http://127.0.0.1:9/callback",
+        onAuthorize: approve,
+      }).signIn().then(() => undefined, (e) => e);
+      assert.ok(isOAuthError(error, "issuer_changed"), String(error));
+      assert.ok(!servers.requests.some((r) => r.startsWith("token")), "no token request");
+      // Its own issuer (spelled with a trailing slash) is fine.
+      await new OAuthSession(servers.mcpUrl, {
+        clientId: "a-client",
+        clientSecret: "a-secret-value",
+        issuer: `${servers.issuer}/`,
+        redirectUri: "http://127.0.0.1:9/callback",
+        onAuthorize: approve,
+      }).signIn();
+      assert.ok(servers.requests.includes("token authorization_code"));
+    } finally {
+      await servers.close();
+    }
+  });
+});
