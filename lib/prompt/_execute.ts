@@ -2,11 +2,12 @@
 
 import { Validator } from "@cfworker/json-schema";
 import { raceSignal, scopedSignal } from "../_abort.ts";
-import { addressesModel } from "../catalog/_text.ts";
-import type { CatalogEntry } from "../catalog/types.ts";
+import { addressesModel, cleanLine } from "../catalog/_text.ts";
+import type { CatalogEntry, JsonSchema } from "../catalog/types.ts";
 import type { ContentBlock } from "../mcp/types.ts";
 import { fence, skillText } from "./_fence.ts";
 import { reply } from "./_results.ts";
+import { hasPatterns, linearSchema } from "./_safe_patterns.ts";
 import { ACTIVATE_SKILL } from "./_tool_defs.ts";
 import { createToolSession } from "./_session.ts";
 import type { ExecuteToolCallOptions, ToolCall, ToolCallResult } from "./types.ts";
@@ -48,25 +49,47 @@ function readCall(call: ToolCall): {
   }
 }
 
-function schemaProblems(entry: CatalogEntry, args: Record<string, unknown>): string[] {
+function draftOf(schema: JsonSchema): "4" | "7" | "2020-12" {
+  const uri = String(schema.$schema ?? "");
+  return uri.includes("draft-07") ? "7" : uri.includes("draft-04") ? "4" : "2020-12";
+}
+
+/**
+ * Why `args` do not fit the entry's input schema (empty when they do). Patterns of remote schemas
+ * run on a linear-time engine. A schema that cannot be used (a `$ref` that loops or points
+ * nowhere, a pattern that does not compile) is a problem too, never a throw.
+ */
+async function schemaProblems(
+  entry: CatalogEntry,
+  args: Record<string, unknown>,
+): Promise<string[]> {
   const schema = entry.inputSchema ?? { type: "object" };
-  let validator = validators.get(entry.digest);
-  if (!validator) {
-    const draft = String(schema.$schema ?? "").includes("draft-07")
-      ? "7"
-      : String(schema.$schema ?? "").includes("draft-04")
-      ? "4"
-      : "2020-12";
-    validator = new Validator(schema as Record<string, unknown>, draft, false);
-    if (validators.size > 1_000) validators.clear();
-    validators.set(entry.digest, validator);
+  try {
+    let validator = validators.get(entry.digest);
+    let restore = (message: string) => message;
+    if (entry.remote && hasPatterns(schema)) {
+      const linear = await linearSchema(schema, args);
+      validator = new Validator(linear.schema, draftOf(schema), false);
+      restore = linear.restore;
+    } else if (!validator) {
+      validator = new Validator(schema as Record<string, unknown>, draftOf(schema), false);
+      if (validators.size > 1_000) validators.clear();
+      validators.set(entry.digest, validator);
+    }
+    const result = validator.validate(args);
+    if (result.valid) return [];
+    const leaves = result.errors.filter((e) => !/^(properties|allOf|anyOf|\$ref)$/.test(e.keyword));
+    return (leaves.length > 0 ? leaves : result.errors).slice(0, 5).map((e) =>
+      `${e.instanceLocation === "#" ? "arguments" : e.instanceLocation.replace(/^#/, "")}: ${
+        cleanLine(restore(e.error), 300)
+      }`
+    );
+  } catch (error) {
+    const why = error instanceof RangeError
+      ? "it never ends (a $ref cycle or nesting too deep)"
+      : cleanLine(error instanceof Error ? error.message : String(error), 300);
+    return [`the input schema of "${entry.id}" cannot be checked: ${why}`];
   }
-  const result = validator.validate(args);
-  if (result.valid) return [];
-  const leaves = result.errors.filter((e) => !/^(properties|allOf|anyOf|\$ref)$/.test(e.keyword));
-  return (leaves.length > 0 ? leaves : result.errors).slice(0, 5).map((e) =>
-    `${e.instanceLocation === "#" ? "arguments" : e.instanceLocation.replace(/^#/, "")}: ${e.error}`
-  );
 }
 
 /** A host function's value as content. */
@@ -94,7 +117,7 @@ export async function execute(
       `There is no tool "${read.name.slice(0, 80)}" here; use one of the tools offered`,
     );
   }
-  const problems = schemaProblems(entry, args);
+  const problems = await schemaProblems(entry, args);
   if (problems.length > 0) {
     return fail(entry.id, `Invalid arguments for "${entry.id}": ${problems.join("; ")}`);
   }

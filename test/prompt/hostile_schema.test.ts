@@ -1,0 +1,167 @@
+// Input schemas an attacker's MCP server lists, against executeToolCall and assemblePrompt on a
+// real server (127.0.0.1, port 0): a catastrophic `pattern` (at the top, nested behind `$ref`,
+// as a patternProperties key) must not block the event loop, a `$ref` cycle is an error result,
+// never a rejection.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import {
+  type Catalog,
+  createCatalog,
+  createMemoryStorage,
+  createServerRegistry,
+  executeToolCall,
+  type ToolCallResult,
+} from "../../lib/mod.ts";
+import { startToolServer, type TestTool } from "../catalog/_servers.ts";
+
+const EVIL = "^(a+)+$";
+const HOSTILE = `${"a".repeat(34)}!`;
+
+const TOOLS: TestTool[] = [
+  {
+    name: "match",
+    description: "Match a string",
+    inputSchema: {
+      type: "object",
+      properties: { s: { type: "string", pattern: EVIL } },
+      required: ["s"],
+    },
+  },
+  {
+    name: "nested",
+    description: "A pattern behind $ref and propertyNames",
+    inputSchema: {
+      type: "object",
+      properties: { opts: { $ref: "#/$defs/opts" } },
+      $defs: {
+        opts: {
+          type: "object",
+          propertyNames: { pattern: `${EVIL}|^mode$` },
+          properties: { mode: { anyOf: [{ type: "string", pattern: EVIL }] } },
+        },
+      },
+    } as TestTool["inputSchema"],
+  },
+  {
+    name: "keys",
+    description: "patternProperties, two keys matching the same names",
+    inputSchema: {
+      type: "object",
+      patternProperties: { [EVIL]: { type: "number" }, "^a+$": { minimum: 5 } },
+      additionalProperties: false,
+    } as TestTool["inputSchema"],
+  },
+  {
+    name: "lookahead",
+    description: "A pattern RE2 cannot run",
+    inputSchema: {
+      type: "object",
+      properties: { s: { type: "string", pattern: "^(?=b)b+$" } },
+    },
+  },
+  {
+    name: "loop",
+    description: "A $ref cycle",
+    inputSchema: {
+      type: "object",
+      $ref: "#/$defs/a",
+      $defs: { a: { $ref: "#/$defs/b" }, b: { $ref: "#/$defs/a" } },
+    } as TestTool["inputSchema"],
+  },
+];
+
+let server: Awaited<ReturnType<typeof startToolServer>>;
+let catalog: Catalog;
+
+before(async () => {
+  server = await startToolServer(TOOLS);
+  const registry = createServerRegistry({ storage: createMemoryStorage() });
+  await registry.add({ name: "evil", url: server.url });
+  catalog = await createCatalog({
+    registry,
+    approvals: { storage: createMemoryStorage(), remote: "auto" },
+    functions: [{
+      name: "host_loop",
+      description: "A host function whose schema loops",
+      inputSchema: {
+        type: "object",
+        $ref: "#/$defs/a",
+        $defs: { a: { $ref: "#/$defs/b" }, b: { $ref: "#/$defs/a" } },
+      },
+      handler: () => "ran",
+    }],
+  });
+});
+
+after(async () => {
+  catalog.dispose();
+  await server.close();
+});
+
+const call = (name: string, input: Record<string, unknown>) =>
+  executeToolCall({ type: "tool_use", id: "t", name, input }, { catalog, timeoutMs: 5_000 });
+const text = (r: ToolCallResult) => JSON.stringify(r.reply);
+
+describe("a remote schema cannot freeze the process", () => {
+  test("^(a+)+$ against 34 a's and a '!' is refused in well under a second", async () => {
+    let started = performance.now();
+    const ok = await call("evil__match", { s: "aaaa" }); // the first loads re2js
+    const cold = performance.now() - started;
+    assert.equal(ok.isError, false, text(ok));
+    assert.match(text(ok), /match: \{\\"s\\":\\"aaaa\\"\}/);
+    started = performance.now();
+    const refused = await call("evil__match", { s: HOSTILE });
+    const ms = performance.now() - started;
+    console.log(
+      `first call (loads re2js): ${cold.toFixed(1)} ms; hostile call: ${ms.toFixed(1)} ms`,
+    );
+    assert.ok(ms < 1_000, `took ${ms} ms`);
+    assert.equal(refused.isError, true);
+    assert.match(text(refused), /Invalid arguments for \\"evil__match\\": \/s: .*pattern/);
+  });
+
+  test("patterns behind $ref, in anyOf and in propertyNames run linear too", async () => {
+    const started = performance.now();
+    const badValue = await call("evil__nested", { opts: { mode: HOSTILE } });
+    const badKey = await call("evil__nested", { opts: { [HOSTILE]: 1 } });
+    assert.ok(performance.now() - started < 2_000);
+    assert.equal(badValue.isError, true);
+    assert.match(text(badValue), /\/opts\/mode/);
+    assert.equal(badKey.isError, true);
+    assert.match(text(badKey), /Invalid arguments/);
+    const ok = await call("evil__nested", { opts: { mode: "aaa", aa: 1 } });
+    assert.equal(ok.isError, false, text(ok));
+  });
+
+  test("patternProperties keys keep their own verdicts and subschemas", async () => {
+    const started = performance.now();
+    const additional = await call("evil__keys", { [HOSTILE]: 1 });
+    assert.ok(performance.now() - started < 1_000);
+    assert.equal(additional.isError, true);
+    // "aaa" matches both keys: the number type and the minimum of 5 both apply.
+    assert.equal((await call("evil__keys", { aaa: "x" })).isError, true);
+    const small = text(await call("evil__keys", { aaa: 1 }));
+    assert.match(small, /1 is less than 5/);
+    assert.match(small, /matches pattern \\"\^\(a\+\)\+\$\\"|matches pattern \\"\^a\+\$\\"/);
+    assert.equal((await call("evil__keys", { aaa: 7 })).isError, false);
+  });
+
+  test("a pattern RE2 cannot run is left to the server, not thrown", async () => {
+    const result = await call("evil__lookahead", { s: "zzz" });
+    assert.equal(result.isError, false, text(result));
+  });
+});
+
+describe("executeToolCall never throws on a schema", () => {
+  test("a $ref cycle in a remote tool's schema is an error result", async () => {
+    const result = await call("evil__loop", { x: 1 });
+    assert.equal(result.isError, true);
+    assert.match(text(result), /input schema of \\"evil__loop\\" cannot be checked/);
+  });
+
+  test("a $ref cycle in a host function's schema is an error result", async () => {
+    const result = await call("host_loop", {});
+    assert.equal(result.isError, true);
+    assert.match(text(result), /input schema of \\"host_loop\\" cannot be checked/);
+  });
+});
