@@ -9,6 +9,7 @@ import type { Resolver } from "../resolve/types.ts";
 import type { Skill } from "../skill/types.ts";
 import { encoder, sha256Digest } from "../skill/_text.ts";
 import { TOOL_NAME } from "./_ids.ts";
+import { schemaFlags } from "./_schema_text.ts";
 import { addressesModel, cleanLine } from "./_text.ts";
 import type {
   CatalogDiagnostic,
@@ -104,6 +105,17 @@ function parameterWords(schema: JsonSchema | undefined): string[] {
     .map((w) => cleanLine(w, WORD_MAX)).filter(Boolean);
 }
 
+/** `{ flags }` when a remote tool's description or any string of its input schema addresses the model. */
+function toolFlags(title: string | undefined, tool: Tool): { flags?: string[] } {
+  const flags = [
+    ...addressesModel(`${title ?? ""}\n${tool.description ?? ""}`).map((why) =>
+      `its description ${why}`
+    ),
+    ...schemaFlags(tool.inputSchema),
+  ];
+  return flags.length > 0 ? { flags } : {};
+}
+
 async function toolEntry(server: string, tool: Tool, target: ToolTarget, open: boolean) {
   const title = tool.title ??
     (typeof tool.annotations?.title === "string" ? tool.annotations.title : undefined);
@@ -126,10 +138,7 @@ async function toolEntry(server: string, tool: Tool, target: ToolTarget, open: b
     keywords: parameterWords(tool.inputSchema),
     needsConnection: !open,
     remote: true,
-    ...flagsOf(
-      true,
-      `${title ?? ""}\n${tool.description ?? ""}\n${parameterWords(tool.inputSchema).join("\n")}`,
-    ),
+    ...toolFlags(title, tool),
     digest: await digestOf(definition),
     inputSchema: tool.inputSchema,
     definition,

@@ -53,7 +53,11 @@ export interface CatalogEntry {
   location?: string;
   /** Remote skills: the `allowed-tools` they ask for (never granted by the catalog). */
   requestedTools?: string[];
-  /** Remote entries: why their text (before cleaning) seems to address the model, if it does. */
+  /**
+   * Remote entries: why their text (before cleaning) seems to address the model, if it does. For
+   * tools each reason says where: `its description …` or `its input schema at <path> …` (every
+   * string of the schema, at any depth).
+   */
   flags?: string[];
   /** Approved, or held out of prompts until approved (`pending` first sight, `changed` since approval). */
   approval: ApprovalState;

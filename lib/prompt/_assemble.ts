@@ -123,7 +123,7 @@ export async function assemble(options: AssemblePromptOptions): Promise<Assemble
       diagnostics.push({
         id: entry.id,
         problem: "injection",
-        message: `Tool "${entry.id}" (${entry.source}): its description ${flagged}`,
+        message: `Tool "${entry.id}" (${entry.source}): ${flagged}`,
       });
     }
     tools.push(entry);
