@@ -211,15 +211,24 @@ describe("remote input schemas are cleaned and checked like descriptions", () =>
     });
     const openai = prompt.tools.openai[0].function.parameters;
     const anthropic = prompt.tools.anthropic[0].input_schema;
-    for (const schema of [openai, anthropic]) {
+    interface Shown {
+      title: string;
+      properties: {
+        opts: {
+          description: string;
+          properties: { mode: { enum: string[]; default: string; examples: string[] } };
+        };
+      };
+    }
+    for (const schema of [openai, anthropic] as unknown as Shown[]) {
       assert.doesNotMatch(JSON.stringify(schema), HIDDEN);
       assert.doesNotMatch(JSON.stringify(schema), /\\u(200b|202e|2066)/i);
-      const mode = (schema as any).properties.opts.properties.mode;
+      const mode = schema.properties.opts.properties.mode;
       assert.deepEqual(mode.enum, ["fast", "slow"]);
       assert.equal(mode.default, "fast");
       assert.deepEqual(mode.examples, ["slow"]);
-      assert.equal((schema as any).title, "Report");
-      assert.equal((schema as any).properties.opts.description, "Options");
+      assert.equal(schema.title, "Report");
+      assert.equal(schema.properties.opts.description, "Options");
     }
     const injection = prompt.diagnostics.filter((d) =>
       d.id === "evil__sneaky" && d.problem === "injection"
