@@ -160,7 +160,7 @@ export async function execute(
   }
 }
 
-/** `activate_skill`: the skill's text, fenced when it came from a remote source. */
+/** `activate_skill`: the skill's text, fenced when it came from a remote source or a registry. */
 async function activate(
   read: ReturnType<typeof readCall>,
   args: Record<string, unknown>,
@@ -180,10 +180,10 @@ async function activate(
     const entry = options.catalog.get(name)!;
     const { skill } = await options.catalog.loadSkill(name, { signal: options.signal });
     const text = skillText(skill);
-    const shown = entry.remote ? fence(entry.source, "skill", name, text, 16_000).text : text;
-    const flags = entry.remote
-      ? addressesModel(text).map((why) => `Remote skill "${name}" ${why}`)
-      : [];
+    const fenced = entry.remote || entry.fenced === true;
+    const shown = fenced ? fence(entry.source, "skill", name, text, 16_000).text : text;
+    const what = entry.remote ? "Remote" : "Community";
+    const flags = fenced ? addressesModel(text).map((why) => `${what} skill "${name}" ${why}`) : [];
     return reply(
       read.format,
       read.callId,
