@@ -175,7 +175,7 @@ export async function assemble(options: AssemblePromptOptions): Promise<Assemble
       continue;
     }
     // o200k averages about 4 characters a token in English prose; shrink until it fits.
-    let max = Math.min(entry.remote ? remoteMax : Infinity, left * 4);
+    let max = Math.min(entry.remote || entry.fenced ? remoteMax : Infinity, left * 4);
     for (;;) {
       const scratch: PromptDiagnostic[] = [];
       blocks.push(skillBlock(entry, skill, max, scratch));
