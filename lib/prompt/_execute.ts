@@ -7,7 +7,14 @@ import type { CatalogEntry, JsonSchema } from "../catalog/types.ts";
 import type { ContentBlock } from "../mcp/types.ts";
 import { fence, skillText } from "./_fence.ts";
 import { reply } from "./_results.ts";
-import { hasPatterns, linearSchema } from "./_safe_patterns.ts";
+import {
+  guardedSchema,
+  hasPatterns,
+  linearSchema,
+  SchemaBudgetError,
+  STEP_BUDGET,
+  withinBudget,
+} from "./_safe_schema.ts";
 import { ACTIVATE_SKILL } from "./_tool_defs.ts";
 import { createToolSession } from "./_session.ts";
 import type { ExecuteToolCallOptions, ToolCall, ToolCallResult } from "./types.ts";
@@ -55,9 +62,10 @@ function draftOf(schema: JsonSchema): "4" | "7" | "2020-12" {
 }
 
 /**
- * Why `args` do not fit the entry's input schema (empty when they do). Patterns of remote schemas
- * run on a linear-time engine. A schema that cannot be used (a `$ref` that loops or points
- * nowhere, a pattern that does not compile) is a problem too, never a throw.
+ * Why `args` do not fit the entry's input schema (empty when they do). Remote schemas are checked
+ * on a guarded copy: patterns on a linear-time engine, and at most STEP_BUDGET schema visits. A
+ * schema that cannot be used (a `$ref` that loops or points nowhere, a pattern that does not
+ * compile, work past the budget) is a problem too, never a throw.
  */
 async function schemaProblems(
   entry: CatalogEntry,
@@ -72,11 +80,13 @@ async function schemaProblems(
       validator = new Validator(linear.schema, draftOf(schema), false);
       restore = linear.restore;
     } else if (!validator) {
-      validator = new Validator(schema as Record<string, unknown>, draftOf(schema), false);
+      const checked = entry.remote ? guardedSchema(schema) : schema;
+      validator = new Validator(checked as Record<string, unknown>, draftOf(schema), false);
       if (validators.size > 1_000) validators.clear();
       validators.set(entry.digest, validator);
     }
-    const result = validator.validate(args);
+    const v = validator;
+    const result = entry.remote ? withinBudget(() => v.validate(args)) : v.validate(args);
     if (result.valid) return [];
     const leaves = result.errors.filter((e) => !/^(properties|allOf|anyOf|\$ref)$/.test(e.keyword));
     return (leaves.length > 0 ? leaves : result.errors).slice(0, 5).map((e) =>
@@ -85,7 +95,9 @@ async function schemaProblems(
       }`
     );
   } catch (error) {
-    const why = error instanceof RangeError
+    const why = error instanceof SchemaBudgetError
+      ? `checking these arguments takes over ${STEP_BUDGET.toLocaleString("en")} steps`
+      : error instanceof RangeError
       ? "it never ends (a $ref cycle or nesting too deep)"
       : cleanLine(error instanceof Error ? error.message : String(error), 300);
     return [`the input schema of "${entry.id}" cannot be checked: ${why}`];

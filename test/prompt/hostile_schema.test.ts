@@ -1,7 +1,8 @@
 // Input schemas an attacker's MCP server lists, against executeToolCall and assemblePrompt on a
 // real server (127.0.0.1, port 0): a catastrophic `pattern` (at the top, nested behind `$ref`,
-// as a patternProperties key) must not block the event loop, a `$ref` cycle is an error result,
-// never a rejection.
+// as a patternProperties key) or work exponential in the arguments' depth must not block the
+// event loop, a `$ref` cycle is an error result, never a rejection, and every string of the
+// schema reaches the model cleaned, flagged where it addresses the model.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {
@@ -81,6 +82,14 @@ const TOOLS: TestTool[] = [
           },
         },
       },
+    } as TestTool["inputSchema"],
+  },
+  {
+    name: "fanout",
+    description: "Two ways down at every level: work doubles with each level of the arguments",
+    inputSchema: {
+      type: "object",
+      properties: { a: { anyOf: [{ $ref: "#" }, { $ref: "#" }] } },
     } as TestTool["inputSchema"],
   },
   {
@@ -168,6 +177,26 @@ describe("a remote schema cannot freeze the process", () => {
     assert.match(small, /1 is less than 5/);
     assert.match(small, /matches pattern \\"\^\(a\+\)\+\$\\"|matches pattern \\"\^a\+\$\\"/);
     assert.equal((await call("evil__keys", { aaa: 7 })).isError, false);
+  });
+
+  test("work that doubles with each level of the arguments stops at the step budget", async () => {
+    const nested = (depth: number) => {
+      let value: Record<string, unknown> = { b: 1 };
+      for (let i = 0; i < depth; i++) value = { a: value };
+      return value;
+    };
+    const shallow = await call("evil__fanout", nested(4));
+    assert.equal(shallow.isError, false, text(shallow));
+    const started = performance.now();
+    const deep = await call("evil__fanout", nested(30)); // 2^30 visits without the budget
+    const ms = performance.now() - started;
+    console.log(`exponential schema, 30 levels: ${ms.toFixed(1)} ms`);
+    assert.ok(ms < 3_000, `took ${ms} ms`);
+    assert.equal(deep.isError, true);
+    assert.match(
+      text(deep),
+      /cannot be checked: checking these arguments takes over 100,000 steps/,
+    );
   });
 
   test("a pattern RE2 cannot run is left to the server, not thrown", async () => {

@@ -1,13 +1,19 @@
-// Private: the `pattern` and `patternProperties` of a remote input schema run on a linear-time
-// engine (re2js), never on the backtracking RegExp engine a server could freeze with `^(a+)+$`.
+// Private: a remote input schema cannot freeze the process. Two ways it could, both closed here:
 //
-// @cfworker/json-schema compiles patterns with `new RegExp` and offers no hook. So before each
-// remote validation every pattern is decided with re2js against every string the arguments hold
-// (values and keys, at any depth: the only strings the validator can test), and the schema copy
-// the validator sees carries, in its place, a literal alternation of exactly the strings that
-// matched: same verdicts, linear time. The copy follows the keywords cfworker's `dereference`
-// follows, so every schema it can reach (directly or by `$ref`) is rewritten. re2js (~45 KiB
-// gzip) loads on the first remote schema that has a pattern.
+// - A `pattern` (or `patternProperties` key) like `^(a+)+$` on V8's backtracking RegExp engine.
+//   @cfworker/json-schema compiles patterns with `new RegExp` and offers no hook. So before each
+//   remote validation every pattern is decided with re2js (linear time) against every string the
+//   arguments hold (values and keys, at any depth: the only strings the validator can test), and
+//   the schema copy the validator sees carries, in its place, a literal alternation of exactly
+//   the strings that matched: same verdicts, linear time. re2js (~45 KiB gzip) loads on the first
+//   remote schema that has a pattern.
+// - Work that grows exponentially with the arguments' depth (`anyOf` of two `$ref: "#"` takes
+//   22 s on 20 levels). Every schema object of the copy counts the validator's visits (cfworker
+//   reads `$recursiveAnchor` once per visit; a hidden getter answers it), and past STEP_BUDGET
+//   visits the validation stops with SchemaBudgetError.
+//
+// The copy follows the keywords cfworker's `dereference` follows, so every schema it can reach
+// (directly or by `$ref`) is rewritten.
 
 import type { JsonSchema } from "../catalog/types.ts";
 
@@ -62,7 +68,41 @@ function put(target: Record<string, unknown>, key: string, value: unknown): void
   });
 }
 
-/** A copy of `node` read as a schema, each pattern passed through `swap` (tag: a unique number). */
+/** Most schema visits of one validation: well under a second of work. */
+export const STEP_BUDGET = 100_000;
+
+/** A validation stopped after {@link STEP_BUDGET} schema visits. */
+export class SchemaBudgetError extends Error {}
+
+let steps = 0;
+let budget = Infinity;
+
+/** Count a visit of the validator, under the budget of the validation running now. */
+function count(out: Record<string, unknown>): void {
+  const own = Object.hasOwn(out, "$recursiveAnchor");
+  const anchor = out.$recursiveAnchor;
+  Object.defineProperty(out, "$recursiveAnchor", {
+    get() {
+      if (++steps > budget) throw new SchemaBudgetError();
+      return anchor;
+    },
+    enumerable: own,
+    configurable: true,
+  });
+}
+
+/** Run a (synchronous) validation on a guarded copy within `max` schema visits. */
+export function withinBudget<T>(run: () => T, max = STEP_BUDGET): T {
+  steps = 0;
+  budget = max;
+  try {
+    return run();
+  } finally {
+    budget = Infinity;
+  }
+}
+
+/** A guarded copy of `node` read as a schema, each pattern passed through `swap` (tag: unique). */
 function rewrite(node: unknown, swap: (pattern: string, tag: number) => string): unknown {
   if (node === null || typeof node !== "object" || Array.isArray(node)) return node;
   const out: Record<string, unknown> = {};
@@ -82,7 +122,13 @@ function rewrite(node: unknown, swap: (pattern: string, tag: number) => string):
       put(out, key, map);
     } else put(out, key, rewrite(value, swap));
   }
+  count(out);
   return out;
+}
+
+/** A guarded copy of a remote schema without patterns (they stay as they are). */
+export function guardedSchema(schema: JsonSchema): JsonSchema {
+  return rewrite(schema, (pattern) => pattern) as JsonSchema;
 }
 
 /** Whether a schema holds a pattern anywhere (a cheap look before loading the engine). */
@@ -136,7 +182,7 @@ function loadTester(): Promise<Tester> {
 }
 
 /**
- * A copy of remote `schema` whose patterns give, for the strings of `args`, the verdicts re2js
+ * A guarded copy of remote `schema` whose patterns give, for the strings of `args`, the verdicts re2js
  * gives, in linear time; `restore` puts the original patterns back into the validator's messages.
  * A pattern RE2 cannot run is left unchecked here (it matches anything): the server still checks
  * its own input.
