@@ -12,7 +12,6 @@ import {
   hasPatterns,
   linearSchema,
   SchemaBudgetError,
-  STEP_BUDGET,
   withinBudget,
 } from "./_safe_schema.ts";
 import { ACTIVATE_SKILL } from "./_tool_defs.ts";
@@ -63,13 +62,14 @@ function draftOf(schema: JsonSchema): "4" | "7" | "2020-12" {
 
 /**
  * Why `args` do not fit the entry's input schema (empty when they do). Remote schemas are checked
- * on a guarded copy: patterns on a linear-time engine, and at most STEP_BUDGET schema visits. A
- * schema that cannot be used (a `$ref` that loops or points nowhere, a pattern that does not
- * compile, work past the budget) is a problem too, never a throw.
+ * on a guarded copy: patterns on a linear-time engine, at most STEP_BUDGET schema visits and the
+ * call's timeout. A schema that cannot be used (a `$ref` that loops or points nowhere, a pattern
+ * that does not compile, work past the budget) is a problem too, never a throw.
  */
 async function schemaProblems(
   entry: CatalogEntry,
   args: Record<string, unknown>,
+  timeoutMs: number,
 ): Promise<string[]> {
   const schema = entry.inputSchema ?? { type: "object" };
   try {
@@ -86,7 +86,9 @@ async function schemaProblems(
       validators.set(entry.digest, validator);
     }
     const v = validator;
-    const result = entry.remote ? withinBudget(() => v.validate(args)) : v.validate(args);
+    const result = entry.remote
+      ? withinBudget(() => v.validate(args), timeoutMs)
+      : v.validate(args);
     if (result.valid) return [];
     const leaves = result.errors.filter((e) => !/^(properties|allOf|anyOf|\$ref)$/.test(e.keyword));
     return (leaves.length > 0 ? leaves : result.errors).slice(0, 5).map((e) =>
@@ -96,7 +98,7 @@ async function schemaProblems(
     );
   } catch (error) {
     const why = error instanceof SchemaBudgetError
-      ? `checking these arguments takes over ${STEP_BUDGET.toLocaleString("en")} steps`
+      ? `checking these arguments takes ${error.message}`
       : error instanceof RangeError
       ? "it never ends (a $ref cycle or nesting too deep)"
       : cleanLine(error instanceof Error ? error.message : String(error), 300);
@@ -129,11 +131,11 @@ export async function execute(
       `There is no tool "${read.name.slice(0, 80)}" here; use one of the tools offered`,
     );
   }
-  const problems = await schemaProblems(entry, args);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const problems = await schemaProblems(entry, args, timeoutMs);
   if (problems.length > 0) {
     return fail(entry.id, `Invalid arguments for "${entry.id}": ${problems.join("; ")}`);
   }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const scope = scopedSignal(
     [options.signal],
     timeoutMs,

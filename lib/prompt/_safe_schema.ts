@@ -71,11 +71,12 @@ function put(target: Record<string, unknown>, key: string, value: unknown): void
 /** Most schema visits of one validation: well under a second of work. */
 export const STEP_BUDGET = 100_000;
 
-/** A validation stopped after {@link STEP_BUDGET} schema visits. */
+/** A validation stopped after {@link STEP_BUDGET} schema visits or its time. */
 export class SchemaBudgetError extends Error {}
 
 let steps = 0;
 let budget = Infinity;
+let until = Infinity;
 
 /** Count a visit of the validator, under the budget of the validation running now. */
 function count(out: Record<string, unknown>): void {
@@ -83,7 +84,12 @@ function count(out: Record<string, unknown>): void {
   const anchor = out.$recursiveAnchor;
   Object.defineProperty(out, "$recursiveAnchor", {
     get() {
-      if (++steps > budget) throw new SchemaBudgetError();
+      if (++steps > budget) {
+        throw new SchemaBudgetError(`over ${budget.toLocaleString("en")} steps`);
+      }
+      if (steps % 256 === 0 && Date.now() > until) {
+        throw new SchemaBudgetError("longer than the call's timeout");
+      }
       return anchor;
     },
     enumerable: own,
@@ -91,14 +97,19 @@ function count(out: Record<string, unknown>): void {
   });
 }
 
-/** Run a (synchronous) validation on a guarded copy within `max` schema visits. */
-export function withinBudget<T>(run: () => T, max = STEP_BUDGET): T {
+/**
+ * Run a (synchronous) validation on a guarded copy within `max` schema visits and `timeoutMs`.
+ * Validations never overlap (they are synchronous), so one counter serves them all.
+ */
+export function withinBudget<T>(run: () => T, timeoutMs: number, max = STEP_BUDGET): T {
   steps = 0;
   budget = max;
+  until = Date.now() + timeoutMs;
   try {
     return run();
   } finally {
     budget = Infinity;
+    until = Infinity;
   }
 }
 

@@ -187,7 +187,7 @@ describe("a remote schema cannot freeze the process", () => {
     };
     const shallow = await call("evil__fanout", nested(4));
     assert.equal(shallow.isError, false, text(shallow));
-    const started = performance.now();
+    let started = performance.now();
     const deep = await call("evil__fanout", nested(30)); // 2^30 visits without the budget
     const ms = performance.now() - started;
     console.log(`exponential schema, 30 levels: ${ms.toFixed(1)} ms`);
@@ -197,6 +197,16 @@ describe("a remote schema cannot freeze the process", () => {
       text(deep),
       /cannot be checked: checking these arguments takes over 100,000 steps/,
     );
+    // A timeout shorter than the step budget's work ends the check sooner.
+    started = performance.now();
+    const quick = await executeToolCall(
+      { type: "tool_use", id: "t", name: "evil__fanout", input: nested(30) },
+      { catalog, timeoutMs: 50 },
+    );
+    const quickMs = performance.now() - started;
+    console.log(`exponential schema, 30 levels, timeoutMs 50: ${quickMs.toFixed(1)} ms`);
+    assert.match(text(quick), /takes longer than the call's timeout/);
+    assert.ok(quickMs < ms, `${quickMs} ms with a 50 ms timeout, ${ms} ms without`);
   });
 
   test("a pattern RE2 cannot run is left to the server, not thrown", async () => {
