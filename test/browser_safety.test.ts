@@ -66,6 +66,7 @@ test("bare imports of lib/mod.ts are browser-capable npm packages", () => {
     "ky",
     "minisearch",
     "oauth4webapi",
+    "re2js",
     "smol-toml",
     "valibot",
     "yaml",

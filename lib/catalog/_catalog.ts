@@ -148,6 +148,7 @@ class LiveCatalog implements Catalog {
       registry: options.registry,
       clients: options.clients,
       functions: options.functions,
+      trustCommunity: options.trustCommunity,
       maxAgeMs: options.discoveryMaxAgeMs ?? 3_600_000,
       timeoutMs: options.timeoutMs ?? 10_000,
     };

@@ -9,6 +9,7 @@ import type { Resolver } from "../resolve/types.ts";
 import type { Skill } from "../skill/types.ts";
 import { encoder, sha256Digest } from "../skill/_text.ts";
 import { TOOL_NAME } from "./_ids.ts";
+import { schemaFlags } from "./_schema_text.ts";
 import { addressesModel, cleanLine } from "./_text.ts";
 import type {
   CatalogDiagnostic,
@@ -38,6 +39,8 @@ export interface CollectSources {
   functions?: readonly HostFunction[];
   /** Oldest registry discovery used without reconnecting, in milliseconds. */
   maxAgeMs: number;
+  /** Community skills enter prompts unfenced. */
+  trustCommunity?: boolean;
   /** Per-server timeout for re-discovery and client listings. */
   timeoutMs: number;
   signal?: AbortSignal;
@@ -59,9 +62,9 @@ export function canonicalJson(value: unknown, indent?: number): string {
 
 const digestOf = (text: string) => sha256Digest(encoder.encode(text));
 
-/** `{ flags }` when remote `text` seems to address the model. */
-function flagsOf(remote: boolean, text: string): { flags?: string[] } {
-  const flags = remote ? addressesModel(text) : [];
+/** `{ flags }` when untrusted `text` seems to address the model. */
+function flagsOf(untrusted: boolean, text: string): { flags?: string[] } {
+  const flags = untrusted ? addressesModel(text) : [];
   return flags.length > 0 ? { flags } : {};
 }
 
@@ -70,8 +73,10 @@ function skillEntry(
   source: string,
   location?: string,
   requested: readonly string[] = [],
+  trustCommunity = false,
 ): RawEntry {
   const remote = source.startsWith("mcp:");
+  const fenced = remote || (source === "community" && !trustCommunity);
   const asked = remote ? [...skill.allowedTools, ...requested] : skill.allowedTools;
   const words = [...skill.concepts, ...skill.examples.map((e) => e.task)];
   return {
@@ -84,7 +89,8 @@ function skillEntry(
     keywords: words.map((w) => cleanLine(w, WORD_MAX)).filter(Boolean),
     needsConnection: false,
     remote,
-    ...flagsOf(remote, `${skill.description}\n${skill.tags.join(" ")}`),
+    ...(fenced ? { fenced } : {}),
+    ...flagsOf(fenced, `${skill.description}\n${skill.tags.join(" ")}`),
     digest: skill.digest,
     location,
     ...(remote && asked.length > 0 ? { requestedTools: [...asked] } : {}),
@@ -102,6 +108,17 @@ function parameterWords(schema: JsonSchema | undefined): string[] {
     [name, prop],
   ) => [name, typeof prop?.description === "string" ? prop.description : ""])
     .map((w) => cleanLine(w, WORD_MAX)).filter(Boolean);
+}
+
+/** `{ flags }` when a remote tool's description or any string of its input schema addresses the model. */
+function toolFlags(title: string | undefined, tool: Tool): { flags?: string[] } {
+  const flags = [
+    ...addressesModel(`${title ?? ""}\n${tool.description ?? ""}`).map((why) =>
+      `its description ${why}`
+    ),
+    ...schemaFlags(tool.inputSchema),
+  ];
+  return flags.length > 0 ? { flags } : {};
 }
 
 async function toolEntry(server: string, tool: Tool, target: ToolTarget, open: boolean) {
@@ -126,10 +143,7 @@ async function toolEntry(server: string, tool: Tool, target: ToolTarget, open: b
     keywords: parameterWords(tool.inputSchema),
     needsConnection: !open,
     remote: true,
-    ...flagsOf(
-      true,
-      `${title ?? ""}\n${tool.description ?? ""}\n${parameterWords(tool.inputSchema).join("\n")}`,
-    ),
+    ...toolFlags(title, tool),
     digest: await digestOf(definition),
     inputSchema: tool.inputSchema,
     definition,
@@ -226,7 +240,9 @@ export async function collect(
       }
     }
     for (const s of listing.skills) {
-      skills.push(skillEntry(s.skill, s.source, s.location, s.requestedAllowedTools));
+      skills.push(
+        skillEntry(s.skill, s.source, s.location, s.requestedAllowedTools, sources.trustCommunity),
+      );
     }
   }
   const tools: RawEntry[] = [];

@@ -41,9 +41,33 @@ function userMessage(request: string, context: string | undefined): string {
   return [...parts, `<request>\n${request}\n</request>`].join("\n");
 }
 
+/** Diagnostics of one kind listed one by one; the rest are counted in one line. */
+const LISTED_PER_KIND = 10;
+
+/** Collects diagnostics by kind, listing at most LISTED_PER_KIND of each. */
+function cappedList() {
+  const diagnostics: string[] = [];
+  const seen = new Map<string, { count: number; more: (n: number) => string }>();
+  return {
+    diagnostics,
+    push(kind: string, message: string, more: (n: number) => string) {
+      const row = seen.get(kind) ?? { count: 0, more };
+      seen.set(kind, row);
+      if (++row.count <= LISTED_PER_KIND) diagnostics.push(message);
+    },
+    /** The list with a "… and N more" line per kind that overflowed. */
+    done(): string[] {
+      for (const { count, more } of seen.values()) {
+        if (count > LISTED_PER_KIND) diagnostics.push(more(count - LISTED_PER_KIND));
+      }
+      return diagnostics;
+    },
+  };
+}
+
 /** Checked ids of the model's answer, in the right lists, capped; what was dropped says why. */
 function settleIds(catalog: Catalog, answer: Answer, caps: { skills: number; tools: number }) {
-  const diagnostics: string[] = [];
+  const list = cappedList();
   const skills: string[] = [];
   const tools: string[] = [];
   const named = [...answer.skills, ...answer.tools];
@@ -59,25 +83,36 @@ function settleIds(catalog: Catalog, answer: Answer, caps: { skills: number; too
   for (const [name, n] of seen) if (n > 1) delete byName[name];
   for (const given of new Set(named)) {
     const id = given in byName ? byName[given] : given;
-    if (id !== given) diagnostics.push(`Read "${given.slice(0, 80)}" as the tool "${id}"`);
+    if (id !== given) {
+      list.push(
+        "read",
+        `Read "${given.slice(0, 80)}" as the tool "${id}"`,
+        (n) => `… and ${n} more names read as tool ids`,
+      );
+    }
     const entry = catalog.get(id);
     if (!entry) {
-      diagnostics.push(
+      list.push(
+        "unknown",
         `The model named "${id.slice(0, 80)}", which is not in the catalog; dropped`,
+        (n) => `… and ${n} more ids not in the catalog; dropped`,
       );
       continue;
     }
-    const list = entry.kind === "skill" ? skills : tools;
+    const chosen = entry.kind === "skill" ? skills : tools;
     // A bare name and the id it reads as are one tool, selected once.
-    if (list.includes(id)) continue;
+    if (chosen.includes(id)) continue;
     const cap = entry.kind === "skill" ? caps.skills : caps.tools;
-    if (list.length >= cap) {
-      diagnostics.push(
-        `"${id}" is past the cap of ${cap} ${entry.kind === "skill" ? "skills" : "tools"}; dropped`,
+    const kind = entry.kind === "skill" ? "skills" : "tools";
+    if (chosen.length >= cap) {
+      list.push(
+        `cap ${kind}`,
+        `"${id}" is past the cap of ${cap} ${kind}; dropped`,
+        (n) => `… and ${n} more ${kind} past the cap of ${cap}; dropped`,
       );
-    } else list.push(id);
+    } else chosen.push(id);
   }
-  return { skills, tools, diagnostics, named: named.length };
+  return { skills, tools, diagnostics: list.done(), named: named.length };
 }
 
 /** The keyword selection: top candidates of each group, up to the caps. */

@@ -51,9 +51,19 @@ export interface CatalogEntry {
   inputSchema?: JsonSchema;
   /** Skills: where in the source (file path, key or URI). */
   location?: string;
+  /**
+   * Skills whose text enters prompts fenced as untrusted data and checked for text that addresses
+   * the model: remote (`mcp:*`) skills, and community skills (installed from a registry, which
+   * controls both the file and its digest) unless the catalog trusts them (`trustCommunity`).
+   */
+  fenced?: boolean;
   /** Remote skills: the `allowed-tools` they ask for (never granted by the catalog). */
   requestedTools?: string[];
-  /** Remote entries: why their text (before cleaning) seems to address the model, if it does. */
+  /**
+   * Remote entries: why their text (before cleaning) seems to address the model, if it does. For
+   * tools each reason says where: `its description …` or `its input schema at <path> …` (every
+   * string of the schema, at any depth).
+   */
   flags?: string[];
   /** Approved, or held out of prompts until approved (`pending` first sight, `changed` since approval). */
   approval: ApprovalState;
@@ -211,6 +221,11 @@ export interface CreateCatalogOptions {
   approvals?: ApprovalOptions;
   /** A cached discovery older than this is refreshed by connecting, in ms (default 1 hour). */
   discoveryMaxAgeMs?: number;
+  /**
+   * Treat community skills (installed from a registry) like your own: unfenced in prompts and not
+   * checked for text that addresses the model (default `false`: fenced like remote skills).
+   */
+  trustCommunity?: boolean;
   /** Per-server timeout when discovering or listing tools, in ms (default 10000). */
   timeoutMs?: number;
   /** Rebuild after the registry changes (default `true`). */

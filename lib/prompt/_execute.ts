@@ -2,11 +2,18 @@
 
 import { Validator } from "@cfworker/json-schema";
 import { raceSignal, scopedSignal } from "../_abort.ts";
-import { addressesModel } from "../catalog/_text.ts";
-import type { CatalogEntry } from "../catalog/types.ts";
+import { addressesModel, cleanLine } from "../catalog/_text.ts";
+import type { CatalogEntry, JsonSchema } from "../catalog/types.ts";
 import type { ContentBlock } from "../mcp/types.ts";
 import { fence, skillText } from "./_fence.ts";
 import { reply } from "./_results.ts";
+import {
+  guardedSchema,
+  hasPatterns,
+  linearSchema,
+  SchemaBudgetError,
+  withinBudget,
+} from "./_safe_schema.ts";
 import { ACTIVATE_SKILL } from "./_tool_defs.ts";
 import { createToolSession } from "./_session.ts";
 import type { ExecuteToolCallOptions, ToolCall, ToolCallResult } from "./types.ts";
@@ -48,25 +55,55 @@ function readCall(call: ToolCall): {
   }
 }
 
-function schemaProblems(entry: CatalogEntry, args: Record<string, unknown>): string[] {
+function draftOf(schema: JsonSchema): "4" | "7" | "2020-12" {
+  const uri = String(schema.$schema ?? "");
+  return uri.includes("draft-07") ? "7" : uri.includes("draft-04") ? "4" : "2020-12";
+}
+
+/**
+ * Why `args` do not fit the entry's input schema (empty when they do). Remote schemas are checked
+ * on a guarded copy: patterns on a linear-time engine, at most STEP_BUDGET schema visits and the
+ * call's timeout. A schema that cannot be used (a `$ref` that loops or points nowhere, a pattern
+ * that does not compile, work past the budget) is a problem too, never a throw.
+ */
+async function schemaProblems(
+  entry: CatalogEntry,
+  args: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<string[]> {
   const schema = entry.inputSchema ?? { type: "object" };
-  let validator = validators.get(entry.digest);
-  if (!validator) {
-    const draft = String(schema.$schema ?? "").includes("draft-07")
-      ? "7"
-      : String(schema.$schema ?? "").includes("draft-04")
-      ? "4"
-      : "2020-12";
-    validator = new Validator(schema as Record<string, unknown>, draft, false);
-    if (validators.size > 1_000) validators.clear();
-    validators.set(entry.digest, validator);
+  try {
+    let validator = validators.get(entry.digest);
+    let restore = (message: string) => message;
+    if (entry.remote && hasPatterns(schema)) {
+      const linear = await linearSchema(schema, args);
+      validator = new Validator(linear.schema, draftOf(schema), false);
+      restore = linear.restore;
+    } else if (!validator) {
+      const checked = entry.remote ? guardedSchema(schema) : schema;
+      validator = new Validator(checked as Record<string, unknown>, draftOf(schema), false);
+      if (validators.size > 1_000) validators.clear();
+      validators.set(entry.digest, validator);
+    }
+    const v = validator;
+    const result = entry.remote
+      ? withinBudget(() => v.validate(args), timeoutMs)
+      : v.validate(args);
+    if (result.valid) return [];
+    const leaves = result.errors.filter((e) => !/^(properties|allOf|anyOf|\$ref)$/.test(e.keyword));
+    return (leaves.length > 0 ? leaves : result.errors).slice(0, 5).map((e) =>
+      `${e.instanceLocation === "#" ? "arguments" : e.instanceLocation.replace(/^#/, "")}: ${
+        cleanLine(restore(e.error), 300)
+      }`
+    );
+  } catch (error) {
+    const why = error instanceof SchemaBudgetError
+      ? `checking these arguments takes ${error.message}`
+      : error instanceof RangeError
+      ? "it never ends (a $ref cycle or nesting too deep)"
+      : cleanLine(error instanceof Error ? error.message : String(error), 300);
+    return [`the input schema of "${entry.id}" cannot be checked: ${why}`];
   }
-  const result = validator.validate(args);
-  if (result.valid) return [];
-  const leaves = result.errors.filter((e) => !/^(properties|allOf|anyOf|\$ref)$/.test(e.keyword));
-  return (leaves.length > 0 ? leaves : result.errors).slice(0, 5).map((e) =>
-    `${e.instanceLocation === "#" ? "arguments" : e.instanceLocation.replace(/^#/, "")}: ${e.error}`
-  );
 }
 
 /** A host function's value as content. */
@@ -94,11 +131,11 @@ export async function execute(
       `There is no tool "${read.name.slice(0, 80)}" here; use one of the tools offered`,
     );
   }
-  const problems = schemaProblems(entry, args);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const problems = await schemaProblems(entry, args, timeoutMs);
   if (problems.length > 0) {
     return fail(entry.id, `Invalid arguments for "${entry.id}": ${problems.join("; ")}`);
   }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const scope = scopedSignal(
     [options.signal],
     timeoutMs,
@@ -137,7 +174,7 @@ export async function execute(
   }
 }
 
-/** `activate_skill`: the skill's text, fenced when it came from a remote source. */
+/** `activate_skill`: the skill's text, fenced when it came from a remote source or a registry. */
 async function activate(
   read: ReturnType<typeof readCall>,
   args: Record<string, unknown>,
@@ -157,10 +194,10 @@ async function activate(
     const entry = options.catalog.get(name)!;
     const { skill } = await options.catalog.loadSkill(name, { signal: options.signal });
     const text = skillText(skill);
-    const shown = entry.remote ? fence(entry.source, "skill", name, text, 16_000).text : text;
-    const flags = entry.remote
-      ? addressesModel(text).map((why) => `Remote skill "${name}" ${why}`)
-      : [];
+    const fenced = entry.remote || entry.fenced === true;
+    const shown = fenced ? fence(entry.source, "skill", name, text, 16_000).text : text;
+    const what = entry.remote ? "Remote" : "Community";
+    const flags = fenced ? addressesModel(text).map((why) => `${what} skill "${name}" ${why}`) : [];
     return reply(
       read.format,
       read.callId,

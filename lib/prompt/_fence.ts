@@ -32,8 +32,18 @@ export function flag(id: string, what: string, text: string): PromptDiagnostic[]
 }
 
 /**
+ * Any opening or closing look-alike of the fence tag, in any case, with whitespace (or slashes)
+ * anywhere: `< /untrusted-data>`, `</ UNTRUSTED - data>`, `</untrusted_data>`. One quantifier
+ * between two fixed characters, so it stays linear on long runs of spaces.
+ */
+const FENCE_LIKE = new RegExp(
+  `[<\uFF1C\uFE64][\\s/]*${[..."untrusted"].join("\\s*")}[\\s_-]*${[..."data"].join("\\s*")}`,
+  "gi",
+);
+
+/**
  * `text` from `source` inside an `<untrusted-data>` fence. Any fence-like tag inside is
- * neutralised so the content cannot close the fence early.
+ * neutralised (its `<` written `&lt;`) so the content cannot close the fence early.
  */
 export function fence(
   source: string,
@@ -42,7 +52,7 @@ export function fence(
   text: string,
   max: number,
 ): { text: string; cut: boolean } {
-  const clean = stripHidden(text).replace(/<(\/?)untrusted-data/gi, "<$1untrusted_data");
+  const clean = stripHidden(text).replace(FENCE_LIKE, (tag) => `&lt;${tag.slice(1)}`);
   const body = cut(clean, max);
   return {
     text: `<untrusted-data source="${attr(source)}" kind="${kind}" name="${

@@ -1,5 +1,6 @@
 // Private: tool definitions in the OpenAI and Anthropic formats.
 
+import { cleanSchema } from "../catalog/_schema_text.ts";
 import { cleanLine } from "../catalog/_text.ts";
 import type { CatalogEntry, JsonSchema } from "../catalog/types.ts";
 import type { AnthropicTool, OpenAiTool } from "./types.ts";
@@ -22,13 +23,18 @@ function objectSchema(schema: JsonSchema | undefined): JsonSchema {
     : { ...rest, type: "object", properties: rest.properties ?? {} };
 }
 
-/** The definition of a catalog entry; remote descriptions say where they come from. */
+/**
+ * The definition of a catalog entry; remote descriptions say where they come from, and remote
+ * input schemas reach the model without hidden characters at any depth.
+ */
 export function entryDefinition(entry: CatalogEntry): ToolDefinition {
   const description = cleanLine(entry.description || entry.title || entry.name, 1_024);
   return {
     name: entry.id,
     description: entry.remote ? `[${entry.source}, untrusted] ${description}` : description,
-    schema: objectSchema(entry.inputSchema),
+    schema: objectSchema(
+      entry.remote && entry.inputSchema ? cleanSchema(entry.inputSchema) : entry.inputSchema,
+    ),
   };
 }
 

@@ -12,8 +12,10 @@ import type { ExecuteToolCallOptions, ToolCall, ToolCallResult } from "./types.t
  * name, arguments } }`) or Anthropic (`{ type: "tool_use", id, name, input }`)
  * return it. The arguments are checked against the tool's input schema with
  * `@cfworker/json-schema` (no `eval`, so it runs on edge runtimes and in
- * browsers), then the call goes to the MCP server or host function behind the
- * id. The answer is in the call's format: an OpenAI `tool` message or an
+ * browsers); for remote tools, patterns run on a linear-time engine (re2js)
+ * and the check is bounded in steps and by the timeout, so no server's schema
+ * can block the event loop. Then the call goes to the MCP server or host
+ * function behind the id. The answer is in the call's format: an OpenAI `tool` message or an
  * Anthropic `tool_result` block. A failing tool, bad arguments or an unknown
  * id become an error result (`isError: true`), never a throw; only a caller's
  * abort rejects.

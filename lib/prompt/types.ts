@@ -119,7 +119,7 @@ export interface AssemblePromptOptions {
   budget?: number;
   /** `inline` (default): selected skill bodies in the system prompt; `tool`: an `activate_skill` tool loads them on demand (agent loops). */
   skills?: "inline" | "tool";
-  /** Most characters of any one piece of remote content (default 16000). */
+  /** Most characters of any one piece of fenced content: remote, or from a registry (default 16000). */
   remoteMaxChars?: number;
   /** Connections to reuse (default: a new session, returned in the result; close it when done). */
   session?: ToolSession;

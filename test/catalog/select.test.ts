@@ -82,6 +82,20 @@ test("fences, prose and trailing commas are read; unknown ids dropped; kinds sor
   assert.ok(selection.diagnostics.some((d) => /"bcftools" is past the cap of 3 skills/.test(d)));
 });
 
+test("an answer naming 10,000 unknown ids gives a capped list of diagnostics", async () => {
+  const unknown = Array.from({ length: 10_000 }, (_, i) => `made-up-${i}`);
+  const { llm } = scripted(() => JSON.stringify({ skills: ["samtools", ...unknown], tools: [] }));
+  const selection = await selectForRequest(catalog, "sort my BAM", { llm });
+  assert.equal(selection.via, "llm");
+  assert.deepEqual(selection.skills, ["samtools"]);
+  assert.ok(selection.diagnostics.length <= 20, `${selection.diagnostics.length} diagnostics`);
+  assert.equal(selection.diagnostics.filter((d) => /not in the catalog/.test(d)).length, 11);
+  assert.match(
+    selection.diagnostics.at(-1)!,
+    /^… and 9,?990 more ids not in the catalog; dropped$/,
+  );
+});
+
 test("no LLM: keyword ranking returns its top candidates in rank order", async () => {
   const selection = await selectForRequest(catalog, "sort and index my BAM file");
   assert.equal(selection.via, "keyword");
