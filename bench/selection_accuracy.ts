@@ -1,4 +1,4 @@
-// Keyword ranking accuracy on the labelled requests of test/fixtures/selection/requests.json:
+// Keyword ranking accuracy on the labelled requests of test/fixtures/selection/requests.jsonl:
 // top-1 and top-3 of catalog.rank() (BM25+ on minisearch) over the built-in skills, a live
 // server-everything and three host functions. Peer in the same run: the hand-written keyword
 // scorer the skills server used before (exact/prefix word matches on name, tags, description).
@@ -32,7 +32,20 @@ interface Fixture {
   requests: Labelled[];
 }
 
-const FIXTURE = new URL("../test/fixtures/selection/requests.json", import.meta.url);
+const DIR = new URL("../test/fixtures/selection/", import.meta.url);
+
+/** The labelled requests with ids (JSON Lines; the first expected id is the one that should rank first). */
+async function readFixture(): Promise<Fixture> {
+  const { functions } = JSON.parse(await readFile(new URL("functions.json", DIR), "utf8"));
+  const lines = (await readFile(new URL("requests.jsonl", DIR), "utf8")).trim().split("\n");
+  const requests = lines.map((l) =>
+    JSON.parse(l) as { request: string; expected: string[] | "none"; kind: string }
+  )
+    .flatMap(({ request, expected, kind }) =>
+      expected === "none" ? [] : [{ request, expected: expected[0], also: expected.slice(1), kind }]
+    );
+  return { functions, requests };
+}
 
 /** The scorer the skills server used before this library had one ranker (kept as the peer). */
 function previousScorer(entries: readonly CatalogEntry[], query: string): string[] {
@@ -68,7 +81,7 @@ export async function labelledCatalog(url: string, functions: Fixture["functions
 }
 
 export async function benchSelectionAccuracy(): Promise<void> {
-  const fixture = JSON.parse(await readFile(FIXTURE, "utf8")) as Fixture;
+  const fixture = await readFixture();
   const server = await startEverything("streamableHttp");
   try {
     const catalog = await labelledCatalog(server.url, fixture.functions);

@@ -71,7 +71,7 @@ async function settle(
   const all = new Map<string, { entry: CatalogEntry; raw: RawEntry }>();
   const held: HeldEntry[] = [];
   for (const raw of raws) {
-    const { preferredId: _p, definition, target: _t, fn: _f, ...fields } = raw;
+    const { preferredId: _p, definition, target: _t, fn: _f, tasks: _k, ...fields } = raw;
     const id = idOf.get(raw)!;
     const key = approvalKey(raw);
     const policy = policyFor(raw, store);
@@ -114,13 +114,14 @@ async function settle(
     sorted.filter((x) => x.entry.approval === "approved").map((x) => [x.entry.id, x]),
   );
   const entries = [...usable.values()].map((x) => x.entry);
-  const index = buildKeywordIndex(entries.map((e) => ({
+  const index = buildKeywordIndex([...usable.values()].map(({ entry: e, raw }) => ({
     id: e.id,
     name: e.name,
     title: e.title,
     description: e.description,
     tags: e.tags,
     keywords: e.server ? [...e.keywords, e.server] : e.keywords,
+    tasks: raw.tasks,
   })));
   const lines = sorted.map(({ entry }) => `${entry.id} ${entry.digest} ${entry.approval}`);
   const version = await sha256Digest(encoder.encode(lines.join("\n")));
@@ -191,7 +192,9 @@ class LiveCatalog implements Catalog {
     const out: RankedEntry[] = [];
     for (const hit of hits) {
       const entry = this.#state.usable.get(hit.id)?.entry;
-      if (entry && (!kinds || kinds.includes(entry.kind))) out.push({ entry, score: hit.score });
+      if (entry && (!kinds || kinds.includes(entry.kind))) {
+        out.push({ entry, score: hit.score, evidence: hit.evidence });
+      }
       if (out.length >= limit) break;
     }
     return out;

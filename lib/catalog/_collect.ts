@@ -28,6 +28,8 @@ export interface RawEntry extends Omit<CatalogEntry, "id" | "approval"> {
   target?: ToolTarget;
   /** Host functions: the function. */
   fn?: HostFunction;
+  /** Skills: their example tasks (also in `keywords`), weighed like tags for relevance. */
+  tasks?: string[];
 }
 
 /** Where a catalog's entries come from. */
@@ -82,6 +84,7 @@ function skillEntry(
     source,
     tags: skill.tags.map((t) => cleanLine(t, 64)).filter(Boolean),
     keywords: words.map((w) => cleanLine(w, WORD_MAX)).filter(Boolean),
+    tasks: skill.examples.map((e) => cleanLine(e.task, WORD_MAX)).filter(Boolean),
     needsConnection: false,
     remote,
     ...flagsOf(remote, `${skill.description}\n${skill.tags.join(" ")}`),

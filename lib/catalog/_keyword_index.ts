@@ -1,6 +1,7 @@
 // Private: the keyword index on minisearch (BM25+). Loaded lazily by keyword.ts and the catalog.
 
 import MiniSearch from "minisearch";
+import { evidence, evidenceFields, queryTerms } from "./_evidence.ts";
 import { normalizeTerm, tokenize } from "./_terms.ts";
 import type { KeywordDocument, KeywordIndex } from "./types.ts";
 
@@ -59,6 +60,7 @@ export function buildKeywordIndex(documents: readonly KeywordDocument[]): Keywor
     tags: (d.tags ?? []).join(" "),
     keywords: (d.keywords ?? []).join("\n"),
   })));
+  const fields = new Map(documents.map((d) => [d.id, evidenceFields(d)]));
   return {
     size: documents.length,
     search(query, options = {}) {
@@ -73,7 +75,11 @@ export function buildKeywordIndex(documents: readonly KeywordDocument[]): Keywor
       for (const [owner, score] of best) {
         scores.set(owner, (scores.get(owner) ?? 0) + LINE_WEIGHT * score);
       }
-      return top(scores, limit);
+      const terms = queryTerms(query);
+      return top(scores, limit).map((hit) => ({
+        ...hit,
+        evidence: evidence(fields.get(hit.id)!, terms),
+      }));
     },
   };
 }

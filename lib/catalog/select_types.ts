@@ -72,6 +72,8 @@ export interface Selection {
   reasoning: string;
   /** Set when keywords selected because the model could not. */
   fallback?: SelectionFallback;
+  /** Set when nothing was selected: why nothing in the catalog fits the request. */
+  reason?: string;
   /** Dropped ids, capped lists and the like. */
   diagnostics: string[];
   /** Keyword path: the BM25+ score of each selected id. */

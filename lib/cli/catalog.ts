@@ -163,6 +163,7 @@ const select: Command = {
         ctx.out(`  skills: ${selection.skills.join(", ") || "(none)"}`);
         ctx.out(`  tools:  ${selection.tools.join(", ") || "(none)"}`);
         if (selection.reasoning) ctx.out(`  reasoning: ${selection.reasoning}`);
+        if (selection.reason) ctx.out(`  ${selection.reason}`);
         for (const d of [...selection.diagnostics, ...prompt.diagnostics.map((d) => d.message)]) {
           ctx.err(`warning: ${d}`);
         }
