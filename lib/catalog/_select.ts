@@ -5,6 +5,7 @@ import { isTimeoutError, raceSignal, scopedSignal } from "../_abort.ts";
 import { type Answer, readAnswer } from "./_answer.ts";
 import type { ChatMessage, Selection, SelectionFallback, SelectOptions } from "./select_types.ts";
 import { EVIDENCE_FLOOR } from "./_evidence.ts";
+import { heldForSelection } from "./_held.ts";
 import type { Catalog } from "./types.ts";
 
 const DEFAULTS = {
@@ -109,6 +110,7 @@ export function keywordSelection(
       } % of the best (${relevant[0]?.entry.id ?? "none"}).`,
     fallback,
     diagnostics: [],
+    held: [],
     scores,
   };
   if (skills.length + tools.length === 0) {
@@ -121,8 +123,25 @@ export function keywordSelection(
   return selection;
 }
 
-/** selectForRequest (see select.ts). */
+/** selectForRequest (see select.ts): the selection, then what is held for approval. */
 export async function select(
+  catalog: Catalog,
+  request: string,
+  options: SelectOptions,
+): Promise<Selection> {
+  const selection = await choose(catalog, request, options);
+  const { held, diagnostic } = heldForSelection(catalog, request);
+  selection.held = held;
+  if (diagnostic) selection.diagnostics.push(diagnostic);
+  if (selection.reason && held.some((h) => h.fits)) {
+    selection.reason += ` Held for approval, and would fit: ${
+      held.filter((h) => h.fits).slice(0, 10).map((h) => h.id).join(", ")
+    }.`;
+  }
+  return selection;
+}
+
+async function choose(
   catalog: Catalog,
   request: string,
   options: SelectOptions,
@@ -220,6 +239,7 @@ export async function select(
     needsExternal: answer.needs_external,
     reasoning: answer.reasoning.slice(0, 2_000),
     diagnostics: settled.diagnostics,
+    held: [],
     listing: { tokens: listing.tokens, omitted: listing.omitted },
   };
   if (settled.skills.length + settled.tools.length === 0) {

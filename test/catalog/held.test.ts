@@ -1,0 +1,98 @@
+// Held entries are reported by the selection: their ids, why they wait (new, changed), whether
+// they would fit the request, and a diagnostic; the CLI's --json and text say the same.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import {
+  createBuiltinSource,
+  createCatalog,
+  createMemoryStorage,
+  createResolver,
+  createServerRegistry,
+  selectForRequest,
+} from "../../lib/mod.ts";
+import { startToolServer } from "./_servers.ts";
+import { cli, tempHome } from "../cli/_helpers.ts";
+
+let server: Awaited<ReturnType<typeof startToolServer>>;
+const echo = {
+  name: "echo",
+  description: "Echoes back the text it is given",
+  inputSchema: { type: "object", properties: { text: { type: "string" } } },
+};
+const sum = {
+  name: "get-sum",
+  description: "Returns the sum of two numbers",
+  inputSchema: { type: "object", properties: {} },
+};
+before(async () => (server = await startToolServer([echo, sum])));
+after(() => server.close());
+
+async function setup(storage = createMemoryStorage()) {
+  const registry = createServerRegistry({ storage: createMemoryStorage() });
+  await registry.add({ name: "demo", url: server.url });
+  const catalog = await createCatalog({
+    resolver: createResolver({ sources: [createBuiltinSource()] }),
+    registry,
+    approvals: { storage, remote: "require" },
+  });
+  return { catalog, storage };
+}
+
+test("a held tool that would fit is named, with why it waits, in held, the diagnostics and the reason", async () => {
+  const { catalog, storage } = await setup();
+  await catalog.approve(["demo__echo"]);
+  catalog.dispose();
+  server.tools[0].description = "Echoes back the text it is given, loudly";
+  const { catalog: changed } = await setup(storage);
+  try {
+    const selection = await selectForRequest(changed, "call the echo tool with hello");
+    assert.deepEqual([selection.skills, selection.tools], [[], []]);
+    assert.deepEqual(selection.held, [
+      { id: "demo__echo", kind: "tool", source: "mcp:demo", approval: "changed", fits: true },
+      { id: "demo__get-sum", kind: "tool", source: "mcp:demo", approval: "pending", fits: false },
+    ]);
+    assert.ok(
+      selection.diagnostics.some((d) =>
+        /^2 entries wait for approval and were not considered \(1 would fit this request\): demo__echo \(changed since approved, mcp:demo\), demo__get-sum \(new, mcp:demo\)/
+          .test(d)
+      ),
+      selection.diagnostics.join("\n"),
+    );
+    assert.match(selection.reason ?? "", /Held for approval, and would fit: demo__echo\.$/);
+  } finally {
+    changed.dispose();
+    server.tools[0].description = echo.description;
+  }
+});
+
+test("nothing held: held is empty and no diagnostic", async () => {
+  const { catalog } = await setup();
+  await catalog.approve(["demo__echo", "demo__get-sum"]);
+  const selection = await selectForRequest(catalog, "call the echo tool with hello");
+  assert.deepEqual(selection.tools, ["demo__echo"]);
+  assert.deepEqual(selection.held, []);
+  assert.deepEqual(selection.diagnostics, []);
+  catalog.dispose();
+});
+
+test("select --json and text agree on what is held", async () => {
+  const home = await tempHome();
+  try {
+    assert.equal((await cli(["mcp", "add", server.url, "--name", "demo"], home.env)).code, 0);
+    const json = await cli(["select", "call the echo tool with hello", "--json"], home.env);
+    assert.equal(json.code, 0, json.stderr);
+    const { selection } = JSON.parse(json.stdout);
+    assert.deepEqual(selection.held.map((h: { id: string }) => h.id), [
+      "demo__echo",
+      "demo__get-sum",
+    ]);
+    const diagnostic = selection.diagnostics.find((d: string) => /wait for approval/.test(d));
+    assert.ok(diagnostic, JSON.stringify(selection.diagnostics));
+    const text = await cli(["select", "call the echo tool with hello"], home.env);
+    assert.equal(text.code, 0, text.stderr);
+    assert.ok(text.stderr.includes(`warning: ${diagnostic}`), text.stderr);
+    assert.ok(text.stdout.includes(selection.reason), text.stdout);
+  } finally {
+    await home.close();
+  }
+});
