@@ -10,16 +10,16 @@ import {
   createServerRegistry,
   selectForRequest,
 } from "../../lib/mod.ts";
-import { startToolServer } from "./_servers.ts";
+import { startToolServer, type TestTool } from "./_servers.ts";
 import { cli, tempHome } from "../cli/_helpers.ts";
 
 let server: Awaited<ReturnType<typeof startToolServer>>;
-const echo = {
+const echo: TestTool = {
   name: "echo",
   description: "Echoes back the text it is given",
   inputSchema: { type: "object", properties: { text: { type: "string" } } },
 };
-const sum = {
+const sum: TestTool = {
   name: "get-sum",
   description: "Returns the sum of two numbers",
   inputSchema: { type: "object", properties: {} },
