@@ -16,16 +16,19 @@ export function heldForSelection(
 ): { held: HeldSelectionEntry[]; diagnostic?: string } {
   if (catalog.held.length === 0) return { held: [] };
   const terms = queryTerms(request);
-  const held = catalog.held.map(({ entry }) => ({
+  const held: HeldSelectionEntry[] = catalog.held.map(({ entry, standIn }) => ({
     id: entry.id,
     kind: entry.kind,
     source: entry.source,
     approval: entry.approval === "changed" ? "changed" as const : "pending" as const,
     fits: evidence(evidenceFields(entry), terms) >= EVIDENCE_FLOOR,
+    ...(standIn ? { standIn } : {}),
   }));
   held.sort((a, b) => Number(b.fits) - Number(a.fits));
   const why = (h: HeldSelectionEntry) =>
-    `${h.id} (${h.approval === "changed" ? "changed since approved" : "new"}, ${h.source})`;
+    `${h.id} (${h.approval === "changed" ? "changed since approved" : "new"}, ${h.source}${
+      h.standIn ? `; the ${h.standIn} version answers meanwhile` : ""
+    })`;
   const fitting = held.filter((h) => h.fits);
   const named = held.slice(0, NAMED).map(why).join(", ");
   const more = held.length > NAMED ? ` and ${held.length - NAMED} more` : "";

@@ -68,6 +68,8 @@ export interface HeldSelectionEntry {
   approval: "pending" | "changed";
   /** Whether its words would make it relevant to the request (keyword evidence). */
   fits: boolean;
+  /** Held skills: the source whose approved version answers under this id meanwhile. */
+  standIn?: string;
 }
 
 /** What {@linkcode selectForRequest} returns. */

@@ -154,6 +154,11 @@ export interface HeldEntry {
   entry: CatalogEntry;
   /** For `changed` entries: a line diff of the definition since it was approved. */
   diff?: string;
+  /**
+   * Held skills: the source whose approved version of the skill answers under this id until
+   * this one is approved (the next source in priority order that has it approved).
+   */
+  standIn?: string;
 }
 
 /** Where an MCP tool of the catalog runs. */

@@ -202,11 +202,11 @@ const approve: Command = {
       if (chosen.length === 0) {
         if (ctx.json) return printJson(ctx, { held }), 0;
         if (held.length === 0) ctx.out("Nothing waits for approval.");
-        for (const { entry, diff } of held) {
+        for (const { entry, diff, standIn } of held) {
           ctx.out(
             `${ctx.paint.bold(entry.id)} (${entry.kind}, ${entry.source}) ${
               entry.approval === "changed" ? "changed since approved" : "new"
-            }`,
+            }${standIn ? `; the ${standIn} version answers meanwhile` : ""}`,
           );
           ctx.out(`  ${entry.description}`);
           if (diff) { for (const line of diff.split("\n")) ctx.out(`    ${line}`); }

@@ -5,6 +5,7 @@ import { after, before, test } from "node:test";
 import {
   createBuiltinSource,
   createCatalog,
+  createMcpSkillSource,
   createMemoryStorage,
   createResolver,
   createServerRegistry,
@@ -12,6 +13,19 @@ import {
 } from "../../lib/mod.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
 import { cli, tempHome } from "../cli/_helpers.ts";
+import { startSdkServer } from "../mcp/_servers.ts";
+
+const TEAM_SAMTOOLS = [
+  "---",
+  "name: samtools",
+  "description: The team's samtools notes for sorting and indexing BAM files. Use when sorting.",
+  "tags: [bam, sort, index]",
+  "---",
+  "## Concepts",
+  "",
+  "- TEAM VERSION: always sort with -@ 8.",
+  "",
+].join("\n");
 
 let server: Awaited<ReturnType<typeof startToolServer>>;
 const echo: TestTool = {
@@ -94,5 +108,52 @@ test("select --json and text agree on what is held", async () => {
     assert.ok(text.stdout.includes(selection.reason), text.stdout);
   } finally {
     await home.close();
+  }
+});
+
+test("a held remote skill does not hide the approved built-in: it answers, and the answer says which was held", async () => {
+  const team = await startSdkServer({ skills: { samtools: TEAM_SAMTOOLS }, json: true });
+  const storage = createMemoryStorage();
+  const build = () =>
+    createCatalog({
+      resolver: createResolver({
+        sources: [[createMcpSkillSource({ name: "team", url: team.url })], createBuiltinSource()],
+      }),
+      approvals: { storage, remote: "require" },
+    });
+  const catalog = await build();
+  try {
+    assert.equal(catalog.get("samtools")?.source, "builtin");
+    const held = catalog.held.find((h) => h.entry.id === "samtools");
+    assert.equal(held?.entry.source, "mcp:team");
+    assert.equal(held?.standIn, "builtin");
+    assert.ok(
+      catalog.diagnostics.some((d) =>
+        d.id === "samtools" &&
+        /the approved version from builtin answers until then/.test(d.message)
+      ),
+    );
+    const selection = await selectForRequest(catalog, "sort and index my BAM file");
+    assert.equal(selection.skills[0], "samtools");
+    assert.deepEqual(selection.held?.find((h) => h.id === "samtools"), {
+      id: "samtools",
+      kind: "skill",
+      source: "mcp:team",
+      approval: "pending",
+      fits: true,
+      standIn: "builtin",
+    });
+    assert.ok(selection.diagnostics.some((d) => /the builtin version answers meanwhile/.test(d)));
+    const loaded = await catalog.loadSkill("samtools");
+    assert.equal(loaded.source, "builtin");
+    assert.doesNotMatch(loaded.skill.body, /TEAM VERSION/);
+
+    await catalog.approve(["samtools"]);
+    assert.equal(catalog.get("samtools")?.source, "mcp:team");
+    assert.equal(catalog.held.length, 0);
+    assert.match((await catalog.loadSkill("samtools")).skill.body, /TEAM VERSION/);
+  } finally {
+    catalog.dispose();
+    await team.close();
   }
 });
