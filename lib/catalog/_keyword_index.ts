@@ -1,7 +1,7 @@
 // Private: the keyword index on minisearch (BM25+). Loaded lazily by keyword.ts and the catalog.
 
 import MiniSearch from "minisearch";
-import { evidence, evidenceFields, queryTerms } from "./_evidence.ts";
+import { evidence, type EvidenceFields, evidenceFields, queryTerms } from "./_evidence.ts";
 import { normalizeTerm, tokenize } from "./_terms.ts";
 import type { KeywordDocument, KeywordIndex } from "./types.ts";
 
@@ -60,7 +60,15 @@ export function buildKeywordIndex(documents: readonly KeywordDocument[]): Keywor
     tags: (d.tags ?? []).join(" "),
     keywords: (d.keywords ?? []).join("\n"),
   })));
-  const fields = new Map(documents.map((d) => [d.id, evidenceFields(d)]));
+  // Evidence fields are built on a document's first hit: most documents of a large catalog never
+  // rank near the top, and tokenizing them all again would double the build.
+  const byId = new Map(documents.map((d) => [d.id, d]));
+  const fields = new Map<string, EvidenceFields>();
+  const fieldsOf = (id: string) => {
+    let f = fields.get(id);
+    if (!f) fields.set(id, f = evidenceFields(byId.get(id)!));
+    return f;
+  };
   return {
     size: documents.length,
     search(query, options = {}) {
@@ -78,7 +86,7 @@ export function buildKeywordIndex(documents: readonly KeywordDocument[]): Keywor
       const terms = queryTerms(query);
       return top(scores, limit).map((hit) => ({
         ...hit,
-        evidence: evidence(fields.get(hit.id)!, terms),
+        evidence: evidence(fieldsOf(hit.id), terms),
       }));
     },
   };
