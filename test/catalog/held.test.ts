@@ -157,3 +157,25 @@ test("a held remote skill does not hide the approved built-in: it answers, and t
     await team.close();
   }
 });
+
+test("CLI: a registered skills server's held skill leaves the built-in answering, and --json says so", async () => {
+  const team = await startSdkServer({ skills: { samtools: TEAM_SAMTOOLS }, json: true });
+  const home = await tempHome();
+  try {
+    assert.equal((await cli(["mcp", "add", team.url, "--name", "team"], home.env)).code, 0);
+    const json = await cli(["select", "sort and index my BAM file", "--json"], home.env);
+    assert.equal(json.code, 0, json.stderr);
+    const { selection, prompt } = JSON.parse(json.stdout);
+    assert.equal(selection.skills[0], "samtools");
+    assert.match(prompt.system, /<skill name="samtools" source="builtin">/);
+    const held = selection.held.find((h: { id: string }) => h.id === "samtools");
+    assert.deepEqual([held.source, held.standIn], ["mcp:team", "builtin"]);
+    const text = await cli(["select", "sort and index my BAM file"], home.env);
+    assert.match(text.stderr, /samtools \(new, mcp:team; the builtin version answers meanwhile\)/);
+    const approve = await cli(["approve"], home.env);
+    assert.match(approve.stdout, /samtools \(skill, mcp:team\) new; the builtin version answers/);
+  } finally {
+    await home.close();
+    await team.close();
+  }
+});
