@@ -65,3 +65,12 @@ test("eval: a bad line names the file, the line and the field; a missing file sa
   assert.notEqual(missing.code, 0);
   assert.match(missing.stderr, /Cannot read .*nope\.jsonl/);
 });
+
+test("eval warns of expected ids the catalog does not have (a typo would count as a miss)", async () => {
+  const typo = join(home.dir, "typo.jsonl");
+  await writeFile(typo, '{"request": "sort and index my BAM file", "expected": ["samtool"]}\n');
+  const { code, stdout, stderr } = await sub(["eval", typo], home.env);
+  assert.equal(code, 0, stderr);
+  assert.match(stderr, /typo\.jsonl: "samtool" is not a usable entry of this catalog/);
+  assert.match(stdout, /^top-1 0\.0 %/m);
+});
