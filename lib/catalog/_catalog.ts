@@ -5,7 +5,7 @@
 import { createMemoryStorage } from "../storage/memory.ts";
 import type { Resolution } from "../resolve/types.ts";
 import { encoder, sha256Digest } from "../skill/_text.ts";
-import { collect, type CollectSources, type RawEntry } from "./_collect.ts";
+import { alternates, collect, type CollectSources, type RawEntry } from "./_collect.ts";
 import { lineDiff } from "./_diff.ts";
 import { IdTable } from "./_ids.ts";
 import { buildKeywordIndex } from "./_keyword_index.ts";
@@ -52,6 +52,62 @@ function policyFor(raw: RawEntry, store: ApprovalStore): ApprovalPolicy | "trust
   return raw.remote ? store.policy.remote : store.policy.local;
 }
 
+/** A raw entry's public fields, and its definition. */
+function entryFields(raw: RawEntry) {
+  const {
+    preferredId: _p,
+    target: _t,
+    fn: _f,
+    tasks: _k,
+    shadows: _s,
+    alternate: _a,
+    ...fields
+  } = raw;
+  return fields;
+}
+
+/**
+ * For each held skill, the first lower-source version (`alternate` raws, in priority order) that
+ * is approved answers under the held skill's id, so a held remote skill does not hide an
+ * approved built-in; the held entry names it (`standIn`) and a diagnostic says so.
+ */
+function standInsFor(
+  raws: readonly RawEntry[],
+  held: HeldEntry[],
+  records: Record<string, { digest: string } | undefined>,
+  store: ApprovalStore,
+  toApprove: Array<{ key: string; digest: string; definition: string }>,
+  diagnostics: CatalogDiagnostic[],
+): Array<{ entry: CatalogEntry; raw: RawEntry }> {
+  const waiting = new Map(
+    held.filter((h) => h.entry.kind === "skill").map((h) => [h.entry.name, h]),
+  );
+  const out: Array<{ entry: CatalogEntry; raw: RawEntry }> = [];
+  for (const raw of raws) {
+    const heldOne = raw.alternate ? waiting.get(raw.name) : undefined;
+    if (!heldOne) continue;
+    const key = approvalKey(raw);
+    const policy = policyFor(raw, store);
+    if (policy !== "trusted" && records[key]?.digest !== raw.digest) {
+      if (policy !== "auto") continue; // this version waits as well
+      toApprove.push({ key, digest: raw.digest, definition: raw.definition });
+    }
+    waiting.delete(raw.name);
+    const { definition: _d, ...fields } = entryFields(raw);
+    const id = heldOne.entry.id;
+    out.push({ entry: { id, ...fields, approval: "approved" }, raw });
+    heldOne.standIn = raw.source;
+    diagnostics.push({
+      source: "approvals",
+      problem: heldOne.entry.approval === "changed" ? "changed" : "pending",
+      id,
+      message:
+        `skill "${id}" (${heldOne.entry.source}) waits for approval; the approved version from ${raw.source} answers until then`,
+    });
+  }
+  return out;
+}
+
 /** Ids, approvals, order and the keyword index for `raws`. */
 async function settle(
   raws: RawEntry[],
@@ -61,7 +117,7 @@ async function settle(
   const ids = new IdTable();
   const idOf = new Map<RawEntry, string>();
   for (const kind of ["function", "skill", "tool"] as const) {
-    for (const raw of raws.filter((r) => r.kind === kind)) {
+    for (const raw of raws.filter((r) => r.kind === kind && !r.alternate)) {
       idOf.set(raw, ids.claim(raw.preferredId, approvalKey(raw)));
     }
   }
@@ -71,7 +127,8 @@ async function settle(
   const all = new Map<string, { entry: CatalogEntry; raw: RawEntry }>();
   const held: HeldEntry[] = [];
   for (const raw of raws) {
-    const { preferredId: _p, definition, target: _t, fn: _f, ...fields } = raw;
+    if (raw.alternate) continue;
+    const { definition, ...fields } = entryFields(raw);
     const id = idOf.get(raw)!;
     const key = approvalKey(raw);
     const policy = policyFor(raw, store);
@@ -105,8 +162,9 @@ async function settle(
     }
     all.set(id, { entry, raw });
   }
+  const standIns = standInsFor(raws, held, records, store, toApprove, diagnostics);
   if (toApprove.length > 0) await store.approve(toApprove);
-  const sorted = [...all.values()].sort((a, b) =>
+  const sorted = [...all.values(), ...standIns].sort((a, b) =>
     KIND_ORDER[a.entry.kind] - KIND_ORDER[b.entry.kind] ||
     (a.entry.id < b.entry.id ? -1 : a.entry.id > b.entry.id ? 1 : 0)
   );
@@ -114,13 +172,14 @@ async function settle(
     sorted.filter((x) => x.entry.approval === "approved").map((x) => [x.entry.id, x]),
   );
   const entries = [...usable.values()].map((x) => x.entry);
-  const index = buildKeywordIndex(entries.map((e) => ({
+  const index = buildKeywordIndex([...usable.values()].map(({ entry: e, raw }) => ({
     id: e.id,
     name: e.name,
     title: e.title,
     description: e.description,
     tags: e.tags,
     keywords: e.server ? [...e.keywords, e.server] : e.keywords,
+    tasks: raw.tasks,
   })));
   const lines = sorted.map(({ entry }) => `${entry.id} ${entry.digest} ${entry.approval}`);
   const version = await sha256Digest(encoder.encode(lines.join("\n")));
@@ -192,7 +251,9 @@ class LiveCatalog implements Catalog {
     const out: RankedEntry[] = [];
     for (const hit of hits) {
       const entry = this.#state.usable.get(hit.id)?.entry;
-      if (entry && (!kinds || kinds.includes(entry.kind))) out.push({ entry, score: hit.score });
+      if (entry && (!kinds || kinds.includes(entry.kind))) {
+        out.push({ entry, score: hit.score, evidence: hit.evidence });
+      }
       if (out.length >= limit) break;
     }
     return out;
@@ -243,7 +304,15 @@ class LiveCatalog implements Catalog {
         this.#dirty = false;
         const diagnostics: CatalogDiagnostic[] = [];
         const raws = await collect({ ...this.#sources, signal: options.signal }, diagnostics);
-        this.#state = await settle(raws, diagnostics, this.#store);
+        let state = await settle(raws, diagnostics, this.#store);
+        const resolver = this.#sources.resolver;
+        const shadowed = state.held.map((h) => state.all.get(h.entry.id)?.raw)
+          .filter((r): r is RawEntry => r?.kind === "skill" && (r.shadows?.length ?? 0) > 0);
+        if (resolver && shadowed.length > 0) {
+          const extra = await alternates(resolver, shadowed, diagnostics, options.signal);
+          if (extra.length > 0) state = await settle([...raws, ...extra], diagnostics, this.#store);
+        }
+        this.#state = state;
       } while (this.#dirty);
     })();
     this.#building = run;
@@ -267,7 +336,10 @@ class LiveCatalog implements Catalog {
     if (entry?.kind !== "skill") throw new RangeError(`No usable skill "${id}" in the catalog`);
     const resolver = this.#sources.resolver;
     if (!resolver) throw new RangeError(`The catalog has no resolver to load "${id}"`);
-    const hit = await resolver.resolve(entry.name, { signal: options.signal });
+    // A stand-in for a held skill is read from its own source, past the held winner.
+    const standIn = this.#state.usable.get(id)?.raw.alternate === true;
+    const name = standIn ? `${entry.source}:${entry.name}` : entry.name;
+    const hit = await resolver.resolve(name, { signal: options.signal });
     if (hit.source !== entry.source || hit.skill.digest !== entry.digest) {
       throw new Error(
         `Skill "${entry.name}" changed since the catalog was built (now from ${hit.source}); refresh the catalog`,

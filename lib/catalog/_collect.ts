@@ -29,6 +29,15 @@ export interface RawEntry extends Omit<CatalogEntry, "id" | "approval"> {
   target?: ToolTarget;
   /** Host functions: the function. */
   fn?: HostFunction;
+  /** Skills: their example tasks (also in `keywords`), weighed like tags for relevance. */
+  tasks?: string[];
+  /** Skills: labels of lower sources that have a skill of the same name. */
+  shadows?: string[];
+  /**
+   * Skills: a lower source's version, read because the winner is held for approval; it answers
+   * under the winner's id while the winner waits.
+   */
+  alternate?: boolean;
 }
 
 /** Where a catalog's entries come from. */
@@ -68,7 +77,7 @@ function flagsOf(untrusted: boolean, text: string): { flags?: string[] } {
   return flags.length > 0 ? { flags } : {};
 }
 
-function skillEntry(
+export function skillEntry(
   skill: Skill,
   source: string,
   location?: string,
@@ -87,6 +96,7 @@ function skillEntry(
     source,
     tags: skill.tags.map((t) => cleanLine(t, 64)).filter(Boolean),
     keywords: words.map((w) => cleanLine(w, WORD_MAX)).filter(Boolean),
+    tasks: skill.examples.map((e) => cleanLine(e.task, WORD_MAX)).filter(Boolean),
     needsConnection: false,
     remote,
     ...(fenced ? { fenced } : {}),
@@ -220,6 +230,40 @@ async function discovery(
   return cached;
 }
 
+/**
+ * The lower sources' versions of `held` skills, in priority order: while a winner waits for
+ * approval, the next approved version answers instead of nothing. Only held skills with shadows
+ * are read; a source that fails is passed over with a diagnostic.
+ */
+export async function alternates(
+  resolver: Resolver,
+  held: readonly RawEntry[],
+  diagnostics: CatalogDiagnostic[],
+  signal?: AbortSignal,
+): Promise<RawEntry[]> {
+  const out: RawEntry[] = [];
+  for (const raw of held) {
+    for (const label of raw.shadows ?? []) {
+      try {
+        const hit = await resolver.resolve(`${label}:${raw.name}`, { signal });
+        const entry = skillEntry(hit.skill, hit.source, hit.location, hit.requestedAllowedTools);
+        out.push({ ...entry, alternate: true });
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        diagnostics.push({
+          source: label,
+          problem: "invalid",
+          message:
+            `${label}: cannot read skill "${raw.name}" to stand in for the held ${raw.source} version: ${
+              (error as Error).message.slice(0, 300)
+            }`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
 /** Every raw entry: skills, then MCP tools in server order, then host functions. */
 export async function collect(
   sources: CollectSources,
@@ -240,9 +284,15 @@ export async function collect(
       }
     }
     for (const s of listing.skills) {
-      skills.push(
-        skillEntry(s.skill, s.source, s.location, s.requestedAllowedTools, sources.trustCommunity),
+      const raw = skillEntry(
+        s.skill,
+        s.source,
+        s.location,
+        s.requestedAllowedTools,
+        sources.trustCommunity,
       );
+      if (s.shadows.length > 0) raw.shadows = [...s.shadows];
+      skills.push(raw);
     }
   }
   const tools: RawEntry[] = [];

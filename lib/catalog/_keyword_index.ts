@@ -1,6 +1,7 @@
 // Private: the keyword index on minisearch (BM25+). Loaded lazily by keyword.ts and the catalog.
 
 import MiniSearch from "minisearch";
+import { evidence, type EvidenceFields, evidenceFields, queryTerms } from "./_evidence.ts";
 import { normalizeTerm, tokenize } from "./_terms.ts";
 import type { KeywordDocument, KeywordIndex } from "./types.ts";
 
@@ -59,6 +60,15 @@ export function buildKeywordIndex(documents: readonly KeywordDocument[]): Keywor
     tags: (d.tags ?? []).join(" "),
     keywords: (d.keywords ?? []).join("\n"),
   })));
+  // Evidence fields are built on a document's first hit: most documents of a large catalog never
+  // rank near the top, and tokenizing them all again would double the build.
+  const byId = new Map(documents.map((d) => [d.id, d]));
+  const fields = new Map<string, EvidenceFields>();
+  const fieldsOf = (id: string) => {
+    let f = fields.get(id);
+    if (!f) fields.set(id, f = evidenceFields(byId.get(id)!));
+    return f;
+  };
   return {
     size: documents.length,
     search(query, options = {}) {
@@ -73,7 +83,11 @@ export function buildKeywordIndex(documents: readonly KeywordDocument[]): Keywor
       for (const [owner, score] of best) {
         scores.set(owner, (scores.get(owner) ?? 0) + LINE_WEIGHT * score);
       }
-      return top(scores, limit);
+      const terms = queryTerms(query);
+      return top(scores, limit).map((hit) => ({
+        ...hit,
+        evidence: evidence(fieldsOf(hit.id), terms),
+      }));
     },
   };
 }

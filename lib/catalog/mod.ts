@@ -13,4 +13,5 @@ export * from "./catalog.ts";
 export * from "./keyword.ts";
 export * from "./tokens.ts";
 export * from "./select.ts";
+export * from "./evaluate.ts";
 export * from "./llm.ts";

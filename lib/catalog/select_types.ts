@@ -56,6 +56,22 @@ export interface SelectionFallback {
   message: string;
 }
 
+/** An entry held for approval, as a selection reports it. */
+export interface HeldSelectionEntry {
+  /** The entry's id. */
+  id: string;
+  /** Skill, MCP tool or host function. */
+  kind: "skill" | "tool" | "function";
+  /** Where it comes from (`mcp:<server>`, `user`…). */
+  source: string;
+  /** `pending`: new, never approved; `changed`: changed since it was approved. */
+  approval: "pending" | "changed";
+  /** Whether its words would make it relevant to the request (keyword evidence). */
+  fits: boolean;
+  /** Held skills: the source whose approved version answers under this id meanwhile. */
+  standIn?: string;
+}
+
 /** What {@linkcode selectForRequest} returns. */
 export interface Selection {
   /** How the selection was made. */
@@ -72,6 +88,14 @@ export interface Selection {
   reasoning: string;
   /** Set when keywords selected because the model could not. */
   fallback?: SelectionFallback;
+  /**
+   * Entries held for approval (never selected): those whose words fit the request first, with
+   * why they wait. Empty when nothing is held; a diagnostic names them too. Always set by
+   * {@linkcode selectForRequest}.
+   */
+  held?: HeldSelectionEntry[];
+  /** Set when nothing was selected: why nothing in the catalog fits the request. */
+  reason?: string;
   /** Dropped ids, capped lists and the like. */
   diagnostics: string[];
   /** Keyword path: the BM25+ score of each selected id. */

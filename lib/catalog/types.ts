@@ -134,6 +134,8 @@ export interface RankedEntry {
   entry: CatalogEntry;
   /** BM25+ score; higher is better. Only comparable within one query. */
   score: number;
+  /** How much of the query's specific wording the entry holds (see {@linkcode KeywordHit.evidence}). */
+  evidence: number;
 }
 
 /** Options of {@linkcode Catalog.rank}. */
@@ -162,6 +164,11 @@ export interface HeldEntry {
   entry: CatalogEntry;
   /** For `changed` entries: a line diff of the definition since it was approved. */
   diff?: string;
+  /**
+   * Held skills: the source whose approved version of the skill answers under this id until
+   * this one is approved (the next source in priority order that has it approved).
+   */
+  standIn?: string;
 }
 
 /** Where an MCP tool of the catalog runs. */
@@ -248,6 +255,8 @@ export interface KeywordDocument {
   tags?: readonly string[];
   /** Further words: concepts, example tasks, parameter names. */
   keywords?: readonly string[];
+  /** Example tasks, one per line (also in `keywords`): a word here weighs like a tag. */
+  tasks?: readonly string[];
 }
 
 /** One hit of {@linkcode KeywordIndex.search}. */
@@ -256,6 +265,15 @@ export interface KeywordHit {
   id: string;
   /** BM25+ score; higher is better. Only comparable within one query. */
   score: number;
+  /**
+   * Absolute relevance, comparable across queries and catalogs: for each
+   * distinct word of the query, the weight of the best field it appears in
+   * exactly (after stemming) — name 3, title, tags or an example task 2,
+   * description 1.5, other keywords 0.5 — summed. Everyday words that mean
+   * different things in different fields (`call`, `map`, `sort`, `run`,
+   * `tool`…) count a third. Selection keeps entries with at least 2.
+   */
+  evidence: number;
 }
 
 /** A built index. */

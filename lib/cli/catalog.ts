@@ -5,7 +5,9 @@
  * @module
  */
 
+import { readFile } from "node:fs/promises";
 import { createCatalog } from "../catalog/catalog.ts";
+import { evaluateSelection, parseLabelledRequests } from "../catalog/evaluate.ts";
 import { createAnthropicModel, createOpenAiModel } from "../catalog/llm.ts";
 import { selectForRequest } from "../catalog/select.ts";
 import type { SelectModel } from "../catalog/select_types.ts";
@@ -18,6 +20,7 @@ import { createFsStorage } from "../storage/fs.ts";
 import { CliError, str, UsageError, type Values } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { type Context, ensureConfigDir, printJson } from "./_context.ts";
+import { evaluationLines } from "./_eval_report.ts";
 
 /** A positive integer option, or `undefined`. */
 function positive(values: Values, name: string): number | undefined {
@@ -163,6 +166,7 @@ const select: Command = {
         ctx.out(`  skills: ${selection.skills.join(", ") || "(none)"}`);
         ctx.out(`  tools:  ${selection.tools.join(", ") || "(none)"}`);
         if (selection.reasoning) ctx.out(`  reasoning: ${selection.reasoning}`);
+        if (selection.reason) ctx.out(`  ${selection.reason}`);
         for (const d of [...selection.diagnostics, ...prompt.diagnostics.map((d) => d.message)]) {
           ctx.err(`warning: ${d}`);
         }
@@ -198,11 +202,11 @@ const approve: Command = {
       if (chosen.length === 0) {
         if (ctx.json) return printJson(ctx, { held }), 0;
         if (held.length === 0) ctx.out("Nothing waits for approval.");
-        for (const { entry, diff } of held) {
+        for (const { entry, diff, standIn } of held) {
           ctx.out(
             `${ctx.paint.bold(entry.id)} (${entry.kind}, ${entry.source}) ${
               entry.approval === "changed" ? "changed since approved" : "new"
-            }`,
+            }${standIn ? `; the ${standIn} version answers meanwhile` : ""}`,
           );
           ctx.out(`  ${entry.description}`);
           if (diff) { for (const line of diff.split("\n")) ctx.out(`    ${line}`); }
@@ -222,5 +226,54 @@ const approve: Command = {
   },
 };
 
+const evaluate: Command = {
+  words: ["eval"],
+  args: "<file.jsonl>",
+  min: 1,
+  max: 1,
+  summary: 'Measure selection on a labelled set: top-1, top-3, MRR, "none" precision, misses',
+  options: [
+    "--llm openai|anthropic  select with a model, as select does (else keyword ranking)",
+    "--model <name>          the model",
+    "--base-url <url>        an OpenAI-compatible server or proxy",
+    "--budget <n>            most tokens of the catalog in the selection prompt (default 4000)",
+  ],
+  details: [
+    'One JSON object a line: {"request": "...", "expected": ["id", ...] or "none"}; any',
+    "expected id is a right first pick. Runs the selection `select` runs, over the same",
+    "catalog. Exit code 0 even with misses; --json prints the whole evaluation.",
+  ],
+  spec: {
+    llm: { type: "string" },
+    model: { type: "string" },
+    "base-url": { type: "string" },
+    budget: { type: "string" },
+  },
+  async run(ctx, [file], values) {
+    const llm = model(ctx, values);
+    const budget = positive(values, "budget");
+    const text = await readFile(file, "utf8").catch((error: Error) => {
+      throw new CliError(`Cannot read ${file}: ${error.message}`, { cause: error });
+    });
+    let labelled;
+    try {
+      labelled = parseLabelledRequests(text);
+    } catch (error) {
+      throw new CliError(`${file}: ${(error as Error).message}`, { cause: error });
+    }
+    return await withCatalog(ctx, async (catalog) => {
+      const unknown = labelled.flatMap((l) => l.expected === "none" ? [] : l.expected)
+        .filter((id) => !catalog.get(id));
+      for (const id of new Set(unknown)) {
+        ctx.err(`warning: ${file}: "${id}" is not a usable entry of this catalog`);
+      }
+      const report = await evaluateSelection(catalog, labelled, { llm, budget });
+      if (ctx.json) return printJson(ctx, report), 0;
+      for (const line of evaluationLines(report, llm ? "llm" : "keyword")) ctx.out(line);
+      return 0;
+    });
+  },
+};
+
 /** The catalog commands. */
-export const catalogCommands: readonly Command[] = [catalogCommand, select, approve];
+export const catalogCommands: readonly Command[] = [catalogCommand, select, approve, evaluate];

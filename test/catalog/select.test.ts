@@ -63,6 +63,7 @@ test("one call whose prompt holds the catalog, the context and the request", asy
       needsExternal: false,
       reasoning: "Sort and index with samtools after finding the files.",
       diagnostics: [],
+      held: [],
       listing: undefined,
     },
   );

@@ -1,0 +1,181 @@
+// Held entries are reported by the selection: their ids, why they wait (new, changed), whether
+// they would fit the request, and a diagnostic; the CLI's --json and text say the same.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import {
+  createBuiltinSource,
+  createCatalog,
+  createMcpSkillSource,
+  createMemoryStorage,
+  createResolver,
+  createServerRegistry,
+  selectForRequest,
+} from "../../lib/mod.ts";
+import { startToolServer, type TestTool } from "./_servers.ts";
+import { cli, tempHome } from "../cli/_helpers.ts";
+import { startSdkServer } from "../mcp/_servers.ts";
+
+const TEAM_SAMTOOLS = [
+  "---",
+  "name: samtools",
+  "description: The team's samtools notes for sorting and indexing BAM files. Use when sorting.",
+  "tags: [bam, sort, index]",
+  "---",
+  "## Concepts",
+  "",
+  "- TEAM VERSION: always sort with -@ 8.",
+  "",
+].join("\n");
+
+let server: Awaited<ReturnType<typeof startToolServer>>;
+const echo: TestTool = {
+  name: "echo",
+  description: "Echoes back the text it is given",
+  inputSchema: { type: "object", properties: { text: { type: "string" } } },
+};
+const sum: TestTool = {
+  name: "get-sum",
+  description: "Returns the sum of two numbers",
+  inputSchema: { type: "object", properties: {} },
+};
+before(async () => (server = await startToolServer([echo, sum])));
+after(() => server.close());
+
+async function setup(storage = createMemoryStorage()) {
+  const registry = createServerRegistry({ storage: createMemoryStorage() });
+  await registry.add({ name: "demo", url: server.url });
+  const catalog = await createCatalog({
+    resolver: createResolver({ sources: [createBuiltinSource()] }),
+    registry,
+    approvals: { storage, remote: "require" },
+  });
+  return { catalog, storage };
+}
+
+test("a held tool that would fit is named, with why it waits, in held, the diagnostics and the reason", async () => {
+  const { catalog, storage } = await setup();
+  await catalog.approve(["demo__echo"]);
+  catalog.dispose();
+  server.tools[0].description = "Echoes back the text it is given, loudly";
+  const { catalog: changed } = await setup(storage);
+  try {
+    const selection = await selectForRequest(changed, "call the echo tool with hello");
+    assert.deepEqual([selection.skills, selection.tools], [[], []]);
+    assert.deepEqual(selection.held, [
+      { id: "demo__echo", kind: "tool", source: "mcp:demo", approval: "changed", fits: true },
+      { id: "demo__get-sum", kind: "tool", source: "mcp:demo", approval: "pending", fits: false },
+    ]);
+    assert.ok(
+      selection.diagnostics.some((d) =>
+        /^2 entries wait for approval and were not considered \(1 would fit this request\): demo__echo \(changed since approved, mcp:demo\), demo__get-sum \(new, mcp:demo\)/
+          .test(d)
+      ),
+      selection.diagnostics.join("\n"),
+    );
+    assert.match(selection.reason ?? "", /Held for approval, and would fit: demo__echo\.$/);
+  } finally {
+    changed.dispose();
+    server.tools[0].description = echo.description;
+  }
+});
+
+test("nothing held: held is empty and no diagnostic", async () => {
+  const { catalog } = await setup();
+  await catalog.approve(["demo__echo", "demo__get-sum"]);
+  const selection = await selectForRequest(catalog, "call the echo tool with hello");
+  assert.deepEqual(selection.tools, ["demo__echo"]);
+  assert.deepEqual(selection.held, []);
+  assert.deepEqual(selection.diagnostics, []);
+  catalog.dispose();
+});
+
+test("select --json and text agree on what is held", async () => {
+  const home = await tempHome();
+  try {
+    assert.equal((await cli(["mcp", "add", server.url, "--name", "demo"], home.env)).code, 0);
+    const json = await cli(["select", "call the echo tool with hello", "--json"], home.env);
+    assert.equal(json.code, 0, json.stderr);
+    const { selection } = JSON.parse(json.stdout);
+    assert.deepEqual(selection.held.map((h: { id: string }) => h.id), [
+      "demo__echo",
+      "demo__get-sum",
+    ]);
+    const diagnostic = selection.diagnostics.find((d: string) => /wait for approval/.test(d));
+    assert.ok(diagnostic, JSON.stringify(selection.diagnostics));
+    const text = await cli(["select", "call the echo tool with hello"], home.env);
+    assert.equal(text.code, 0, text.stderr);
+    assert.ok(text.stderr.includes(`warning: ${diagnostic}`), text.stderr);
+    assert.ok(text.stdout.includes(selection.reason), text.stdout);
+  } finally {
+    await home.close();
+  }
+});
+
+test("a held remote skill does not hide the approved built-in: it answers, and the answer says which was held", async () => {
+  const team = await startSdkServer({ skills: { samtools: TEAM_SAMTOOLS }, json: true });
+  const storage = createMemoryStorage();
+  const build = () =>
+    createCatalog({
+      resolver: createResolver({
+        sources: [[createMcpSkillSource({ name: "team", url: team.url })], createBuiltinSource()],
+      }),
+      approvals: { storage, remote: "require" },
+    });
+  const catalog = await build();
+  try {
+    assert.equal(catalog.get("samtools")?.source, "builtin");
+    const held = catalog.held.find((h) => h.entry.id === "samtools");
+    assert.equal(held?.entry.source, "mcp:team");
+    assert.equal(held?.standIn, "builtin");
+    assert.ok(
+      catalog.diagnostics.some((d) =>
+        d.id === "samtools" &&
+        /the approved version from builtin answers until then/.test(d.message)
+      ),
+    );
+    const selection = await selectForRequest(catalog, "sort and index my BAM file");
+    assert.equal(selection.skills[0], "samtools");
+    assert.deepEqual(selection.held?.find((h) => h.id === "samtools"), {
+      id: "samtools",
+      kind: "skill",
+      source: "mcp:team",
+      approval: "pending",
+      fits: true,
+      standIn: "builtin",
+    });
+    assert.ok(selection.diagnostics.some((d) => /the builtin version answers meanwhile/.test(d)));
+    const loaded = await catalog.loadSkill("samtools");
+    assert.equal(loaded.source, "builtin");
+    assert.doesNotMatch(loaded.skill.body, /TEAM VERSION/);
+
+    await catalog.approve(["samtools"]);
+    assert.equal(catalog.get("samtools")?.source, "mcp:team");
+    assert.equal(catalog.held.length, 0);
+    assert.match((await catalog.loadSkill("samtools")).skill.body, /TEAM VERSION/);
+  } finally {
+    catalog.dispose();
+    await team.close();
+  }
+});
+
+test("CLI: a registered skills server's held skill leaves the built-in answering, and --json says so", async () => {
+  const team = await startSdkServer({ skills: { samtools: TEAM_SAMTOOLS }, json: true });
+  const home = await tempHome();
+  try {
+    assert.equal((await cli(["mcp", "add", team.url, "--name", "team"], home.env)).code, 0);
+    const json = await cli(["select", "sort and index my BAM file", "--json"], home.env);
+    assert.equal(json.code, 0, json.stderr);
+    const { selection, prompt } = JSON.parse(json.stdout);
+    assert.equal(selection.skills[0], "samtools");
+    assert.match(prompt.system, /<skill name="samtools" source="builtin">/);
+    const held = selection.held.find((h: { id: string }) => h.id === "samtools");
+    assert.deepEqual([held.source, held.standIn], ["mcp:team", "builtin"]);
+    const text = await cli(["select", "sort and index my BAM file"], home.env);
+    assert.match(text.stderr, /samtools \(new, mcp:team; the builtin version answers meanwhile\)/);
+    const approve = await cli(["approve"], home.env);
+    assert.match(approve.stdout, /samtools \(skill, mcp:team\) new; the builtin version answers/);
+  } finally {
+    await home.close();
+    await team.close();
+  }
+});

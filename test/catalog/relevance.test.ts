@@ -1,0 +1,84 @@
+// Relevance, not rank alone: keyword selection keeps only entries whose name, tags, example
+// tasks or description hold the request's specific words; everyday words ("call", "sort",
+// "map") do not make an entry relevant; when nothing fits, nothing is selected and the
+// selection says why. The model may answer that nothing fits, too.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import {
+  createBuiltinSource,
+  createCatalog,
+  createKeywordIndex,
+  createResolver,
+  selectForRequest,
+} from "../../lib/mod.ts";
+
+const catalog = await createCatalog({
+  resolver: createResolver({ sources: [createBuiltinSource()] }),
+  functions: [{
+    name: "echo",
+    description: "Echoes back the text it is given",
+    handler: ({ text }) => text,
+  }],
+});
+
+test("requests no entry fits select nothing, with a reason", async () => {
+  for (
+    const request of [
+      "what's the weather in Paris tomorrow?",
+      "add 17 and 25 together",
+      "explain the difference between let and const in JavaScript",
+      "sort this list of names alphabetically",
+      "remind me to call my mother tomorrow at 6 pm",
+    ]
+  ) {
+    const selection = await selectForRequest(catalog, request);
+    assert.deepEqual([selection.skills, selection.tools], [[], []], request);
+    assert.match(selection.reason ?? "", /^Nothing in the catalog fits/, request);
+  }
+});
+
+test('"call" a tool is not variant calling: the tool only, no somatic-variant skill', async () => {
+  const selection = await selectForRequest(catalog, "call the echo tool with hello");
+  assert.deepEqual([selection.skills, selection.tools], [[], ["echo"]]);
+  assert.equal(selection.reason, undefined);
+  const calling = await selectForRequest(catalog, "call somatic mutations in a tumor-normal pair");
+  assert.ok(calling.skills.includes("mutect2"), calling.skills.join());
+});
+
+test("a request that fits still selects, best first", async () => {
+  const selection = await selectForRequest(catalog, "sort and index my BAM file");
+  assert.equal(selection.skills[0], "samtools");
+  assert.equal(selection.reason, undefined);
+});
+
+test("evidence weighs fields: a name word beats the same word in prose; everyday words count a third", async () => {
+  const index = await createKeywordIndex([
+    { id: "gzip", name: "gzip", description: "Compress files" },
+    { id: "notes", name: "notes", description: "Keep notes", keywords: ["use gzip to shrink"] },
+    { id: "peaks", name: "peaks", description: "Find peaks", tags: ["peak-calling"] },
+  ]);
+  const byId = (q: string) => Object.fromEntries(index.search(q).map((h) => [h.id, h.evidence]));
+  assert.deepEqual(byId("gzip"), { gzip: 3, notes: 0.25 }); // prose only, unanchored: halved
+  assert.deepEqual(byId("call peaks"), { peaks: 3.67 }); // peak: name 3; call: tag 2 / 3
+  assert.deepEqual(byId("call"), { peaks: 0.33 }); // an everyday word alone, unanchored
+});
+
+test("the model may answer that nothing fits: none, an empty answer, empty lists", async () => {
+  for (const answer of ["none", "", "None.", '{"skills": [], "tools": []}']) {
+    const selection = await selectForRequest(catalog, "what's the weather in Paris?", {
+      llm: () => Promise.resolve(answer),
+    });
+    assert.equal(selection.via, "llm", JSON.stringify(answer));
+    assert.equal(selection.fallback, undefined);
+    assert.deepEqual([selection.skills, selection.tools], [[], []]);
+    assert.match(selection.reason ?? "", /^Nothing in the catalog fits: the model chose/);
+  }
+});
+
+test("the prompt tells the model to answer with empty lists when nothing fits", async () => {
+  let system = "";
+  await selectForRequest(catalog, "hello", {
+    llm: (messages) => (system = messages[0].content, Promise.resolve("none")),
+  });
+  assert.match(system, /When nothing in the catalog fits the request[^\n]*empty lists/);
+});
