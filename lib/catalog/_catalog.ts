@@ -10,7 +10,12 @@ import { lineDiff } from "./_diff.ts";
 import { IdTable } from "./_ids.ts";
 import { buildKeywordIndex } from "./_keyword_index.ts";
 import { entryLine, renderLines, renderWithin } from "./_render.ts";
-import { approvalKey, type ApprovalStore, createApprovalStore } from "./_approvals.ts";
+import {
+  type ApprovalItem,
+  approvalKey,
+  type ApprovalStore,
+  createApprovalStore,
+} from "./_approvals.ts";
 import { countTokens } from "./tokens.ts";
 import type {
   ApprovalPolicy,
@@ -67,18 +72,25 @@ async function settle(
   }
   const records = await store.all();
   const diagnostics = [...collected];
-  const toApprove: Array<{ key: string; digest: string; definition: string }> = [];
+  const toApprove: ApprovalItem[] = [];
   const all = new Map<string, { entry: CatalogEntry; raw: RawEntry }>();
   const held: HeldEntry[] = [];
   for (const raw of raws) {
-    const { preferredId: _p, definition, target: _t, fn: _f, ...fields } = raw;
+    const { preferredId: _p, definition, target: _t, fn: _f, endpoint, ...fields } = raw;
     const id = idOf.get(raw)!;
     const key = approvalKey(raw);
     const policy = policyFor(raw, store);
     const record = records[key];
     const entry: CatalogEntry = { id, ...fields, approval: "approved" };
     const label = `${raw.kind} "${id}" (${raw.source})`;
-    if (policy !== "trusted" && record?.digest !== raw.digest) {
+    // A server whose URL or command changed keeps nothing approved at the old endpoint.
+    const moved = record !== undefined && record.endpoint !== endpoint;
+    const what = moved && record.digest === raw.digest
+      ? `now runs at ${endpoint ?? "no recorded endpoint"}, not where it was approved (${
+        record.endpoint ?? "no endpoint recorded"
+      })`
+      : "changed since it was approved";
+    if (policy !== "trusted" && (record?.digest !== raw.digest || moved)) {
       const diff = record ? lineDiff(record.definition, definition) : undefined;
       if (policy === "require" || (record && policy === "first-sight")) {
         entry.approval = record ? "changed" : "pending";
@@ -88,17 +100,17 @@ async function settle(
           problem: entry.approval,
           id,
           message: record
-            ? `${label} changed since it was approved; held until approved again`
+            ? `${label} ${what}; held until approved again`
             : `${label} is new and waits for an approval`,
         });
       } else {
-        toApprove.push({ key, digest: raw.digest, definition });
+        toApprove.push({ key, digest: raw.digest, definition, endpoint });
         if (record) {
           diagnostics.push({
             source: "approvals",
             problem: "changed",
             id,
-            message: `${label} changed since it was approved; approved again (policy "auto")`,
+            message: `${label} ${what}; approved again (policy "auto")`,
           });
         }
       }
@@ -255,7 +267,12 @@ class LiveCatalog implements Catalog {
       const found = this.#state.all.get(id);
       if (!found) throw new RangeError(`Cannot approve "${id}": no such catalog entry`);
       const { raw } = found;
-      return { key: approvalKey(raw), digest: raw.digest, definition: raw.definition };
+      return {
+        key: approvalKey(raw),
+        digest: raw.digest,
+        definition: raw.definition,
+        endpoint: raw.endpoint,
+      };
     });
     await this.#store.approve(items);
     this.#state = await settle(this.#state.raws, this.#state.collected, this.#store);

@@ -10,6 +10,7 @@ import {
   createResolver,
   createServerRegistry,
   createStorageSource,
+  executeToolCall,
   type HostFunction,
 } from "../../lib/mod.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
@@ -214,6 +215,44 @@ describe("approvals", () => {
     assert.equal(again.catalog.get("web__search")?.approval, "approved");
     assert.match((await storage.get("approvals.json"))!, /"tool:mcp:web:search"/);
     again.catalog.dispose();
+  });
+
+  test("an approval holds at its endpoint only: a new URL holds the tool until approved", async () => {
+    server.tools[0].description = "Search the web";
+    const moved = await startToolServer([tool("search", "Search the web")]);
+    const { registry, catalog, storage } = await setup("require");
+    const call = () =>
+      executeToolCall({ type: "tool_use", id: "t", name: "web__search", input: { q: "x" } }, {
+        catalog,
+      });
+    try {
+      await catalog.approve(["web__search"]);
+      assert.match((await storage.get("approvals.json"))!, /"endpoint": "url http:/);
+      assert.equal((await call()).isError, false);
+      const before = server.calls.length;
+
+      // Same name, same tool definition, another server: the old approval does not carry over.
+      await registry.update("web", { url: moved.url });
+      await waitUntil(() => catalog.get("web__search") === undefined, 10_000)
+        .catch(() => assert.fail("the tool stayed approved after the server's URL changed"));
+      const held = catalog.held.find((h) => h.entry.id === "web__search")!;
+      assert.equal(held.entry.approval, "changed");
+      assert.match(held.diff!, new RegExp(`^- endpoint: url ${server.url}$`, "m"));
+      assert.match(held.diff!, new RegExp(`^\\+ endpoint: url ${moved.url}$`, "m"));
+      const note = catalog.diagnostics.find((d) => d.id === "web__search")!;
+      assert.match(note.message, /now runs at url http:.*, not where it was approved/);
+      const refused = await call();
+      assert.equal(refused.isError, true);
+      assert.deepEqual(moved.calls, [], "no call reached the new endpoint");
+
+      await catalog.approve(["web__search"]);
+      assert.equal((await call()).isError, false);
+      assert.deepEqual(moved.calls, ["search"]);
+      assert.equal(server.calls.length, before);
+    } finally {
+      catalog.dispose();
+      await moved.close();
+    }
   });
 });
 
