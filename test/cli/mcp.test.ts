@@ -57,6 +57,8 @@ describe("mcp", () => {
     assert.match(out.stdout, /Added "team" .* 2 skills, \d+ tools/);
     assert.equal((await stat(config)).mode & 0o777, 0o600);
     assert.equal((await stat(join(env.XDG_CONFIG_HOME, "skillmux"))).mode & 0o777, 0o700);
+    const status = await cli(["mcp", "list"], env);
+    assert.match(status.stdout, /^team .* ok \(add \d{4}-\d\d-\d\d /m, 'not "never checked"');
     const text = await readFile(config, "utf8");
     assert.match(text, /\[\[mcp\.servers\]\]/);
     assert.match(text, /name = "team"/);
