@@ -103,7 +103,26 @@ describe("mcp", () => {
       assert.doesNotMatch(out.stderr, /sk-secret/);
     }
     assert.equal((await cli(["mcp", "add", "--name", "x"], env)).code, 2);
+    const usage: Array<[string[], RegExp]> = [
+      [["mcp", "add", "a", "b"], /give a name and a URL.*\(got no URL\)/],
+      [["mcp", "add", up.url, up.url], /got two URLs/],
+      [["mcp", "add", "x", up.url, "--name", "y"], /two names given \("x" and --name "y"\)/],
+    ];
+    for (const [argv, message] of usage) {
+      const out = await cli(argv, env);
+      assert.equal(out.code, 2, argv.join(" "));
+      assert.match(out.stderr, message);
+    }
     assert.deepEqual(await bytes(), before);
+  });
+
+  test("add takes the name before or after the URL, as other MCP CLIs do", async () => {
+    for (const [argv, name] of [[["docs", DEAD], "docs"], [[DEAD, "docs2"], "docs2"]]) {
+      const out = await cli(["mcp", "add", ...argv, "--no-verify"], env);
+      assert.equal(out.code, 0, out.stderr);
+      assert.match(out.stdout, new RegExp(`Added "${name}" ${DEAD}`));
+      assert.equal((await cli(["mcp", "remove", name], env)).code, 0);
+    }
   });
 
   test("add --no-verify saves a dead server; ping shows ✓ and ✗ and exits 1", async () => {
