@@ -13,7 +13,8 @@ import { CliError, splitCommand, str, UsageError } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { type Context, ensureConfigDir, printJson, table } from "./_context.ts";
 import { cliInvocation } from "./_invocation.ts";
-import { headers, statusNote, view } from "./_mcp_view.ts";
+import { headers, onServer, statusNote, view } from "./_mcp_view.ts";
+import { didYouMean } from "./_suggest.ts";
 import { update } from "./mcp_update.ts";
 import { isOAuthError } from "../mcp/auth/errors.ts";
 import { endpointOf, login, loginCommands } from "./mcp_login.ts";
@@ -190,7 +191,7 @@ const remove: Command = {
   min: 1,
   summary: "Remove a registered server by name or URL",
   async run(ctx, [target]) {
-    const removed = await (await ctx.registry()).remove(target);
+    const removed = await onServer(ctx, target, async () => (await ctx.registry()).remove(target));
     if (ctx.json) return printJson(ctx, { removed: view(removed) }), 0;
     ctx.out(`${ctx.paint.ok("✓")} Removed "${removed.name}" ${removed.url ?? removed.command}`);
     return 0;
@@ -200,7 +201,10 @@ const remove: Command = {
 async function selected(ctx: Context, args: string[], verb: string): Promise<string[] | undefined> {
   const all = await (await ctx.registry()).list();
   const unknown = args.find((a) => !all.some((s) => s.name === a || s.url === a));
-  if (unknown !== undefined) throw new CliError(`No server named "${unknown}" is registered`);
+  if (unknown !== undefined) {
+    const hint = didYouMean(unknown, all.map((s) => s.name));
+    throw new CliError(`No server named "${unknown}" is registered${hint}`);
+  }
   const count = args.length > 0 ? args.length : all.filter((s) => s.enabled !== false).length;
   if (count > 1) ctx.err(ctx.paint.dim(`${verb} ${count} servers…`));
   return args.length > 0 ? args : undefined;

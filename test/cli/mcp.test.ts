@@ -90,7 +90,11 @@ describe("mcp", () => {
       [["mcp", "add", up.url, "--name", "team"], /already registered/],
       [["mcp", "remove", "nobody"], /No server matches "nobody"/],
       [["mcp", "import", join(home.dir, "missing.json")], /Cannot read/],
-      [["mcp", "ping", "nobody"], /No server named "nobody"/],
+      [["mcp", "ping", "nobody"], /No server named "nobody" is registered$/m],
+      [["mcp", "ping", "tean"], /No server named "tean" is registered; did you mean "team"\?/],
+      [["mcp", "remove", "teams"], /No server matches "teams" .*; did you mean "team"\?/],
+      [["mcp", "update", "Tea", "--description", "x"], /did you mean "team"\?/],
+      [["mcp", "logout", "taem"], /did you mean "team"\?/],
       [["mcp", "update", "nobody", "--description", "x"], /No server matches "nobody"/],
       [["mcp", "update", "team", "--header", "Cookie: a=b"], /Cookie/i],
       [["mcp", "update", "team", "--url", DEAD], /./],
@@ -117,7 +121,8 @@ describe("mcp", () => {
   });
 
   test("add takes the name before or after the URL, as other MCP CLIs do", async () => {
-    for (const [argv, name] of [[["docs", DEAD], "docs"], [[DEAD, "docs2"], "docs2"]]) {
+    const cases: Array<[string[], string]> = [[["docs", DEAD], "docs"], [[DEAD, "docs2"], "docs2"]];
+    for (const [argv, name] of cases) {
       const out = await cli(["mcp", "add", ...argv, "--no-verify"], env);
       assert.equal(out.code, 0, out.stderr);
       assert.match(out.stdout, new RegExp(`Added "${name}" ${DEAD}`));
