@@ -13,6 +13,8 @@ import {
   executeToolCall,
   type HostFunction,
 } from "../../lib/mod.ts";
+import { stdio } from "../../lib/mcp/transport/stdio.ts";
+import { everything, ROOT } from "../mcp/_stdio_helpers.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
 import { waitUntil } from "../_wait.ts";
 
@@ -254,6 +256,35 @@ describe("approvals", () => {
       await moved.close();
     }
   });
+});
+
+test("an approval holds for its stdio command: new arguments hold the server's tools", async () => {
+  const { command, args } = everything();
+  const registry = createServerRegistry({
+    storage: createMemoryStorage(),
+    connect: { stdio: stdio() },
+  });
+  await registry.add({ name: "local", command, args, cwd: ROOT });
+  const catalog = await createCatalog({
+    registry,
+    approvals: { storage: createMemoryStorage(), remote: "require" },
+    follow: false,
+  });
+  try {
+    await catalog.approve(catalog.held.map((h) => h.entry.id));
+    const approved = catalog.entries.filter((e) => e.source === "mcp:local").length;
+    assert.ok(approved > 0);
+    // The same program through env: the same tools, another command line.
+    await registry.update("local", { command: "env", args: [command, ...args] });
+    await catalog.refresh();
+    assert.equal(catalog.entries.filter((e) => e.source === "mcp:local").length, 0);
+    assert.equal(catalog.held.length, approved);
+    const { diff } = catalog.held[0];
+    assert.match(diff!, /^- endpoint: stdio \[".*"stdio"\]$/m);
+    assert.match(diff!, /^\+ endpoint: stdio \["env",.*"stdio"\]$/m);
+  } finally {
+    catalog.dispose();
+  }
 });
 
 describe("MCP tools from the registry", () => {
