@@ -11,9 +11,18 @@ export interface ApprovalStore {
   /** Every record, by {@linkcode approvalKey}. */
   all(): Promise<Record<string, ApprovalRecord>>;
   /** Record these approvals (replacing earlier ones of the same keys). */
-  approve(items: ReadonlyArray<{ key: string; digest: string; definition: string }>): Promise<void>;
+  approve(items: ReadonlyArray<ApprovalItem>): Promise<void>;
   /** Forget these approvals. */
   revoke(keys: readonly string[]): Promise<void>;
+}
+
+/** What an approval records: the entry's key and digest, its definition and where it runs. */
+export interface ApprovalItem {
+  key: string;
+  digest: string;
+  definition: string;
+  /** A registered server's URL or stdio command: the approval holds there only. */
+  endpoint?: string;
 }
 
 /** The largest definition kept for diffs, in characters. */
@@ -60,6 +69,7 @@ export function createApprovalStore(options: ApprovalOptions): ApprovalStore {
           records[item.key] = {
             digest: item.digest,
             definition: item.definition.slice(0, MAX_DEFINITION),
+            ...(item.endpoint !== undefined ? { endpoint: item.endpoint } : {}),
             approvedAt,
           };
         }

@@ -10,7 +10,12 @@ import { lineDiff } from "./_diff.ts";
 import { IdTable } from "./_ids.ts";
 import { buildKeywordIndex } from "./_keyword_index.ts";
 import { entryLine, renderLines, renderWithin } from "./_render.ts";
-import { approvalKey, type ApprovalStore, createApprovalStore } from "./_approvals.ts";
+import {
+  type ApprovalItem,
+  approvalKey,
+  type ApprovalStore,
+  createApprovalStore,
+} from "./_approvals.ts";
 import { countTokens } from "./tokens.ts";
 import type {
   ApprovalPolicy,
@@ -61,6 +66,7 @@ function entryFields(raw: RawEntry) {
     tasks: _k,
     shadows: _s,
     alternate: _a,
+    endpoint: _e,
     ...fields
   } = raw;
   return fields;
@@ -74,9 +80,9 @@ function entryFields(raw: RawEntry) {
 function standInsFor(
   raws: readonly RawEntry[],
   held: HeldEntry[],
-  records: Record<string, { digest: string } | undefined>,
+  records: Record<string, { digest: string; endpoint?: string } | undefined>,
   store: ApprovalStore,
-  toApprove: Array<{ key: string; digest: string; definition: string }>,
+  toApprove: ApprovalItem[],
   diagnostics: CatalogDiagnostic[],
 ): Array<{ entry: CatalogEntry; raw: RawEntry }> {
   const waiting = new Map(
@@ -88,9 +94,16 @@ function standInsFor(
     if (!heldOne) continue;
     const key = approvalKey(raw);
     const policy = policyFor(raw, store);
-    if (policy !== "trusted" && records[key]?.digest !== raw.digest) {
+    const record = records[key];
+    const moved = record !== undefined && record.endpoint !== raw.endpoint;
+    if (policy !== "trusted" && (record?.digest !== raw.digest || moved)) {
       if (policy !== "auto") continue; // this version waits as well
-      toApprove.push({ key, digest: raw.digest, definition: raw.definition });
+      toApprove.push({
+        key,
+        digest: raw.digest,
+        definition: raw.definition,
+        endpoint: raw.endpoint,
+      });
     }
     waiting.delete(raw.name);
     const { definition: _d, ...fields } = entryFields(raw);
@@ -123,19 +136,27 @@ async function settle(
   }
   const records = await store.all();
   const diagnostics = [...collected];
-  const toApprove: Array<{ key: string; digest: string; definition: string }> = [];
+  const toApprove: ApprovalItem[] = [];
   const all = new Map<string, { entry: CatalogEntry; raw: RawEntry }>();
   const held: HeldEntry[] = [];
   for (const raw of raws) {
     if (raw.alternate) continue;
     const { definition, ...fields } = entryFields(raw);
+    const endpoint = raw.endpoint;
     const id = idOf.get(raw)!;
     const key = approvalKey(raw);
     const policy = policyFor(raw, store);
     const record = records[key];
     const entry: CatalogEntry = { id, ...fields, approval: "approved" };
     const label = `${raw.kind} "${id}" (${raw.source})`;
-    if (policy !== "trusted" && record?.digest !== raw.digest) {
+    // A server whose URL or command changed keeps nothing approved at the old endpoint.
+    const moved = record !== undefined && record.endpoint !== endpoint;
+    const what = moved && record.digest === raw.digest
+      ? `now runs at ${endpoint ?? "no recorded endpoint"}, not where it was approved (${
+        record.endpoint ?? "no endpoint recorded"
+      })`
+      : "changed since it was approved";
+    if (policy !== "trusted" && (record?.digest !== raw.digest || moved)) {
       const diff = record ? lineDiff(record.definition, definition) : undefined;
       if (policy === "require" || (record && policy === "first-sight")) {
         entry.approval = record ? "changed" : "pending";
@@ -145,17 +166,17 @@ async function settle(
           problem: entry.approval,
           id,
           message: record
-            ? `${label} changed since it was approved; held until approved again`
+            ? `${label} ${what}; held until approved again`
             : `${label} is new and waits for an approval`,
         });
       } else {
-        toApprove.push({ key, digest: raw.digest, definition });
+        toApprove.push({ key, digest: raw.digest, definition, endpoint });
         if (record) {
           diagnostics.push({
             source: "approvals",
             problem: "changed",
             id,
-            message: `${label} changed since it was approved; approved again (policy "auto")`,
+            message: `${label} ${what}; approved again (policy "auto")`,
           });
         }
       }
@@ -325,7 +346,12 @@ class LiveCatalog implements Catalog {
       const found = this.#state.all.get(id);
       if (!found) throw new RangeError(`Cannot approve "${id}": no such catalog entry`);
       const { raw } = found;
-      return { key: approvalKey(raw), digest: raw.digest, definition: raw.definition };
+      return {
+        key: approvalKey(raw),
+        digest: raw.digest,
+        definition: raw.definition,
+        endpoint: raw.endpoint,
+      };
     });
     await this.#store.approve(items);
     this.#state = await settle(this.#state.raws, this.#state.collected, this.#store);

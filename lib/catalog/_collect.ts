@@ -38,6 +38,23 @@ export interface RawEntry extends Omit<CatalogEntry, "id" | "approval"> {
    * under the winner's id while the winner waits.
    */
   alternate?: boolean;
+  /** Entries of a registered server: where it runs (its URL, or its stdio command and args). */
+  endpoint?: string;
+}
+
+/**
+ * Where a registered server runs, as approvals record it: its URL, or its stdio program and
+ * arguments. An approval holds for this endpoint only.
+ */
+export function endpointOf(server: McpServerConfig): string {
+  return server.url !== undefined
+    ? `url ${server.url}`
+    : `stdio ${JSON.stringify([server.command ?? "", ...(server.args ?? [])])}`;
+}
+
+/** `raw` tied to `endpoint`: the endpoint is recorded with its approval and leads its diff. */
+function at(raw: RawEntry, endpoint: string): RawEntry {
+  return { ...raw, endpoint, definition: `endpoint: ${endpoint}\n${raw.definition}` };
 }
 
 /** Where a catalog's entries come from. */
@@ -304,9 +321,17 @@ export async function collect(
   );
   for (const [i, server] of servers.entries()) {
     for (const tool of found[i]?.tools ?? []) {
-      tools.push(await toolEntry(server.name, tool, { tool, server }, false));
+      tools.push(
+        at(await toolEntry(server.name, tool, { tool, server }, false), endpointOf(server)),
+      );
     }
   }
+  // Skills of a registered server are tied to its endpoint as its tools are.
+  const endpoints = new Map(servers.map((s) => [`mcp:${s.name}`, endpointOf(s)]));
+  skills.forEach((raw, i) => {
+    const endpoint = endpoints.get(raw.source);
+    if (endpoint !== undefined) skills[i] = at(raw, endpoint);
+  });
   for (const client of sources.clients ?? []) {
     try {
       const listed = await client.listTools({

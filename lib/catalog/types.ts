@@ -298,6 +298,12 @@ export interface ApprovalRecord {
   digest: string;
   /** The definition approved (for diffs), cut at 64 KiB. */
   definition: string;
+  /**
+   * Where the entry ran when approved, for entries of a registered server: `url <url>` or
+   * `stdio ["program","arg",…]`. When the server's URL or command changes, its entries are held
+   * until approved again, like a changed definition.
+   */
+  endpoint?: string;
   /** ISO time of the approval. */
   approvedAt: string;
 }

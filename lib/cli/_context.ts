@@ -13,13 +13,17 @@ import { createOAuthStore } from "../mcp/auth/store.ts";
 import type { OAuthStore } from "../mcp/auth/types.ts";
 import { createFsStorage } from "../storage/fs.ts";
 import { str, type Values } from "./_args.ts";
+import { sgr, visibleWidth } from "./_terminal.ts";
 
 /**
  * Input and output of one {@linkcode run} call: where text goes, the
  * environment to read, whether to colour, and a signal that stops `serve`.
  */
 export interface CliIo {
-  /** Receives standard output, in chunks that end with a newline. */
+  /**
+   * Receives standard output, in chunks that end with a newline. Terminal controls in what the
+   * CLI prints (C0 but newline and tab, DEL, C1) arrive written out as `\uXXXX`.
+   */
   stdout: (text: string) => void;
   /** Receives errors, warnings and progress lines. */
   stderr: (text: string) => void;
@@ -59,9 +63,9 @@ export interface Context {
   err(line: string): void;
 }
 
-const ESC = "\x1b";
+// Colours are markers that the terminal writer (`_terminal.ts`) alone turns into escapes.
 const style = (on: boolean, open: number, close: number) => (text: string) =>
-  on ? `\x1b[${open}m${text}\x1b[${close}m` : text;
+  on ? `${sgr(open)}${text}${sgr(close)}` : text;
 
 /** Build the context from the global option values. */
 export function createContext(io: CliIo, values: Values): Context {
@@ -122,7 +126,7 @@ export function printJson(ctx: Context, value: unknown): void {
 
 /** Pad cells into aligned columns (the last column is not padded). */
 export function table(rows: readonly string[][]): string[] {
-  const width = (s: string) => s.replace(new RegExp(`${ESC}\\[[0-9;]*m`, "g"), "").length;
+  const width = visibleWidth;
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, width(cell))));

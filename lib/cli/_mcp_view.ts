@@ -2,6 +2,8 @@
 
 import type { RegisteredServer } from "../mcp/registry/records.ts";
 import { CliError, type Values } from "./_args.ts";
+import type { Context } from "./_context.ts";
+import { suggesting } from "./_suggest.ts";
 
 interface ServerView {
   id: string;
@@ -65,4 +67,14 @@ export function headers(values: Values): Record<string, string> | undefined {
     out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
   }
   return out;
+}
+
+/** Run `fn` on the server `target`; when no server matches, say which name was probably meant. */
+export function onServer<T>(ctx: Context, target: string, fn: () => Promise<T>): Promise<T> {
+  return suggesting(
+    target,
+    fn,
+    (error) => error instanceof Error && /^No server (matches|named) /.test(error.message),
+    async () => (await (await ctx.registry()).list()).map((s) => s.name),
+  );
 }

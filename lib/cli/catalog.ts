@@ -19,6 +19,7 @@ import type { SkillSource } from "../resolve/types.ts";
 import { createFsStorage } from "../storage/fs.ts";
 import { CliError, str, UsageError, type Values } from "./_args.ts";
 import type { Command } from "./_command.ts";
+import { cliInvocation } from "./_invocation.ts";
 import { type Context, ensureConfigDir, printJson } from "./_context.ts";
 import { evaluationLines } from "./_eval_report.ts";
 
@@ -32,7 +33,11 @@ function positive(values: Values, name: string): number | undefined {
 }
 
 /** The catalog over the default sources, the registry and `approvals.json` in the config folder. */
-async function withCatalog<T>(ctx: Context, fn: (catalog: Catalog) => Promise<T>): Promise<T> {
+async function withCatalog<T>(
+  ctx: Context,
+  fn: (catalog: Catalog) => Promise<T>,
+  { approving = false } = {},
+): Promise<T> {
   const config = await ensureConfigDir(ctx);
   const sources = await createDefaultSources(ctx.sourceOptions);
   const catalog = await createCatalog({
@@ -45,11 +50,12 @@ async function withCatalog<T>(ctx: Context, fn: (catalog: Catalog) => Promise<T>
     for (const d of catalog.diagnostics) {
       if (d.problem !== "pending" && d.problem !== "changed") ctx.err(`warning: ${d.message}`);
     }
-    if (!ctx.json && catalog.held.length > 0) {
+    // `approve` itself lists what waits: no pointer to the command being run.
+    if (!ctx.json && !approving && catalog.held.length > 0) {
       ctx.err(
         `${catalog.held.length} entr${
           catalog.held.length === 1 ? "y waits" : "ies wait"
-        } for approval (skillmux approve)`,
+        } for approval (${cliInvocation()} approve)`,
       );
     }
     return await fn(catalog);
@@ -211,7 +217,7 @@ const approve: Command = {
           ctx.out(`  ${entry.description}`);
           if (diff) { for (const line of diff.split("\n")) ctx.out(`    ${line}`); }
         }
-        if (held.length > 0) ctx.out("Approve with: skillmux approve <id…> (or --all)");
+        if (held.length > 0) ctx.out(`Approve with: ${cliInvocation()} approve <id…> (or --all)`);
         return 0;
       }
       const unknown = chosen.filter((id) =>
@@ -222,7 +228,7 @@ const approve: Command = {
       if (ctx.json) return printJson(ctx, { approved: chosen, held: catalog.held }), 0;
       ctx.out(`${ctx.paint.ok("✓")} Approved ${chosen.join(", ")}`);
       return 0;
-    });
+    }, { approving: true });
   },
 };
 

@@ -13,18 +13,54 @@ import { CliError, splitCommand, str, UsageError } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { type Context, ensureConfigDir, printJson, table } from "./_context.ts";
 import { cliInvocation } from "./_invocation.ts";
-import { headers, statusNote, view } from "./_mcp_view.ts";
+import { headers, onServer, statusNote, view } from "./_mcp_view.ts";
+import { didYouMean } from "./_suggest.ts";
 import { update } from "./mcp_update.ts";
 import { isOAuthError } from "../mcp/auth/errors.ts";
 import { endpointOf, login, loginCommands } from "./mcp_login.ts";
 
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/**
+ * The URL and name of `mcp add`'s arguments, in either order as other MCP CLIs take them:
+ * `<url>`, `<url> <name>`, `<name> <url>`, or `<name>` with `--command`.
+ */
+function addArguments(
+  args: readonly string[],
+  option: string | undefined,
+  command: boolean,
+): { url?: string; name?: string } {
+  let url: string | undefined;
+  let name: string | undefined;
+  if (args.length === 2) {
+    const urls = args.filter((a) => URL_LIKE.test(a));
+    if (urls.length !== 1) {
+      throw new UsageError(
+        `skillmux mcp add: give a name and a URL, e.g. mcp add docs https://example.org/mcp ` +
+          `(got ${urls.length === 2 ? "two URLs" : "no URL"})`,
+      );
+    }
+    url = urls[0];
+    name = args.find((a) => a !== url);
+  } else if (args.length === 1) {
+    // With --command the one argument is the name; else it is the URL (checked as one later).
+    if (command && !URL_LIKE.test(args[0])) name = args[0];
+    else url = args[0];
+  }
+  if (name !== undefined && option !== undefined && option !== name) {
+    throw new UsageError(`skillmux mcp add: two names given ("${name}" and --name "${option}")`);
+  }
+  return { url, name: option ?? name };
+}
+
 const add: Command = {
   words: ["mcp", "add"],
-  args: '<url> | --command "<cmd …>"',
-  max: 1,
+  args: '[name] <url> | [name] --command "<cmd …>"',
+  max: 2,
   summary: "Register an MCP server (checked, connected and discovered before saving)",
   options: [
-    "--name <n>          server name (default: host-port of the URL, or the program name)",
+    "--name <n>          server name, or give it before the URL (default: host-port of the URL,",
+    "                    or the program name)",
     "--api-key <k>       sent as Authorization: Bearer <k>; ${VAR} reads the environment",
     '--header "K: V"     extra HTTP header (repeatable); values may use ${VAR}',
     '--command "<cmd>"   a stdio server: program and arguments, shell-style quoting',
@@ -45,8 +81,9 @@ const add: Command = {
     login: { type: "boolean" },
     "no-browser": { type: "boolean" },
   },
-  async run(ctx, [url], values) {
+  async run(ctx, args, values) {
     const line = str(values, "command");
+    const { url, name } = addArguments(args, str(values, "name"), line !== undefined);
     if ((url === undefined) === (line === undefined)) {
       throw new UsageError("skillmux mcp add: give either a URL or --command, not both or neither");
     }
@@ -57,8 +94,7 @@ const add: Command = {
       if (!command) throw new CliError("--command is empty");
       Object.assign(server, { command, args });
     }
-    server.name = str(values, "name") ??
-      (url !== undefined ? nameFromUrl(url) : basename(server.command!));
+    server.name = name ?? (url !== undefined ? nameFromUrl(url) : basename(server.command!));
     const apiKey = str(values, "api-key");
     if (apiKey !== undefined) server.apiKey = apiKey;
     const extra = headers(values);
@@ -155,7 +191,7 @@ const remove: Command = {
   min: 1,
   summary: "Remove a registered server by name or URL",
   async run(ctx, [target]) {
-    const removed = await (await ctx.registry()).remove(target);
+    const removed = await onServer(ctx, target, async () => (await ctx.registry()).remove(target));
     if (ctx.json) return printJson(ctx, { removed: view(removed) }), 0;
     ctx.out(`${ctx.paint.ok("✓")} Removed "${removed.name}" ${removed.url ?? removed.command}`);
     return 0;
@@ -165,7 +201,10 @@ const remove: Command = {
 async function selected(ctx: Context, args: string[], verb: string): Promise<string[] | undefined> {
   const all = await (await ctx.registry()).list();
   const unknown = args.find((a) => !all.some((s) => s.name === a || s.url === a));
-  if (unknown !== undefined) throw new CliError(`No server named "${unknown}" is registered`);
+  if (unknown !== undefined) {
+    const hint = didYouMean(unknown, all.map((s) => s.name));
+    throw new CliError(`No server named "${unknown}" is registered${hint}`);
+  }
   const count = args.length > 0 ? args.length : all.filter((s) => s.enabled !== false).length;
   if (count > 1) ctx.err(ctx.paint.dim(`${verb} ${count} servers…`));
   return args.length > 0 ? args : undefined;

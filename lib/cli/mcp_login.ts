@@ -12,12 +12,15 @@ import { CliError, str } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { type Context, ensureConfigDir, printJson } from "./_context.ts";
 import { openBrowser, startLoopback } from "./_loopback.ts";
+import { didYouMean } from "./_suggest.ts";
 
 async function httpServer(ctx: Context, name: string): Promise<RegisteredServer & { url: string }> {
-  const found = (await (await ctx.registry()).list()).find((s) =>
-    s.name === name || s.url === name
-  );
-  if (found === undefined) throw new CliError(`No server named "${name}" is registered`);
+  const all = await (await ctx.registry()).list();
+  const found = all.find((s) => s.name === name || s.url === name);
+  if (found === undefined) {
+    const hint = didYouMean(name, all.map((s) => s.name));
+    throw new CliError(`No server named "${name}" is registered${hint}`);
+  }
   if (found.url === undefined) throw new CliError(`"${name}" is a stdio server: it has no sign-in`);
   return found as RegisteredServer & { url: string };
 }

@@ -5,7 +5,7 @@ import type { ServerPatch } from "../mcp/registry/records.ts";
 import { splitCommand, str, UsageError } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { printJson } from "./_context.ts";
-import { headers, view } from "./_mcp_view.ts";
+import { headers, onServer, view } from "./_mcp_view.ts";
 
 /** `mcp update`: validated like `add`; reconnects when the way to reach the server changes. */
 export const update: Command = {
@@ -64,10 +64,11 @@ export const update: Command = {
       throw new UsageError("skillmux mcp update: nothing to change (see --help)");
     }
     const registry = await ctx.registry();
-    const { server, discovery } = await registry.update(target, patch, {
-      ...(values["no-verify"] === true ? { discover: false } : {}),
-      timeoutMs: 10_000,
-    });
+    const { server, discovery } = await onServer(ctx, target, () =>
+      registry.update(target, patch, {
+        ...(values["no-verify"] === true ? { discover: false } : {}),
+        timeoutMs: 10_000,
+      }));
     if (ctx.json) return printJson(ctx, { server: view(server), discovery }), 0;
     const found = discovery
       ? ` — ${skillResources(discovery.resources).length} skills, ${discovery.tools.length} tools`

@@ -12,6 +12,7 @@ import { leadingWords, parse, UsageError } from "./_args.ts";
 import { checkArity, type Command } from "./_command.ts";
 import { type CliIo, createContext } from "./_context.ts";
 import { commandHelp, overviewHelp } from "./_help.ts";
+import { terminalIo } from "./_terminal.ts";
 import { catalogCommands } from "./catalog.ts";
 import { mcpCommands } from "./mcp.ts";
 import { serve } from "./serve.ts";
@@ -90,7 +91,9 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
  * console.log(code, JSON.parse(out).skills.length); // 0 16
  * ```
  */
-export async function run(argv: string[], io: CliIo): Promise<number> {
+export async function run(argv: string[], raw: CliIo): Promise<number> {
+  // The one output path: everything below writes through it, text from outside included.
+  const io = terminalIo(raw);
   try {
     return await dispatch(argv, io);
   } catch (error) {

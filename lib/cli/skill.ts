@@ -10,6 +10,7 @@ import { readFile, stat } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { listSkills, resolveSkill } from "../resolve/default_sources.ts";
 import { createBuiltinSource } from "../resolve/builtin_source.ts";
+import { isSkillNotFoundError } from "../resolve/errors.ts";
 import { normalizeSkillName } from "../skill/name.ts";
 import { parseSkill } from "../skill/parse.ts";
 import { renderSkill } from "../skill/render.ts";
@@ -19,6 +20,7 @@ import { CliError } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { type Context, ensureConfigDir, printJson, table } from "./_context.ts";
 import { lint } from "./skill_lint.ts";
+import { suggesting } from "./_suggest.ts";
 import { installCommands } from "./skill_install.ts";
 
 const LAYOUTS = [".md", "/SKILL.md", ".toml"] as const;
@@ -71,7 +73,13 @@ const show: Command = {
   min: 1,
   summary: "Show the winning skill, rendered, with its source and location",
   async run(ctx, [name]) {
-    const hit = await resolveSkill(name, { ...ctx.sourceOptions, deadlineMs: 20_000 });
+    const options = { ...ctx.sourceOptions, deadlineMs: 20_000 };
+    const hit = await suggesting(
+      name,
+      () => resolveSkill(name, options),
+      isSkillNotFoundError,
+      async () => (await listSkills(options)).skills.map((s) => s.name),
+    );
     const { skill } = hit;
     if (ctx.json) {
       const { source, location, diagnostics } = hit;

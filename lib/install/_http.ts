@@ -1,5 +1,11 @@
 // Private: GET through ky with a timeout, retries, a streamed size cap, and the URL policy
 // checked on the first URL and on every redirect hop.
+//
+// Downloads ask for `Accept-Encoding: identity` and refuse an answer that is content-encoded all
+// the same before reading it: fetch decodes gzip, deflate and br on its own, so a few kilobytes
+// could expand to gigabytes (a "gzip bomb"); even cut at the cap, every decoded byte costs two
+// more in buffers the garbage collector has not freed yet (measured: 9–10 MB over the control
+// for the 4 MiB cap, against 2 × cap). Refused unread, such an answer costs nothing.
 
 import ky, { HTTPError, TimeoutError } from "ky";
 import { checkConnectTarget } from "../mcp/policy/connect_target.ts";
@@ -69,7 +75,7 @@ export async function getBytes(
         redirect: "manual",
         throwHttpErrors: (status) => status >= 400,
         signal: options.signal,
-        headers: { accept: "application/json, text/markdown, */*" },
+        headers: { accept: "application/json, text/markdown, */*", "accept-encoding": "identity" },
       });
     } catch (error) {
       throw failure(error, what, shown, skill, options.signal);
@@ -79,6 +85,17 @@ export async function getBytes(
       await response.body?.cancel();
       current = new URL(location, current);
       continue;
+    }
+    const coding = response.headers.get("content-encoding")?.trim();
+    if (coding && coding.toLowerCase() !== "identity") {
+      await response.body?.cancel();
+      throw new InstallError(
+        "http",
+        `Cannot download ${what}: ${shown} answered with Content-Encoding "${coding}" although ` +
+          `only identity was accepted; refusing it unread (a registry must serve its files ` +
+          `uncompressed to a client that asks so)`,
+        { url: shown, skill },
+      );
     }
     return await readCapped(response, maxBytes, what, shown, skill);
   }

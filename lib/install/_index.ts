@@ -33,6 +33,33 @@ const EntrySchema = v.object({
 
 const IndexSchema = v.object({ skills: v.array(v.unknown()) });
 
+/**
+ * Why files at `paths` cannot all be placed in one folder, or `undefined`: a path listed twice, or
+ * a path that is also a folder of another (`scripts` and `scripts/run.py`), the skill document
+ * `SKILL.md` included. Compared ignoring case, as the file systems of macOS and Windows do.
+ */
+function fileClash(paths: readonly string[]): string | undefined {
+  const seen = new Map<string, string>([["skill.md", "SKILL.md"]]);
+  for (const path of paths) {
+    const key = path.toLowerCase();
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      return earlier === path
+        ? `the file ${path} is listed twice`
+        : `the files ${earlier} and ${path} differ only in case`;
+    }
+    seen.set(key, path);
+  }
+  for (const [key, path] of seen) {
+    for (const [other, inner] of seen) {
+      if (other.startsWith(`${key}/`)) {
+        return `the file ${path} is also a folder of ${inner}; a path cannot be both`;
+      }
+    }
+  }
+  return undefined;
+}
+
 /** The entries of the index text `bytes` read from `url`. */
 export function readIndex(bytes: Uint8Array, url: string): RegistryIndex {
   let json: unknown;
@@ -101,16 +128,13 @@ export function readIndex(bytes: Uint8Array, url: string): RegistryIndex {
         }${index + 1}); it cannot be installed from this index until one is removed`,
       });
     }
-    const paths = new Set<string>();
-    for (const file of entry.files ?? []) {
-      if (paths.has(file.path)) {
-        return problems.push({
-          name,
-          index,
-          message: `entry ${index + 1} ("${entry.name}"): the file ${file.path} is listed twice`,
-        });
-      }
-      paths.add(file.path);
+    const clash = fileClash((entry.files ?? []).map((f) => f.path));
+    if (clash !== undefined) {
+      return problems.push({
+        name,
+        index,
+        message: `entry ${index + 1} ("${entry.name}"): ${clash}`,
+      });
     }
     byName.set(entry.name, { entry, index });
   });

@@ -10,7 +10,7 @@ export type InstallErrorCode =
   | "invalid-name" // a name that is not a skill name (not ASCII, `../x`, ...)
   | "policy" // a URL the URL policy refuses
   | "network" // the registry could not be reached, or timed out
-  | "http" // the registry answered with an error status
+  | "http" // the registry answered with an error status, or content-encoded though asked not to
   | "not-found" // 404, or a name the index does not list
   | "too-large" // a download over the size cap
   | "invalid-index" // the index is not the expected JSON, or lists a name badly

@@ -1,9 +1,10 @@
 // Servers for the catalog and prompt tests, on 127.0.0.1 port 0:
 //
-// startToolServer({ tools }) → { url, tools, close() }
+// startToolServer({ tools }) → { url, tools, calls, close() }
 //   The MCP SDK's McpServer over stateless Streamable HTTP (JSON answers) whose tools/list
 //   answers with the current `tools` array: tests change a description between listings, as a
-//   server that "rug-pulls" would. tools/call answers `<name>: <JSON arguments>`.
+//   server that "rug-pulls" would. tools/call answers `<name>: <JSON arguments>` and records the
+//   tool's name in `calls`.
 //
 // startFakeLlm(answer, { cors }) → { url, requests, close() }
 //   One HTTP server speaking both OpenAI chat completions (POST /v1/chat/completions) and
@@ -43,6 +44,7 @@ async function readBody(req: http.IncomingMessage): Promise<string | undefined> 
 
 /** Start a tool server whose `tools` can change between listings. */
 export async function startToolServer(tools: TestTool[]) {
+  const calls: string[] = [];
   const server = http.createServer(async (req, res) => {
     if (req.method !== "POST") return void res.writeHead(405).end();
     const text = await readBody(req);
@@ -52,12 +54,15 @@ export async function startToolServer(tools: TestTool[]) {
       capabilities: { tools: {} },
     });
     mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-    mcp.server.setRequestHandler(CallToolRequestSchema, (request) => ({
-      content: [{
-        type: "text",
-        text: `${request.params.name}: ${JSON.stringify(request.params.arguments ?? {})}`,
-      }],
-    }));
+    mcp.server.setRequestHandler(
+      CallToolRequestSchema,
+      (request) => (calls.push(request.params.name), {
+        content: [{
+          type: "text",
+          text: `${request.params.name}: ${JSON.stringify(request.params.arguments ?? {})}`,
+        }],
+      }),
+    );
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -70,7 +75,7 @@ export async function startToolServer(tools: TestTool[]) {
     await transport.handleRequest(req, res, body);
   });
   const listening = await listenLocal(server);
-  return { url: `http://127.0.0.1:${listening.port}/mcp`, tools, close: listening.close };
+  return { url: `http://127.0.0.1:${listening.port}/mcp`, tools, calls, close: listening.close };
 }
 
 /** One request the fake LLM received. */

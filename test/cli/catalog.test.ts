@@ -51,8 +51,12 @@ test("select: keyword selection with --json, ranks best first, and the prompt", 
 
 test("approve: a registered server's tool waits, is approved, then selected by the LLM", async () => {
   assert.equal((await cli(["mcp", "add", server.url, "--name", "genes"], home.env)).code, 0);
+  const catalog = await cli(["catalog"], home.env);
+  assert.match(catalog.stderr, /1 entry waits for approval \(.* approve\)/);
   const waiting = await cli(["approve"], home.env);
   assert.equal(waiting.code, 0);
+  assert.doesNotMatch(waiting.stderr, /waits for approval/, "approve does not point to itself");
+  assert.match(waiting.stdout, /^Approve with: .* approve <id…> \(or --all\)$/m);
   assert.match(
     waiting.stdout,
     /genes__lookup \(tool, mcp:genes\) new\n {2}Look a gene up by symbol/,

@@ -57,6 +57,8 @@ describe("mcp", () => {
     assert.match(out.stdout, /Added "team" .* 2 skills, \d+ tools/);
     assert.equal((await stat(config)).mode & 0o777, 0o600);
     assert.equal((await stat(join(env.XDG_CONFIG_HOME, "skillmux"))).mode & 0o777, 0o700);
+    const status = await cli(["mcp", "list"], env);
+    assert.match(status.stdout, /^team .* ok \(add \d{4}-\d\d-\d\d /m, 'not "never checked"');
     const text = await readFile(config, "utf8");
     assert.match(text, /\[\[mcp\.servers\]\]/);
     assert.match(text, /name = "team"/);
@@ -88,7 +90,11 @@ describe("mcp", () => {
       [["mcp", "add", up.url, "--name", "team"], /already registered/],
       [["mcp", "remove", "nobody"], /No server matches "nobody"/],
       [["mcp", "import", join(home.dir, "missing.json")], /Cannot read/],
-      [["mcp", "ping", "nobody"], /No server named "nobody"/],
+      [["mcp", "ping", "nobody"], /No server named "nobody" is registered$/m],
+      [["mcp", "ping", "tean"], /No server named "tean" is registered; did you mean "team"\?/],
+      [["mcp", "remove", "teams"], /No server matches "teams" .*; did you mean "team"\?/],
+      [["mcp", "update", "Tea", "--description", "x"], /did you mean "team"\?/],
+      [["mcp", "logout", "taem"], /did you mean "team"\?/],
       [["mcp", "update", "nobody", "--description", "x"], /No server matches "nobody"/],
       [["mcp", "update", "team", "--header", "Cookie: a=b"], /Cookie/i],
       [["mcp", "update", "team", "--url", DEAD], /./],
@@ -101,7 +107,27 @@ describe("mcp", () => {
       assert.doesNotMatch(out.stderr, /sk-secret/);
     }
     assert.equal((await cli(["mcp", "add", "--name", "x"], env)).code, 2);
+    const usage: Array<[string[], RegExp]> = [
+      [["mcp", "add", "a", "b"], /give a name and a URL.*\(got no URL\)/],
+      [["mcp", "add", up.url, up.url], /got two URLs/],
+      [["mcp", "add", "x", up.url, "--name", "y"], /two names given \("x" and --name "y"\)/],
+    ];
+    for (const [argv, message] of usage) {
+      const out = await cli(argv, env);
+      assert.equal(out.code, 2, argv.join(" "));
+      assert.match(out.stderr, message);
+    }
     assert.deepEqual(await bytes(), before);
+  });
+
+  test("add takes the name before or after the URL, as other MCP CLIs do", async () => {
+    const cases: Array<[string[], string]> = [[["docs", DEAD], "docs"], [[DEAD, "docs2"], "docs2"]];
+    for (const [argv, name] of cases) {
+      const out = await cli(["mcp", "add", ...argv, "--no-verify"], env);
+      assert.equal(out.code, 0, out.stderr);
+      assert.match(out.stdout, new RegExp(`Added "${name}" ${DEAD}`));
+      assert.equal((await cli(["mcp", "remove", name], env)).code, 0);
+    }
   });
 
   test("add --no-verify saves a dead server; ping shows ✓ and ✗ and exits 1", async () => {

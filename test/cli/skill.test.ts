@@ -88,6 +88,12 @@ describe("skill list / show", () => {
     assert.match(miss.stderr, /^skillmux: .*"nope"/);
     assert.equal(miss.stderr.trim().split("\n").length, 1);
     assert.equal((await cli(["skill", "show", "../etc"], env)).code, 1);
+    assert.doesNotMatch(miss.stderr, /did you mean/, "nothing is close to nope");
+    for (const typo of ["samtool", "smatools", "samtols"]) {
+      const near = await cli(["skill", "show", typo], env);
+      assert.equal(near.code, 1);
+      assert.match(near.stderr, /^skillmux: Cannot find skill .*; did you mean "samtools"\?\n$/);
+    }
   });
 });
 

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { after, before, beforeEach, describe, test } from "node:test";
 import {
   fetchRegistryIndex,
@@ -195,6 +196,66 @@ describe("installSkills", () => {
     await installSkills(["kraken2"], options());
     assert.deepEqual(await listDir(), ["kraken2.md", "skillmux-lock.json"]);
     assert.deepEqual(await readdir(join(dir, "..")), ["community"], "nothing written outside");
+  });
+
+  test("files that cannot all be placed (a path that is also a folder, case twins) are left out", async () => {
+    const doc = skillText("pdf-tools", "folder");
+    registry.files.set("pkg/SKILL.md", doc);
+    registry.files.set("pkg/run.py", "print(1)\n");
+    const file = async (path: string) => ({
+      path,
+      url: `${registry.url}pkg/run.py`,
+      digest: await digestOf("print(1)\n"),
+    });
+    const entry = async (name: string, paths: string[]) => ({
+      name,
+      description: "PDF tools",
+      version: "1",
+      digest: await digestOf(doc),
+      url: "pkg/SKILL.md",
+      files: await Promise.all(paths.map(file)),
+    });
+    setIndex(registry, [
+      await entry("pdf-tools", ["scripts", "scripts/run.py"]),
+      await entry("nested", ["lib/a.py", "LIB/a.py"]),
+      await entry("under-doc", ["skill.md/x.py"]),
+      await entry("fine", ["scripts/run.py", "scripts-extra/run.py", "scripts.py"]),
+    ]);
+    const index = await fetchRegistryIndex(options());
+    assert.deepEqual([...index.skills.keys()], ["fine"]);
+    assert.deepEqual(index.problems.map((p) => p.message), [
+      'entry 1 ("pdf-tools"): the file scripts is also a folder of scripts/run.py; ' +
+      "a path cannot be both",
+      'entry 2 ("nested"): the files lib/a.py and LIB/a.py differ only in case',
+      'entry 3 ("under-doc"): the file SKILL.md is also a folder of skill.md/x.py; ' +
+      "a path cannot be both",
+    ]);
+    await rejectsWith(
+      installSkills(["pdf-tools"], options()),
+      "invalid-index",
+      /"pdf-tools".*the file scripts is also a folder of scripts\/run\.py/,
+    );
+    assert.deepEqual(await listDir(), [], "no .tmp- folder left behind");
+  });
+
+  test("a gzip bomb is refused unread: downloads ask for identity", async () => {
+    const bomb = gzipSync(new Uint8Array(32 * 1024 * 1024));
+    const asked: string[] = [];
+    setIndex(registry, [await publish(registry, "bomb", "1"), await publish(registry, "ok", "1")]);
+    registry.files.set("skills/bomb.md", (req, res) => {
+      asked.push(String(req.headers["accept-encoding"]));
+      res.writeHead(200, { "content-encoding": "gzip", "content-length": bomb.byteLength });
+      res.end(bomb);
+    });
+    await rejectsWith(
+      installSkills(["bomb"], options()),
+      "http",
+      /skills\/bomb\.md answered with Content-Encoding "gzip" although only identity was accepted; refusing it unread/,
+    );
+    assert.deepEqual(asked, ["identity"]);
+    assert.deepEqual(await listDir(), []);
+    await installSkills(["ok"], options());
+    assert.deepEqual(await listDir(), ["ok.md", "skillmux-lock.json"]);
   });
 
   test("a document that names another skill, or does not parse, is refused", async () => {

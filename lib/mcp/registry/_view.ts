@@ -138,6 +138,18 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
     await store.storage.set(store.cacheKey(server), JSON.stringify(discovery));
   }
 
+  /** `server` after `via` connected and discovered it: its status says so (not "never checked"). */
+  async function connected(
+    server: RegisteredServer,
+    via: "add" | "update",
+    discovery: ServerDiscovery,
+  ): Promise<RegisteredServer> {
+    await cache(server, discovery);
+    const status: ServerStatus = { ok: true, at: new Date().toISOString(), via };
+    await keep(server, status);
+    return { ...server, status };
+  }
+
   async function owned(target: string, verb: string): Promise<RegisteredServer> {
     const found = await store.lookup(target);
     if (!found) throw gone(target);
@@ -176,8 +188,8 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
         if (addOptions.discover !== false) {
           discovery = await use(server, addOptions, (c) => discoverServer(c, addOptions));
         }
-        const [saved] = await store.insert([server], replace);
-        if (discovery) await cache(saved, discovery);
+        let [saved] = await store.insert([server], replace);
+        if (discovery) saved = await connected(saved, "add", discovery);
         return changed("servers", [saved.name], { server: saved, discovery });
       });
     },
@@ -194,9 +206,9 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
         check(changed);
         return changed;
       }, updateOptions.ifRevision);
-      if (discovery) await cache(saved, discovery);
+      const latest = discovery ? await connected(saved, "update", discovery) : saved;
       return changed("servers", [...new Set([current.name, saved.name])], {
-        server: show(saved),
+        server: show(latest),
         discovery,
       });
     },

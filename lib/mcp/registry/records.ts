@@ -14,8 +14,8 @@ export interface ServerStatus {
   ok: boolean;
   /** ISO time of the check. */
   at: string;
-  /** The check that set it. */
-  via: "ping" | "refresh";
+  /** The check that set it (`add` and `update` connect and discover before saving). */
+  via: "ping" | "refresh" | "add" | "update";
   /** Round-trip time of the ping, in milliseconds. */
   latencyMs?: number;
   /** What went wrong (never a secret). */
