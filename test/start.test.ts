@@ -23,6 +23,7 @@ interface Started {
   site: string;
   skills: string;
   hint: string;
+  relay: string;
   stderr: () => string;
   exited: Promise<number | null>;
 }
@@ -47,9 +48,10 @@ function start(command: string, args: string[], env = ENV): Promise<Started> {
       const site = /skillmux playground: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out)?.[1];
       const skills = /skills server: (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(out)?.[1];
       const hint = /connect another client: (.+)\n/.exec(out)?.[1];
-      if (site && skills && hint) {
+      const relay = /relay for servers without CORS: (http:\/\/127\.0\.0\.1:\d+) /.exec(out)?.[1];
+      if (site && skills && hint && relay) {
         clearTimeout(timer);
-        resolve({ child, site, skills, hint, exited, stderr: () => err });
+        resolve({ child, site, skills, hint, relay, exited, stderr: () => err });
       }
     });
     exited.then((code) => reject(new Error(`exited ${code} before its banner:\n${out}\n${err}`)));
@@ -96,9 +98,9 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-/** Wait (5 s at most) until both ports of `started` are free again. */
+/** Wait (5 s at most) until the three ports of `started` are free again. */
 async function assertPortsFreed(started: Started): Promise<void> {
-  const ports = [started.site, started.skills].map((url) => Number(new URL(url).port));
+  const ports = [started.site, started.skills, started.relay].map((url) => Number(new URL(url).port));
   for (let i = 0; i < 50; i++) {
     if ((await Promise.all(ports.map(portFree))).every(Boolean)) return;
     await new Promise((done) => setTimeout(done, 100));
