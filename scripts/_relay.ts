@@ -94,7 +94,11 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       return refuse(res, 421, `relay: Host must be ${host}, got ${req.headers.host ?? "none"}`);
     }
     if (origin === undefined || !options.origins.includes(origin)) {
-      return refuse(res, 403, `relay: Origin must be the playground's (${options.origins[0]}), got ${origin ?? "none"}`);
+      return refuse(
+        res,
+        403,
+        `relay: Origin must be the playground's (${options.origins[0]}), got ${origin ?? "none"}`,
+      );
     }
     if (req.method === "OPTIONS") {
       res.writeHead(204, {
@@ -107,18 +111,32 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     }
     const given = Buffer.from(String(req.headers[TOKEN_HEADER] ?? ""));
     if (given.length !== token.length || !timingSafeEqual(given, Buffer.from(token))) {
-      return refuse(res, 401, `relay: missing or wrong ${TOKEN_HEADER} (the page gets it from npm start)`, origin);
+      return refuse(
+        res,
+        401,
+        `relay: missing or wrong ${TOKEN_HEADER} (the page gets it from npm start)`,
+        origin,
+      );
     }
     const path = new URL(req.url ?? "/", "http://relay").pathname;
-    if (path === "/targets" && req.method === "POST") return register(req, res, origin);
+    if (path === "/targets" && req.method === "POST") return await register(req, res, origin);
     const target = path.startsWith("/t/") ? targets.get(path.slice(3)) : undefined;
     if (target === undefined) {
-      return refuse(res, 403, `relay: ${path} is not a server the page added (POST /targets first)`, origin);
+      return refuse(
+        res,
+        403,
+        `relay: ${path} is not a server the page added (POST /targets first)`,
+        origin,
+      );
     }
-    return forward(req, res, origin, target);
+    return await forward(req, res, origin, target);
   }
 
-  async function register(req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
+  async function register(
+    req: IncomingMessage,
+    res: ServerResponse,
+    origin: string,
+  ): Promise<void> {
     let url: URL;
     try {
       url = new URL(JSON.parse((await readBody(req)).toString("utf8")).url);
@@ -132,7 +150,12 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     res.end(JSON.stringify({ url: `http://${host}/t/${id}`, target: url.href }));
   }
 
-  async function forward(req: IncomingMessage, res: ServerResponse, origin: string, target: string) {
+  async function forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    origin: string,
+    target: string,
+  ) {
     const headers: Record<string, string> = {};
     for (const name of REQUEST_HEADERS) {
       const value = req.headers[name];
@@ -144,7 +167,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     const answer = await fetch(target, {
       method: req.method,
       headers,
-      body,
+      body: body === undefined ? undefined : new Uint8Array(body),
       redirect: "manual",
       signal: abort.signal,
     });

@@ -21,7 +21,9 @@ const TYPES: Record<string, string> = {
 };
 
 /** Serve `root` (files, else `index.html`), gzip-compressed when the request accepts gzip. */
-export function staticFiles(root: string): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function staticFiles(
+  root: string,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const zipped = new Map<string, Buffer>();
   return async (req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
@@ -58,7 +60,9 @@ async function files(cwd: string, dir: string): Promise<string[]> {
   for (const entry of await readdir(path.join(cwd, dir), { withFileTypes: true }).catch(() => [])) {
     const name = path.join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== "dist" && entry.name !== "node_modules") out.push(...await files(cwd, name));
+      if (entry.name !== "dist" && entry.name !== "node_modules") {
+        out.push(...await files(cwd, name));
+      }
     } else if (entry.isFile()) out.push(name);
   }
   return out;
@@ -69,7 +73,8 @@ export async function sourceDigest(cwd: string): Promise<string> {
   const hash = createHash("sha256");
   const all = [...await files(cwd, "playground"), ...await files(cwd, "lib"), "package-lock.json"];
   for (const name of all.sort()) {
-    hash.update(name).update("\0").update(await readFile(path.join(cwd, name)).catch(() => "")).update("\0");
+    hash.update(name).update("\0").update(await readFile(path.join(cwd, name)).catch(() => ""))
+      .update("\0");
   }
   return hash.digest("hex");
 }

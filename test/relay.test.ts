@@ -40,7 +40,11 @@ const INIT = JSON.stringify({
   jsonrpc: "2.0",
   id: 1,
   method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "t", version: "1" },
+  },
 });
 
 describe("npm start's relay", () => {
@@ -59,7 +63,12 @@ describe("npm start's relay", () => {
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
     };
-    const added = await send(`${relay.url}/targets`, good, "POST", JSON.stringify({ url: target.url }));
+    const added = await send(
+      `${relay.url}/targets`,
+      good,
+      "POST",
+      JSON.stringify({ url: target.url }),
+    );
     assert.equal(added.status, 201, added.body);
     assert.equal(added.headers["access-control-allow-origin"], ORIGIN);
     route = JSON.parse(added.body).url;
@@ -101,14 +110,34 @@ describe("npm start's relay", () => {
     assert.match(String(preflight.headers["access-control-allow-methods"]), /DELETE/);
   });
 
-  const refusals: [string, (h: Record<string, string>) => Record<string, string>, number, RegExp][] = [
+  const refusals: [
+    string,
+    (h: Record<string, string>) => Record<string, string>,
+    number,
+    RegExp,
+  ][] = [
     ["no token", ({ [TOKEN_HEADER]: _, ...h }) => h, 401, /wrong x-skillmux-relay-token/],
     ["a wrong token", (h) => ({ ...h, [TOKEN_HEADER]: "x".repeat(43) }), 401, /wrong x-skillmux/],
     ["no Origin", ({ origin: _, ...h }) => h, 403, /Origin must be.*got none/],
     ["another Origin", (h) => ({ ...h, origin: "http://evil.example" }), 403, /got http:\/\/evil/],
-    ["the Origin on another port", (h) => ({ ...h, origin: "http://127.0.0.1:5174" }), 403, /Origin/],
-    ["a rebound Host", (h) => ({ ...h, host: `evil.example:${new URL(relay.url).port}` }), 421, /Host must be/],
-    ["localhost as Host", (h) => ({ ...h, host: `localhost:${new URL(relay.url).port}` }), 421, /Host/],
+    [
+      "the Origin on another port",
+      (h) => ({ ...h, origin: "http://127.0.0.1:5174" }),
+      403,
+      /Origin/,
+    ],
+    [
+      "a rebound Host",
+      (h) => ({ ...h, host: `evil.example:${new URL(relay.url).port}` }),
+      421,
+      /Host must be/,
+    ],
+    [
+      "localhost as Host",
+      (h) => ({ ...h, host: `localhost:${new URL(relay.url).port}` }),
+      421,
+      /Host/,
+    ],
   ];
   for (const [what, change, status, message] of refusals) {
     test(`${what}: refused with ${status}, the target receives nothing`, async () => {
@@ -117,7 +146,12 @@ describe("npm start's relay", () => {
       assert.equal(answer.status, status, answer.body);
       assert.match(JSON.parse(answer.body).error, message);
       // Registering a new target is refused the same way.
-      const add = await send(`${relay.url}/targets`, change(good), "POST", `{"url":"${target.url}"}`);
+      const add = await send(
+        `${relay.url}/targets`,
+        change(good),
+        "POST",
+        `{"url":"${target.url}"}`,
+      );
       assert.equal(add.status, status, add.body);
       assert.equal(target.requests.length, before, "the target saw a refused request");
     });
@@ -130,7 +164,11 @@ describe("npm start's relay", () => {
       assert.equal(answer.status, 403, `${path}: ${answer.body}`);
       assert.match(JSON.parse(answer.body).error, /not a server the page added/);
     }
-    const preflight = await send(route, { host: good.host, origin: "http://evil.example" }, "OPTIONS");
+    const preflight = await send(
+      route,
+      { host: good.host, origin: "http://evil.example" },
+      "OPTIONS",
+    );
     assert.equal(preflight.status, 403);
     assert.equal(preflight.headers["access-control-allow-origin"], undefined);
     assert.equal(target.requests.length, before);

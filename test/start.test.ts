@@ -80,13 +80,15 @@ function listenOn(port: number): Promise<Server> {
 
 /** A raw GET (node:http: Host as given, no decompression). */
 function get(url: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((done, fail) => {
-    request(url, { headers, agent: false }, (res) => {
-      let body = "";
-      res.on("data", (chunk) => (body += chunk));
-      res.on("end", () => done({ status: res.statusCode!, headers: res.headers, body }));
-    }).on("error", fail).end();
-  });
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>(
+    (done, fail) => {
+      request(url, { headers, agent: false }, (res) => {
+        let body = "";
+        res.on("data", (chunk) => (body += chunk));
+        res.on("end", () => done({ status: res.statusCode!, headers: res.headers, body }));
+      }).on("error", fail).end();
+    },
+  );
 }
 
 /** Whether nothing listens on `port` of 127.0.0.1. */
@@ -100,7 +102,9 @@ function portFree(port: number): Promise<boolean> {
 
 /** Wait (5 s at most) until the three ports of `started` are free again. */
 async function assertPortsFreed(started: Started): Promise<void> {
-  const ports = [started.site, started.skills, started.relay].map((url) => Number(new URL(url).port));
+  const ports = [started.site, started.skills, started.relay].map((url) =>
+    Number(new URL(url).port)
+  );
   for (let i = 0; i < 50; i++) {
     if ((await Promise.all(ports.map(portFree))).every(Boolean)) return;
     await new Promise((done) => setTimeout(done, 100));
@@ -187,9 +191,15 @@ describe("npm start", { skip: !POSIX && "POSIX signals" }, () => {
       return t.skip(`ports ${port}–${port + 9} are not all free to take`);
     }
     try {
-      const out = await run("node", ["--import", "tsx", "scripts/start.ts"], { ...ENV, PORT: String(port) });
+      const out = await run("node", ["--import", "tsx", "scripts/start.ts"], {
+        ...ENV,
+        PORT: String(port),
+      });
       assert.equal(out.code, 1, out.stdout + out.stderr);
-      assert.match(out.stderr, new RegExp(`Ports ${port} to ${port + 9} are taken.*PORT=<port> npm start`));
+      assert.match(
+        out.stderr,
+        new RegExp(`Ports ${port} to ${port + 9} are taken.*PORT=<port> npm start`),
+      );
       assert.doesNotMatch(out.stderr, /at .*\.ts:\d+/, "a message, not a stack trace");
     } finally {
       taken.forEach((server) => server.close());
