@@ -20,12 +20,13 @@ export async function explain(
   const e = error as { name?: string; message?: string; status?: number; field?: string };
   const message = e?.message ?? String(error);
   const name = e?.name ?? "";
-  if (name === "PolicyError" || /policy/i.test(name)) {
-    return `Refused before sending anything: ${message}`;
-  }
+  // Before the policy case: the library's advice (pass stdio()) is meant for code, not a page.
   if (/is a stdio server/.test(message)) {
     return `${message.split(":")[0]}: a page cannot start processes. Run it as a Streamable HTTP server and add its URL ` +
       `(tick "via the npm start relay" if it sends no CORS headers); the relay does not spawn stdio servers yet.`;
+  }
+  if (name === "PolicyError" || /policy/i.test(name)) {
+    return `Refused before sending anything: ${message}`;
   }
   if (name === "TimeoutError") return `Timed out: the server did not answer in time. ${message}`;
   if (name === "HttpError") return `The server answered HTTP ${e.status ?? ""}: ${message}`;

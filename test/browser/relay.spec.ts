@@ -64,4 +64,16 @@ test.describe("playground via the npm start relay", () => {
     expect(statuses).toEqual([401, 403, 401]);
     expect(other.requests.length).toBe(seen);
   });
+
+  test("a pasted stdio server says a page cannot start processes, not the library's advice", async () => {
+    await page.getByTestId("server-json").fill(
+      JSON.stringify({ mcpServers: { local: { command: "node", args: ["server.js"] } } }),
+    );
+    await page.getByTestId("server-import").click();
+    const card = page.getByTestId("server-local");
+    await expect(card).toBeVisible();
+    await card.getByTestId("server-ping").click();
+    await expect(card.getByTestId("server-error")).toContainText("a page cannot start processes");
+    await expect(card.getByTestId("server-error")).not.toContainText("@skillmux/core/stdio");
+  });
 });
