@@ -70,8 +70,9 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   let host = "";
   const server = createServer((req, res) => {
     handle(req, res).catch((error) => {
-      if (!res.headersSent) refuse(res, 502, `relay: ${(error as Error).message}`);
-      else res.destroy();
+      if (!res.headersSent) {
+        refuse(res, 502, `relay: ${(error as Error).message}`, req.headers.origin);
+      } else res.destroy();
     });
   });
 

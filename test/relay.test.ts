@@ -8,6 +8,7 @@ import { after, before, describe, test } from "node:test";
 import { connect } from "../lib/mcp/client.ts";
 import { type Relay, startRelay, TOKEN_HEADER } from "../scripts/_relay.ts";
 import { type SdkServer, startSdkServer } from "./mcp/_servers.ts";
+import { deadUrl } from "./_closed_port.ts";
 
 const ORIGIN = "http://127.0.0.1:5173";
 
@@ -179,6 +180,32 @@ describe("npm start's relay", () => {
       const answer = await send(`${relay.url}/targets`, good, "POST", body);
       assert.equal(answer.status, 400, body);
       assert.match(JSON.parse(answer.body).error, /expects \{"url"/);
+    }
+  });
+
+  test("a dead server answers 502 naming the relay; a redirect is not followed", async () => {
+    const register = async (url: string) => {
+      const added = await send(`${relay.url}/targets`, good, "POST", JSON.stringify({ url }));
+      return JSON.parse(added.body).url as string;
+    };
+    const dead = await send(await register(await deadUrl()), good, "POST", INIT);
+    assert.equal(dead.status, 502, dead.body);
+    assert.match(JSON.parse(dead.body).error, /^relay: /);
+    assert.equal(dead.headers["access-control-allow-origin"], ORIGIN, "the page can read why");
+    // A target that redirects to the SDK server: the relay passes the 307 on, without Location.
+    const redirect = http.createServer((_, res) =>
+      res.writeHead(307, { location: target.url }).end()
+    );
+    await new Promise<void>((done) => redirect.listen(0, "127.0.0.1", done));
+    try {
+      const before = target.requests.length;
+      const port = (redirect.address() as { port: number }).port;
+      const answer = await send(await register(`http://127.0.0.1:${port}/mcp`), good, "POST", INIT);
+      assert.equal(answer.status, 307);
+      assert.equal(answer.headers.location, undefined);
+      assert.equal(target.requests.length, before);
+    } finally {
+      redirect.close();
     }
   });
 });
