@@ -6,7 +6,8 @@
  * skills server on first load and reads the relay's URL and per-run token from `/playground.json`.
  *
  * Environment: `PORT` (playground, default 5173), `SKILLS_PORT` (skills server, default 3737),
- * `RELAY_PORT` (default 0: any free port), `SKIP_BUILD=1` to serve an existing `playground/dist`.
+ * `RELAY_PORT` (default 0: any free port), `SKILLS_FOLDER` (a folder of skills to serve instead
+ * of the built-ins, e.g. `examples/team-skills`), `SKIP_BUILD=1` to serve an existing `playground/dist`.
  * A taken port moves to the next one (10 tries, as Vite does); when all are taken it says how to
  * pick another and exits 1.
  *
@@ -29,6 +30,8 @@ const root = path.resolve("playground/dist");
 const port = Number(process.env.PORT ?? 5173);
 const skillsPort = Number(process.env.SKILLS_PORT ?? 3737);
 const relayPort = Number(process.env.RELAY_PORT ?? 0);
+// A folder of skills to serve instead of the built-ins, e.g. examples/team-skills.
+const folder = process.env.SKILLS_FOLDER ? path.resolve(process.env.SKILLS_FOLDER) : undefined;
 
 let config = "{}";
 let hosts: string[] = [];
@@ -73,7 +76,7 @@ const origins = [origin, `http://localhost:${sitePort}`];
 const skills = await listenFrom(
   skillsPort,
   "skills server",
-  (port) => serveSkills({ port, allowedOrigins: origins }),
+  (port) => serveSkills({ port, allowedOrigins: origins, ...(folder ? { folder } : {}) }),
 ).catch((error) => portTaken(error, skillsPort, "SKILLS_PORT"));
 const relay = await listenFrom(relayPort, "relay", (port) => startRelay({ port, origins }))
   .catch((error) => portTaken(error, relayPort, "RELAY_PORT"));

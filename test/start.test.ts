@@ -13,6 +13,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { connect } from "../lib/mcp/client.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const ENV = { ...process.env, SKIP_BUILD: "1", PORT: "0", SKILLS_PORT: "0", NO_COLOR: "1" };
@@ -218,6 +219,26 @@ describe("npm start", { skip: !POSIX && "POSIX signals" }, () => {
       const rebound = await get(`${started.site}/playground.json`, { host: "evil.example" });
       assert.equal(rebound.status, 421);
       assert.doesNotMatch(rebound.body, new RegExp(config.relay.token));
+    } finally {
+      stop(started);
+    }
+  });
+
+  test("SKILLS_FOLDER serves the example team folder instead of the built-ins", {
+    timeout: 60_000,
+  }, async () => {
+    const env = { ...ENV, SKILLS_FOLDER: "examples/team-skills" };
+    const started = await start("node", ["--import", "tsx", "scripts/start.ts"], env);
+    try {
+      const client = await connect({ name: "team", url: started.skills });
+      try {
+        const uris = (await client.listResources()).map((r) => r.uri).sort();
+        assert.deepEqual(uris, ["skill://lab-data-layout", "skill://samtools"]);
+        const [samtools] = await client.readResource("skill://samtools");
+        assert.match(String(samtools.text), /team convention overriding the built-in/);
+      } finally {
+        await client.close();
+      }
     } finally {
       stop(started);
     }
