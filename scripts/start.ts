@@ -1,13 +1,14 @@
 /**
  * `npm start`: build the playground (Vite) unless its sources are unchanged since the last build,
- * start the skills server on the built-in skills with CORS for the playground's origin, the
+ * start the skills server on the example team folder with CORS for the playground's origin, the
  * loopback relay (scripts/_relay.ts) through which the page reaches servers without CORS, serve
  * the playground (gzip when accepted), and print the one URL to open. The page registers the
  * skills server on first load and reads the relay's URL and per-run token from `/playground.json`.
  *
  * Environment: `PORT` (playground, default 5173), `SKILLS_PORT` (skills server, default 3737),
- * `RELAY_PORT` (default 0: any free port), `SKILLS_FOLDER` (a folder of skills to serve instead
- * of the built-ins, e.g. `examples/team-skills`), `SKIP_BUILD=1` to serve an existing `playground/dist`.
+ * `RELAY_PORT` (default 0: any free port), `SKILLS_FOLDER` (the folder the skills server serves,
+ * default `examples/team-skills`; `skills` serves every built-in), `SKIP_BUILD=1` to serve an
+ * existing `playground/dist`.
  * A taken port moves to the next one (10 tries, as Vite does); when all are taken it says how to
  * pick another and exits 1.
  *
@@ -30,8 +31,9 @@ const root = path.resolve("playground/dist");
 const port = Number(process.env.PORT ?? 5173);
 const skillsPort = Number(process.env.SKILLS_PORT ?? 3737);
 const relayPort = Number(process.env.RELAY_PORT ?? 0);
-// A folder of skills to serve instead of the built-ins, e.g. examples/team-skills.
-const folder = process.env.SKILLS_FOLDER ? path.resolve(process.env.SKILLS_FOLDER) : undefined;
+// The skills server's folder: the example team folder, so that the page shows the priority chain
+// (user > mcp:skills > builtin) with most skills built in and one team convention shadowing one.
+const folder = path.resolve(process.env.SKILLS_FOLDER || "examples/team-skills");
 
 let config = "{}";
 let hosts: string[] = [];
@@ -76,7 +78,7 @@ const origins = [origin, `http://localhost:${sitePort}`];
 const skills = await listenFrom(
   skillsPort,
   "skills server",
-  (port) => serveSkills({ port, allowedOrigins: origins, ...(folder ? { folder } : {}) }),
+  (port) => serveSkills({ port, allowedOrigins: origins, folder }),
 ).catch((error) => portTaken(error, skillsPort, "SKILLS_PORT"));
 const relay = await listenFrom(relayPort, "relay", (port) => startRelay({ port, origins }))
   .catch((error) => portTaken(error, relayPort, "RELAY_PORT"));

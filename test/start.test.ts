@@ -224,11 +224,10 @@ describe("npm start", { skip: !POSIX && "POSIX signals" }, () => {
     }
   });
 
-  test("SKILLS_FOLDER serves the example team folder instead of the built-ins", {
+  test("the skills server serves the example team folder, not the built-ins", {
     timeout: 60_000,
   }, async () => {
-    const env = { ...ENV, SKILLS_FOLDER: "examples/team-skills" };
-    const started = await start("node", ["--import", "tsx", "scripts/start.ts"], env);
+    const started = await start("node", ["--import", "tsx", "scripts/start.ts"]);
     try {
       const client = await connect({ name: "team", url: started.skills });
       try {
