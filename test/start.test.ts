@@ -1,16 +1,19 @@
 // `npm start` as a new user runs it (scripts/start.ts, SKIP_BUILD=1 so no playground build): it
 // prints the URLs and a hint that runs from this clone, stops on SIGTERM (sent to npm, which
-// forwards it to `sh -c`, or to the script itself) leaving both ports free, and a taken port says
-// how to pick another and exits 1.
+// forwards it to `sh -c`, or to the script itself) leaving both ports free, a taken port moves
+// to the next (ten taken ones say how to pick another and exit 1), and /playground.json hands the
+// relay's token only to a request naming the site's own Host.
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { type IncomingHttpHeaders, request } from "node:http";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { connect } from "../lib/mcp/client.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const ENV = { ...process.env, SKIP_BUILD: "1", PORT: "0", SKILLS_PORT: "0", NO_COLOR: "1" };
@@ -21,6 +24,8 @@ interface Started {
   site: string;
   skills: string;
   hint: string;
+  relay: string;
+  stderr: () => string;
   exited: Promise<number | null>;
 }
 
@@ -44,9 +49,10 @@ function start(command: string, args: string[], env = ENV): Promise<Started> {
       const site = /skillmux playground: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out)?.[1];
       const skills = /skills server: (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(out)?.[1];
       const hint = /connect another client: (.+)\n/.exec(out)?.[1];
-      if (site && skills && hint) {
+      const relay = /relay for servers without CORS: (http:\/\/127\.0\.0\.1:\d+) /.exec(out)?.[1];
+      if (site && skills && hint && relay) {
         clearTimeout(timer);
-        resolve({ child, site, skills, hint, exited });
+        resolve({ child, site, skills, hint, relay, exited, stderr: () => err });
       }
     });
     exited.then((code) => reject(new Error(`exited ${code} before its banner:\n${out}\n${err}`)));
@@ -64,6 +70,28 @@ function stop(started: Started): void {
   started.child.stderr?.destroy();
 }
 
+/** A TCP server on `port` of 127.0.0.1 (0: any free one). */
+function listenOn(port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve(server));
+  });
+}
+
+/** A raw GET (node:http: Host as given, no decompression). */
+function get(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>(
+    (done, fail) => {
+      request(url, { headers, agent: false }, (res) => {
+        let body = "";
+        res.on("data", (chunk) => (body += chunk));
+        res.on("end", () => done({ status: res.statusCode!, headers: res.headers, body }));
+      }).on("error", fail).end();
+    },
+  );
+}
+
 /** Whether nothing listens on `port` of 127.0.0.1. */
 function portFree(port: number): Promise<boolean> {
   return new Promise((done) => {
@@ -73,9 +101,11 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-/** Wait (5 s at most) until both ports of `started` are free again. */
+/** Wait (5 s at most) until the three ports of `started` are free again. */
 async function assertPortsFreed(started: Started): Promise<void> {
-  const ports = [started.site, started.skills].map((url) => Number(new URL(url).port));
+  const ports = [started.site, started.skills, started.relay].map((url) =>
+    Number(new URL(url).port)
+  );
   for (let i = 0; i < 50; i++) {
     if ((await Promise.all(ports.map(portFree))).every(Boolean)) return;
     await new Promise((done) => setTimeout(done, 100));
@@ -129,20 +159,87 @@ describe("npm start", { skip: !POSIX && "POSIX signals" }, () => {
     }
   });
 
-  test("a taken port says how to pick another and exits 1", { timeout: 60_000 }, async () => {
-    const taken: Server = createServer();
-    await new Promise<void>((done) => taken.listen(0, "127.0.0.1", done));
-    const port = String((taken.address() as { port: number }).port);
+  test("a taken port moves to the next free one, as Vite does", { timeout: 60_000 }, async () => {
+    const taken = await listenOn(0);
+    const port = (taken.address() as { port: number }).port;
+    let started: Started | undefined;
     try {
       for (const variable of ["PORT", "SKILLS_PORT"]) {
-        const env = { ...ENV, [variable]: port };
-        const out = await run("node", ["--import", "tsx", "scripts/start.ts"], env);
-        assert.equal(out.code, 1, `${variable}: ${out.stdout}${out.stderr}`);
-        assert.match(out.stderr, new RegExp(`Port ${port} is taken.*${variable}=<port> npm start`));
-        assert.doesNotMatch(out.stderr, /at .*\.ts:\d+/, "a message, not a stack trace");
+        started = await start("node", ["--import", "tsx", "scripts/start.ts"], {
+          ...ENV,
+          [variable]: String(port),
+        });
+        const url = variable === "PORT" ? started.site : started.skills;
+        assert.ok(Number(new URL(url).port) > port, `${variable}: ${url}`);
+        assert.match(started.stderr(), new RegExp(`port ${port} is taken, trying ${port + 1}`));
+        stop(started);
+        await started.exited;
       }
     } finally {
+      if (started) stop(started);
       taken.close();
+    }
+  });
+
+  test("ten taken ports say how to pick another and exit 1", { timeout: 60_000 }, async (t) => {
+    const first = await listenOn(0);
+    const port = (first.address() as { port: number }).port;
+    const taken = [first];
+    try {
+      for (let i = 1; i < 10; i++) taken.push(await listenOn(port + i));
+    } catch {
+      taken.forEach((server) => server.close());
+      return t.skip(`ports ${port}–${port + 9} are not all free to take`);
+    }
+    try {
+      const out = await run("node", ["--import", "tsx", "scripts/start.ts"], {
+        ...ENV,
+        PORT: String(port),
+      });
+      assert.equal(out.code, 1, out.stdout + out.stderr);
+      assert.match(
+        out.stderr,
+        new RegExp(`Ports ${port} to ${port + 9} are taken.*PORT=<port> npm start`),
+      );
+      assert.doesNotMatch(out.stderr, /at .*\.ts:\d+/, "a message, not a stack trace");
+    } finally {
+      taken.forEach((server) => server.close());
+    }
+  });
+
+  test("playground.json names the relay; another Host gets no token", {
+    timeout: 60_000,
+  }, async () => {
+    const started = await start("node", ["--import", "tsx", "scripts/start.ts"]);
+    try {
+      const config = await (await fetch(`${started.site}/playground.json`)).json();
+      assert.equal(config.server, started.skills);
+      assert.match(config.relay.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.match(config.relay.token, /^[\w-]{43}$/);
+      const rebound = await get(`${started.site}/playground.json`, { host: "evil.example" });
+      assert.equal(rebound.status, 421);
+      assert.doesNotMatch(rebound.body, new RegExp(config.relay.token));
+    } finally {
+      stop(started);
+    }
+  });
+
+  test("the skills server serves the example team folder, not the built-ins", {
+    timeout: 60_000,
+  }, async () => {
+    const started = await start("node", ["--import", "tsx", "scripts/start.ts"]);
+    try {
+      const client = await connect({ name: "team", url: started.skills });
+      try {
+        const uris = (await client.listResources()).map((r) => r.uri).sort();
+        assert.deepEqual(uris, ["skill://lab-data-layout", "skill://samtools"]);
+        const [samtools] = await client.readResource("skill://samtools");
+        assert.match(String(samtools.text), /team convention overriding the built-in/);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      stop(started);
     }
   });
 });

@@ -20,6 +20,11 @@ export async function explain(
   const e = error as { name?: string; message?: string; status?: number; field?: string };
   const message = e?.message ?? String(error);
   const name = e?.name ?? "";
+  // Before the policy case: the library's advice (pass stdio()) is meant for code, not a page.
+  if (/is a stdio server/.test(message)) {
+    return `${message.split(":")[0]}: a page cannot start processes. Run it as a Streamable HTTP server and add its URL ` +
+      `(tick "via the npm start relay" if it sends no CORS headers); the relay does not spawn stdio servers yet.`;
+  }
   if (name === "PolicyError" || /policy/i.test(name)) {
     return `Refused before sending anything: ${message}`;
   }
@@ -30,7 +35,8 @@ export async function explain(
       const allow = [CORS_HEADERS, ...headers].join(", ");
       return `CORS blocked: ${url} answers, but not to this page's origin (${location.origin}). ` +
         `The server must send Access-Control-Allow-Origin: ${location.origin}, ` +
-        `Access-Control-Allow-Headers: ${allow}, and Access-Control-Expose-Headers: Mcp-Session-Id.`;
+        `Access-Control-Allow-Headers: ${allow}, and Access-Control-Expose-Headers: Mcp-Session-Id. ` +
+        `Or route it "via the npm start relay" (a checkbox when adding it, a button on its card).`;
     }
     return `Connection refused or unreachable: nothing answers at ${url}. Is the server running, and is the URL right?`;
   }

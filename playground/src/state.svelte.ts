@@ -12,6 +12,7 @@ import {
 } from "@skillmux/core";
 import { createIndexedDbStorage } from "@skillmux/core/indexed-db";
 import { oauthStore } from "./oauth.ts";
+import { viaRelay } from "./relay.ts";
 
 export const store = createIndexedDbStorage({ dbName: "skillmux-playground" });
 export const USER_PREFIX = "skills/";
@@ -120,7 +121,7 @@ export const loggingFetch: typeof fetch = async (input, init) => {
 // them (no `onAuthorize` here: a sign-in starts only from a click) they say "sign-in needed".
 const connectOptions = {
   timeoutMs: 8_000,
-  http: { fetch: loggingFetch, retries: 0 },
+  http: { fetch: viaRelay(loggingFetch), retries: 0 },
   auth: { store: oauthStore },
 };
 export const registry = createServerRegistry({ storage: store, connect: connectOptions });

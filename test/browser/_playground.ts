@@ -21,10 +21,13 @@ export interface RunningPlayground {
   stop(): void;
 }
 
-/** Run `scripts/start.ts` on free ports; resolves once it prints the playground's URL. */
-export async function startPlayground(): Promise<RunningPlayground> {
+/** Run `scripts/start.ts` on free ports (`extraEnv` added); resolves once it prints the playground's URL. */
+export async function startPlayground(
+  extraEnv: Record<string, string> = {},
+): Promise<RunningPlayground> {
   const start: ChildProcess = spawn("node", ["--import", "tsx", "scripts/start.ts"], {
-    env: { ...process.env, PORT: "0", SKILLS_PORT: "0" },
+    // Every built-in over MCP (not npm start's example team folder): the views' tests name them.
+    env: { ...process.env, PORT: "0", SKILLS_PORT: "0", SKILLS_FOLDER: "skills", ...extraEnv },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
