@@ -199,7 +199,7 @@ describe("OAuth rules: DPoP nonce retries are bounded", () => {
       const presented = new Map<string, number>(); // access token → requests carrying it
       let n = 0;
       let total = 0;
-      const authed = createAuthFetch(session, (input, init) => {
+      const authed = createAuthFetch(session, (_input, init) => {
         const headers = new Headers(init?.headers);
         // Bounded: a client that loops ends here instead of hanging the test.
         if (++total > 20) return Promise.reject(new TypeError("the test's MCP server gave up"));
