@@ -4,17 +4,26 @@
 
 import { ProtocolError, RpcError } from "./errors.ts";
 import { withDeadline } from "./_deadline.ts";
+import { raceSignal, scopedSignal } from "../_abort.ts";
+import type { CallClock } from "./_watchdog.ts";
 import type { ParamHeader } from "./_param_headers.ts";
 import { checkResult } from "./_results.ts";
 import type { ProtocolSession } from "./_protocol.ts";
 import type { CacheHintInfo, CallOptions, McpClient, RequestOptions } from "./client_types.ts";
 import type { ServerHint } from "./connect_options.ts";
 import type { McpTransport } from "./transport/interface.ts";
-import type { Implementation, Tool } from "./types.ts";
+import type { Implementation, Progress, Tool } from "./types.ts";
 
 /** Settings of a client. */
 export interface ClientSettings {
+  /** Discovery requests (lists, reads, prompts, ping): one timeout, progress or not. */
   timeoutMs: number;
+  /** `tools/call` and requests with progress: most silence; progress starts it again. */
+  callTimeoutMs: number;
+  /** `tools/call` and requests with progress: most time in all (host handler time excluded). */
+  maxTotalMs: number;
+  /** Stops every call's timers while a host handler runs. */
+  clock: CallClock;
   maxPages: number;
   log: (line: string) => void;
   /** Stops the notification stream; called on close. */
@@ -101,19 +110,71 @@ export class Client implements McpClient {
     headers?: Record<string, string>,
   ): Promise<Result> {
     return withDeadline(options, `${this.name}: ${method}`, this.name, async (signal) => {
-      const result = await this.#session.request(method, params, {
-        signal,
-        timeoutMs: options.timeoutMs ?? this.#settings.timeoutMs,
-        onProgress: options.onProgress,
-        idempotent,
-        headers,
-      });
+      const long = method === "tools/call" || options.onProgress !== undefined;
+      const result = long
+        ? await this.#watched(method, params, options, signal, idempotent, headers)
+        : await this.#session.request(method, params, {
+          signal,
+          timeoutMs: options.timeoutMs ?? this.#settings.timeoutMs,
+          idempotent,
+          headers,
+        });
       const problem = checkResult(method, result);
       if (problem === undefined) return result;
       throw new ProtocolError(`${this.name}: invalid ${method} result: ${problem}`, {
         server: this.name,
       });
     });
+  }
+
+  /**
+   * A long request under a watchdog: progress resets its idle timer, host handler time does not
+   * count, and an abort or timeout settles it at once (the transport tells the server).
+   */
+  async #watched(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions,
+    signal: AbortSignal | undefined,
+    idempotent: boolean,
+    headers: Record<string, string> | undefined,
+  ): Promise<Result> {
+    const settings = this.#settings;
+    const named = typeof params?.name === "string" ? ` ${JSON.stringify(params.name)}` : "";
+    const dog = settings.clock.watch({
+      idleMs: options.timeoutMs ??
+        (method === "tools/call" ? settings.callTimeoutMs : settings.timeoutMs),
+      maxMs: options.maxTotalMs ?? settings.maxTotalMs,
+      what: `${this.name}: ${method}${named}`,
+      server: this.name,
+    });
+    const scope = scopedSignal([signal, dog.signal]);
+    const report = options.onProgress;
+    // Always ask for progress: it is what keeps a long call alive.
+    const onProgress = (progress: Progress) => {
+      dog.kick();
+      if (report === undefined) return;
+      try {
+        report(progress);
+      } catch (error) {
+        settings.log(`${this.name}: onProgress threw (${(error as Error)?.name ?? "error"})`);
+      }
+    };
+    try {
+      return await raceSignal(
+        this.#session.request(method, params, {
+          signal: scope.signal,
+          watched: true,
+          onProgress,
+          idempotent,
+          headers,
+        }),
+        scope.signal,
+      );
+    } finally {
+      dog.dispose();
+      scope.dispose();
+    }
   }
 
   #all<T>(method: string, key: string, options: CallOptions): Promise<T[]> {

@@ -6,6 +6,7 @@ import { isMcpError } from "./errors.ts";
 import { checkConnectTarget, prepareServer, redact } from "./policy/prepare.ts";
 import { Client } from "./_client.ts";
 import { withDeadline } from "./_deadline.ts";
+import { CallClock } from "./_watchdog.ts";
 import type { ClientCapabilities, ClientHandlers } from "./client_handlers.ts";
 import {
   forgetHint,
@@ -22,6 +23,8 @@ import type { Implementation, McpServerConfig } from "./types.ts";
 /** The limits `connect()` resolved: the options' or the defaults. */
 export interface ConnectLimits {
   timeoutMs: number;
+  callTimeoutMs: number;
+  maxTotalMs: number;
   maxPages: number;
 }
 
@@ -71,9 +74,13 @@ export async function connectNow(
   const log = (line: string) => write?.(redact(line, prepared.secrets));
   const closing = new AbortController();
   const context = { server: name, signal: closing.signal };
+  // Time in a host handler (a person answering a form) does not count against any call's timer.
+  const clock = new CallClock();
   // Server requests and notification streams are rare: their code loads when first needed.
-  const answer = async (method: string, params: Record<string, unknown> | undefined) =>
-    (await import("./_inputs.ts")).answerServerRequest(method, params, options.handlers, context);
+  const answer = (method: string, params: Record<string, unknown> | undefined) =>
+    clock.hold(async () =>
+      (await import("./_inputs.ts")).answerServerRequest(method, params, options.handlers, context)
+    );
   const attempt = (signal: AbortSignal | undefined, opts: ConnectOptions) => {
     const ctx: NegotiateContext = {
       clientInfo: options.clientInfo ?? CLIENT_INFO,
@@ -108,6 +115,9 @@ export async function connectNow(
   );
   const client = new Client(name, transport, session, {
     timeoutMs,
+    callTimeoutMs: limits.callTimeoutMs,
+    maxTotalMs: limits.maxTotalMs,
+    clock,
     maxPages: limits.maxPages,
     log,
     stop: () => closing.abort(),

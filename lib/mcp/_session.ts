@@ -131,8 +131,10 @@ export class Session implements ProtocolSession {
     const id = this.#nextId++;
     const message: JsonRpcRequest = { jsonrpc: "2.0", id, method };
     // Progress notifications name the request by its progress token: use the request id.
-    if (options.onProgress) message.params = { ...params, _meta: { progressToken: id } };
-    else if (params !== undefined) message.params = params;
+    if (options.onProgress) {
+      const meta = (params?._meta ?? {}) as Record<string, unknown>;
+      message.params = { ...params, _meta: { ...meta, progressToken: id } };
+    } else if (params !== undefined) message.params = params;
     const response = await this.#transport.request(message, options);
     if ("error" in response) {
       const { code, message: text, data } = response.error;

@@ -23,8 +23,19 @@ import type { ServerHint } from "./connect_options.ts";
 export interface CallOptions {
   /** Cancels the call. */
   signal?: AbortSignal;
-  /** Per-request timeout in milliseconds (default: the connection's, 5000). */
+  /**
+   * Per-request timeout in milliseconds. Discovery requests: the connection's `timeoutMs`
+   * (default 5000). `tools/call` and any request with `onProgress`: the longest the server may
+   * stay silent — each progress notification starts it again (default: the connection's
+   * `callTimeoutMs`, 60000).
+   */
   timeoutMs?: number;
+  /**
+   * `tools/call` and requests with `onProgress`: the longest the call may run in all, however
+   * much progress it reports (default: the connection's `maxTotalMs`, 30 minutes). Time spent in
+   * a host handler (elicitation, sampling, roots) counts neither here nor in `timeoutMs`.
+   */
+  maxTotalMs?: number;
   /**
    * Deadline in milliseconds for the whole call: every page of a list, and a
    * re-initialisation after a lost session. Rejects with `TimeoutError`.

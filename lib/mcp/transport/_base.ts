@@ -103,7 +103,9 @@ export abstract class HttpTransportBase {
     const { name } = this.ctx;
     if (this.closed) throw new NetworkError(`${name}: the transport is closed`, { server: name });
     const probe = this.#breaker.enter(name);
-    const timeoutMs = options.longLived ? Infinity : options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = options.longLived || options.watched
+      ? Infinity
+      : options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
     const scope = scopedSignal([options.signal, this.closing.signal], timeoutMs);
     let failure: unknown;

@@ -173,6 +173,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements McpTra
         response,
         signal: scope.signal,
         longLived: options.longLived,
+        watched: options.watched,
         resume: (lastEventId) => this.#resume(request.method, lastEventId, scope.signal),
       });
     } finally {
