@@ -56,6 +56,7 @@ export class LegacySseTransport extends HttpTransportBase implements McpTranspor
       );
     }
     const tracked = this.router.track(message, options);
+    const uncancel = this.cancelOnAbort(message, options.signal);
     return this.run(message.method, options, async (signal) => {
       const connection = this.#connect(message.method, connectTimeout(options));
       const endpoint = await raceSignal(connection.ready, signal);
@@ -69,7 +70,10 @@ export class LegacySseTransport extends HttpTransportBase implements McpTranspor
       } finally {
         this.#pending.delete(key);
       }
-    }).finally(tracked.done);
+    }).finally(() => {
+      uncancel();
+      tracked.done();
+    });
   }
 
   async notify(message: JsonRpcNotification, options: TransportRequestOptions = {}): Promise<void> {
