@@ -29,7 +29,10 @@ function positive(values: Values, name: string): number | undefined {
 }
 
 /** The catalog over the default sources, the registry and `approvals.json` in the config folder. */
-async function withCatalog<T>(ctx: Context, fn: (catalog: Catalog) => Promise<T>): Promise<T> {
+export async function withCatalog<T>(
+  ctx: Context,
+  fn: (catalog: Catalog) => Promise<T>,
+): Promise<T> {
   const config = await ensureConfigDir(ctx);
   const sources = await createDefaultSources(ctx.sourceOptions);
   const catalog = await createCatalog({

@@ -12,6 +12,7 @@ import { leadingWords, parse, UsageError } from "./_args.ts";
 import { checkArity, type Command } from "./_command.ts";
 import { type CliIo, createContext } from "./_context.ts";
 import { commandHelp, overviewHelp } from "./_help.ts";
+import { call, tools } from "./call.ts";
 import { catalogCommands } from "./catalog.ts";
 import { mcpCommands } from "./mcp.ts";
 import { serve } from "./serve.ts";
@@ -19,7 +20,14 @@ import { skillCommands } from "./skill.ts";
 
 export type { CliIo } from "./_context.ts";
 
-const COMMANDS: readonly Command[] = [...skillCommands, ...mcpCommands, ...catalogCommands, serve];
+const COMMANDS: readonly Command[] = [
+  ...skillCommands,
+  ...mcpCommands,
+  ...catalogCommands,
+  tools,
+  call,
+  serve,
+];
 const GROUPS = new Set(COMMANDS.map((c) => c.words[0]));
 
 function find(words: readonly string[]): Command | undefined {

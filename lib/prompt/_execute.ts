@@ -48,7 +48,8 @@ function readCall(call: ToolCall): {
   }
 }
 
-function schemaProblems(entry: CatalogEntry, args: Record<string, unknown>): string[] {
+/** Up to five problems of `args` against the entry's input schema (none: valid). */
+export function schemaProblems(entry: CatalogEntry, args: Record<string, unknown>): string[] {
   const schema = entry.inputSchema ?? { type: "object" };
   let validator = validators.get(entry.digest);
   if (!validator) {
