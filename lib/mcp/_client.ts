@@ -39,6 +39,8 @@ export class Client implements McpClient {
   readonly #session: ProtocolSession;
   readonly #settings: ClientSettings;
   readonly #headers = new Map<string, ParamHeader[]>();
+  /** `execution.taskSupport` of each listed tool. */
+  readonly #taskSupport = new Map<string, string>();
 
   constructor(
     name: string,
@@ -226,6 +228,11 @@ export class Client implements McpClient {
   }
   async listTools(options: CallOptions = {}): Promise<Tool[]> {
     const tools = await this.#all<Tool>("tools/list", "tools", options);
+    this.#taskSupport.clear();
+    for (const tool of tools) {
+      const support = (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
+      if (typeof support === "string") this.#taskSupport.set(tool.name, support);
+    }
     if (this.era !== "modern" || this.transport === "stdio") return tools;
     // x-mcp-header rules load with the first modern tool list (browser bundles stay small).
     const { paramHeaders } = await import("./_param_headers.ts");
@@ -248,6 +255,9 @@ export class Client implements McpClient {
       : undefined;
     const headers = values?.(specs!, args);
     const params = { name, arguments: args };
+    const asTask = options.task !== undefined && options.task !== false ||
+      this.#taskSupport.get(name) === "required";
+    if (asTask && this.era === "legacy") return await this.#task(params, options);
     try {
       return await this.#call("tools/call", params, options, false, headers) as Awaited<
         ReturnType<McpClient["callTool"]>
@@ -266,6 +276,46 @@ export class Client implements McpClient {
       >;
     }
   }
+  /** `tools/call` as an MCP task (see `_tasks.ts`), under the caller's signal and deadline. */
+  #task(params: Result, options: CallOptions): ReturnType<McpClient["callTool"]> {
+    const what = `${this.name}: tools/call ${JSON.stringify(params.name)} as a task`;
+    return withDeadline(options, what, this.name, async (outer) => {
+      const { runToolTask } = await import("./_tasks.ts");
+      const scope = scopedSignal([outer]);
+      try {
+        const ttlMs = typeof options.task === "object" ? options.task.ttlMs : undefined;
+        const result = await raceSignal(
+          runToolTask(
+            {
+              server: this.name,
+              log: this.#settings.log,
+              send: (method, body, signal, long) =>
+                long
+                  ? this.#watched(method, body, { ...options, signal }, signal, false, undefined)
+                  : this.#session.request(method, body, {
+                    signal,
+                    timeoutMs: this.#settings.timeoutMs,
+                    idempotent: method === "tasks/get",
+                  }),
+            },
+            params,
+            { signal: scope.signal, ttlMs, onTaskStatus: options.onTaskStatus },
+          ),
+          scope.signal,
+        );
+        const problem = checkResult("tools/call", result);
+        if (problem !== undefined) {
+          throw new ProtocolError(`${this.name}: invalid task result: ${problem}`, {
+            server: this.name,
+          });
+        }
+        return result as Awaited<ReturnType<McpClient["callTool"]>>;
+      } finally {
+        scope.dispose();
+      }
+    });
+  }
+
   listPrompts(options: CallOptions = {}): ReturnType<McpClient["listPrompts"]> {
     return this.#all("prompts/list", "prompts", options);
   }

@@ -61,9 +61,13 @@ export class Session implements ProtocolSession {
 
   /** Run `initialize` and `notifications/initialized`; negotiate the version. */
   async initialize(options: TransportRequestOptions): Promise<InitializeResult> {
+    // 2025-11-25: the client takes part in tasks (task-augmented tools/call, tasks/get, …).
+    const capabilities = this.#version === "2025-11-25" && this.#capabilities.tasks === undefined
+      ? { ...this.#capabilities, tasks: {} }
+      : this.#capabilities;
     const result = await this.#send("initialize", {
       protocolVersion: this.#version,
-      capabilities: this.#capabilities,
+      capabilities,
       clientInfo: this.#clientInfo,
     }, { ...options, idempotent: true });
     const problem = checkResult("initialize", result);

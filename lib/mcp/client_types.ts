@@ -43,6 +43,36 @@ export interface CallOptions {
   deadlineMs?: number;
   /** Progress notifications for this call (e.g. long-running tools). */
   onProgress?: (progress: Progress) => void;
+  /**
+   * `callTool` only: run the call as an MCP task (2025-11-25): `true`, or `{ ttlMs }` to ask the
+   * server to keep the result that long. Tools whose `execution.taskSupport` is `required` run as
+   * tasks anyway (list the tools first). The client polls `tasks/get` at the server's
+   * `pollInterval`, fetches `tasks/result`, and sends `tasks/cancel` when `signal` aborts.
+   */
+  task?: boolean | { ttlMs?: number };
+  /** `callTool` as a task: each new status (`working`, `input_required`, …, and its message). */
+  onTaskStatus?: (task: TaskInfo) => void;
+}
+
+/** Where an MCP task stands. */
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+/** An MCP task as the server reported it (`tasks/get`). */
+export interface TaskInfo {
+  /** The server's id of the task. */
+  taskId: string;
+  /** Where it stands. */
+  status: TaskStatus;
+  /** The server's words about it (untrusted text). */
+  statusMessage?: string;
+  /** How often the server wants to be asked, in milliseconds. */
+  pollInterval?: number;
+  /** How long the result is kept after the end, in ms (`null`: until removed). */
+  ttl?: number | null;
+  /** ISO 8601 times. */
+  createdAt?: string;
+  /** ISO 8601 time of the last change. */
+  lastUpdatedAt?: string;
 }
 
 /** Options of {@linkcode McpClient.request}. */
