@@ -108,9 +108,22 @@ async function callTool(
     signal,
   });
   try {
+    const support = (target.tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
     return await client.callTool(entry.name, args, {
       signal,
       timeoutMs,
+      task: values.task === true || support === "required",
+      onTaskStatus: terminal || lines
+        ? (task) => {
+          const note = task.statusMessage
+            ? ` ${stripHidden(task.statusMessage).replace(/\s+/g, " ").slice(0, 100)}`
+            : "";
+          const line = `${entry.id}: task ${task.status}${note}`;
+          if (lines) return ctx.err(line);
+          shown = true;
+          ctx.io.stderr(`\r\x1b[K${line}`);
+        }
+        : undefined,
       onProgress: terminal || lines
         ? (p) => {
           if (lines) return ctx.err(progressLine(entry.id, p));
@@ -136,6 +149,7 @@ export const call: Command = {
     "--timeout <ms>   most silence from the tool (progress resets it; default 60000)",
     "--json           print the raw result",
     "--progress       a progress line per update on stderr, also when it is not a terminal",
+    "--task           run it as an MCP task (tools that require one always are)",
   ],
   details: [
     "The arguments are checked against the tool's input schema before anything is sent.",
@@ -143,7 +157,7 @@ export const call: Command = {
     "and tells the server. Exit codes: 0 ok, 1 the tool failed or reported an error, 2 usage,",
     "130 cancelled.",
   ],
-  spec: { timeout: { type: "string" }, progress: { type: "boolean" } },
+  spec: { timeout: { type: "string" }, progress: { type: "boolean" }, task: { type: "boolean" } },
   async run(ctx, [id, text], values) {
     const args = parseArguments(text);
     // Ctrl-C cancels from the start: while the catalog loads, the call never leaves.

@@ -15,7 +15,11 @@ before(async () => {
   [home, everything] = await Promise.all([tempHome(), startEverything("streamableHttp")]);
   const added = await cli(["mcp", "add", everything.url, "--name", "everything"], home.env);
   assert.equal(added.code, 0, added.stderr);
-  const ids = ["everything__echo", "everything__trigger-long-running-operation"];
+  const ids = [
+    "everything__echo",
+    "everything__trigger-long-running-operation",
+    "everything__simulate-research-query",
+  ];
   assert.equal((await cli(["approve", ...ids], home.env)).code, 0);
 });
 after(async () => {
@@ -115,6 +119,18 @@ test("tools: ids, annotations and argument summaries; --json", async () => {
   assert.match(stdout, /everything__get-sum \(waits for approval\)\n {2}a\*: number, b\*: number/);
   const json = JSON.parse((await sub(["tools", "--json"], home.env)).stdout);
   const research = json.tools.find((t: { id: string }) => t.id.endsWith("simulate-research-query"));
-  assert.equal(research?.taskSupport, undefined, "held: its server listing is not shown");
+  assert.equal(research?.taskSupport, "required");
+  assert.match(stdout, /everything__simulate-research-query \[task required\]/);
   assert.equal((await sub(["tools", "nobody"], home.env)).code, 1);
+});
+
+test("call: a task-required tool runs as a task, with task status lines", async () => {
+  const { code, stdout, stderr } = await sub(
+    ["call", "everything__simulate-research-query", '{"topic":"nanopore"}', "--progress"],
+    home.env,
+  );
+  assert.equal(code, 0, stderr);
+  assert.match(stdout, /# Research Report: nanopore/);
+  assert.match(stderr, /everything__simulate-research-query: task working Gathering sources/);
+  assert.match(stderr, /everything__simulate-research-query: task completed/);
 });
