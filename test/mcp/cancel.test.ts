@@ -127,4 +127,25 @@ describe("stdio: cancellation", () => {
       await client.close();
     }
   });
+
+  test("a tool call that times out is cancelled; the child lives on", async () => {
+    const log = join(dir, "timed-out.jsonl");
+    const probe = fixture("cancel_probe.ts", log);
+    const client = await connect({ name: "probe", ...probe, cwd: ROOT }, { stdio: stdio() });
+    try {
+      const error = await client.callTool("wait", {}, { timeoutMs: 300 }).catch((e) => e);
+      assert.ok(isMcpError(error, "TimeoutError"), String(error));
+      const read = () => {
+        try {
+          return readFileSync(log, "utf8");
+        } catch {
+          return "";
+        }
+      };
+      assert.ok(await until(() => read() !== ""), "the probe recorded no cancellation");
+      assert.deepEqual((await client.listTools()).map((t) => t.name), ["wait"]);
+    } finally {
+      await client.close();
+    }
+  });
 });
