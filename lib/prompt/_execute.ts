@@ -100,9 +100,11 @@ export async function execute(
     return fail(entry.id, `Invalid arguments for "${entry.id}": ${problems.join("; ")}`);
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // A host function gets one deadline; an MCP tool the client's call timer, which its progress
+  // notifications start again (a long tool that reports progress is not cut off).
   const scope = scopedSignal(
     [options.signal],
-    timeoutMs,
+    entry.kind === "function" ? timeoutMs : undefined,
     `"${entry.id}" did not finish within ${timeoutMs} ms`,
   );
   const session = options.session ?? createToolSession({ catalog });
