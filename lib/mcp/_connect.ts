@@ -7,6 +7,7 @@ import { checkConnectTarget, prepareServer, redact } from "./policy/prepare.ts";
 import { Client } from "./_client.ts";
 import { withDeadline } from "./_deadline.ts";
 import { CallClock } from "./_watchdog.ts";
+import { ClientTasks } from "./_client_tasks.ts";
 import type { ClientCapabilities, ClientHandlers } from "./client_handlers.ts";
 import {
   forgetHint,
@@ -77,10 +78,25 @@ export async function connectNow(
   // Time in a host handler (a person answering a form) does not count against any call's timer.
   const clock = new CallClock();
   // Server requests and notification streams are rare: their code loads when first needed.
-  const answer = (method: string, params: Record<string, unknown> | undefined) =>
+  const handle = (method: string, params: Record<string, unknown> | undefined) =>
     clock.hold(async () =>
       (await import("./_inputs.ts")).answerServerRequest(method, params, options.handlers, context)
     );
+  // Task-augmented elicitation and sampling (2025-11-25): answered at once with a task, the
+  // handler run in the background, and the server's tasks/* requests about it answered.
+  const tasks = new ClientTasks(name);
+  const answer = (method: string, params: Record<string, unknown> | undefined) => {
+    if (method.startsWith("tasks/")) return tasks.answer(method, params ?? {});
+    const task = params?.task as { ttl?: unknown } | undefined;
+    if (
+      typeof task === "object" && task !== null &&
+      (method === "elicitation/create" || method === "sampling/createMessage")
+    ) {
+      const { task: _task, ...rest } = params!;
+      return Promise.resolve(tasks.create(method, task.ttl, () => handle(method, rest)));
+    }
+    return handle(method, params);
+  };
   const attempt = (signal: AbortSignal | undefined, opts: ConnectOptions) => {
     const ctx: NegotiateContext = {
       clientInfo: options.clientInfo ?? CLIENT_INFO,

@@ -11,6 +11,7 @@ import {
   UnsupportedProtocolVersionError,
 } from "./errors.ts";
 import { checkResult } from "./_results.ts";
+import { taskCapability } from "./_client_tasks.ts";
 import type { McpTransport, TransportRequestOptions } from "./transport/interface.ts";
 import type { Implementation, JsonRpcRequest } from "./types.ts";
 import type { ClientCapabilities } from "./client_handlers.ts";
@@ -63,7 +64,7 @@ export class Session implements ProtocolSession {
   async initialize(options: TransportRequestOptions): Promise<InitializeResult> {
     // 2025-11-25: the client takes part in tasks (task-augmented tools/call, tasks/get, …).
     const capabilities = this.#version === "2025-11-25" && this.#capabilities.tasks === undefined
-      ? { ...this.#capabilities, tasks: {} }
+      ? { ...this.#capabilities, tasks: taskCapability(this.#capabilities) }
       : this.#capabilities;
     const result = await this.#send("initialize", {
       protocolVersion: this.#version,

@@ -92,3 +92,24 @@ test("task: true asks for a task without listing the tools first", async () => {
   assert.match(text(result), /Research Report: unlisted/);
   assert.equal(statuses.at(-1), "completed", "it ran as a task");
 });
+
+test("the client as task receiver: a task-augmented elicitation from the server", async () => {
+  let asked = 0;
+  const client = await connect({ name: "ev", url: everything.url }, {
+    handlers: {
+      async elicitation() {
+        asked++;
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        return { action: "accept", content: { name: "Ada", favoriteColor: "Blue" } };
+      },
+    },
+  });
+  const names = (await client.listTools()).map((t) => t.name);
+  assert.ok(names.includes("trigger-elicitation-request-async"), names.join(", "));
+  const result = await client.callTool("trigger-elicitation-request-async", {});
+  const shown = text(result);
+  assert.equal(asked, 1);
+  assert.match(shown, /Task created/);
+  assert.match(shown, /Ada/);
+  assert.doesNotMatch(shown, /\[SYNC\]/);
+});
