@@ -33,6 +33,8 @@ export interface CliIo {
   color?: boolean;
   /** Stops a running `serve` (the entry uses SIGINT and SIGTERM when this is absent). */
   signal?: AbortSignal;
+  /** Standard error is a terminal: progress lines are shown there (the entry sets it). */
+  stderrIsTerminal?: boolean;
   /** Asks the user a question (the entry sets it when stdin and stderr are terminals). */
   ask?: (question: string) => Promise<string>;
 }

@@ -33,7 +33,7 @@ function positive(values: Values, name: string): number | undefined {
 }
 
 /** The catalog over the default sources, the registry and `approvals.json` in the config folder. */
-async function withCatalog<T>(
+export async function withCatalog<T>(
   ctx: Context,
   fn: (catalog: Catalog) => Promise<T>,
   { approving = false } = {},

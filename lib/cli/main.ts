@@ -59,6 +59,7 @@ if (isMain()) {
     stderr: (text) => process.stderr.write(text),
     env,
     color: process.stdout.isTTY === true && !env.NO_COLOR,
+    stderrIsTerminal: process.stderr.isTTY === true,
     ask: process.stdin.isTTY === true && process.stderr.isTTY === true ? ask : undefined,
   });
 }

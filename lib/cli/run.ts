@@ -13,6 +13,7 @@ import { checkArity, type Command } from "./_command.ts";
 import { type CliIo, createContext } from "./_context.ts";
 import { commandHelp, overviewHelp } from "./_help.ts";
 import { terminalIo } from "./_terminal.ts";
+import { call, tools } from "./call.ts";
 import { catalogCommands } from "./catalog.ts";
 import { mcpCommands } from "./mcp.ts";
 import { serve } from "./serve.ts";
@@ -20,7 +21,14 @@ import { skillCommands } from "./skill.ts";
 
 export type { CliIo } from "./_context.ts";
 
-const COMMANDS: readonly Command[] = [...skillCommands, ...mcpCommands, ...catalogCommands, serve];
+const COMMANDS: readonly Command[] = [
+  ...skillCommands,
+  ...mcpCommands,
+  ...catalogCommands,
+  tools,
+  call,
+  serve,
+];
 const GROUPS = new Set(COMMANDS.map((c) => c.words[0]));
 
 function find(words: readonly string[]): Command | undefined {

@@ -4,17 +4,26 @@
 
 import { ProtocolError, RpcError } from "./errors.ts";
 import { withDeadline } from "./_deadline.ts";
+import { raceSignal, scopedSignal } from "../_abort.ts";
+import type { CallClock } from "./_watchdog.ts";
 import type { ParamHeader } from "./_param_headers.ts";
 import { checkResult } from "./_results.ts";
 import type { ProtocolSession } from "./_protocol.ts";
 import type { CacheHintInfo, CallOptions, McpClient, RequestOptions } from "./client_types.ts";
 import type { ServerHint } from "./connect_options.ts";
 import type { McpTransport } from "./transport/interface.ts";
-import type { Implementation, Tool } from "./types.ts";
+import type { Implementation, Progress, Tool } from "./types.ts";
 
 /** Settings of a client. */
 export interface ClientSettings {
+  /** Discovery requests (lists, reads, prompts, ping): one timeout, progress or not. */
   timeoutMs: number;
+  /** `tools/call` and requests with progress: most silence; progress starts it again. */
+  callTimeoutMs: number;
+  /** `tools/call` and requests with progress: most time in all (host handler time excluded). */
+  maxTotalMs: number;
+  /** Stops every call's timers while a host handler runs. */
+  clock: CallClock;
   maxPages: number;
   log: (line: string) => void;
   /** Stops the notification stream; called on close. */
@@ -30,6 +39,8 @@ export class Client implements McpClient {
   readonly #session: ProtocolSession;
   readonly #settings: ClientSettings;
   readonly #headers = new Map<string, ParamHeader[]>();
+  /** `execution.taskSupport` of each listed tool. */
+  readonly #taskSupport = new Map<string, string>();
 
   constructor(
     name: string,
@@ -101,19 +112,71 @@ export class Client implements McpClient {
     headers?: Record<string, string>,
   ): Promise<Result> {
     return withDeadline(options, `${this.name}: ${method}`, this.name, async (signal) => {
-      const result = await this.#session.request(method, params, {
-        signal,
-        timeoutMs: options.timeoutMs ?? this.#settings.timeoutMs,
-        onProgress: options.onProgress,
-        idempotent,
-        headers,
-      });
+      const long = method === "tools/call" || options.onProgress !== undefined;
+      const result = long
+        ? await this.#watched(method, params, options, signal, idempotent, headers)
+        : await this.#session.request(method, params, {
+          signal,
+          timeoutMs: options.timeoutMs ?? this.#settings.timeoutMs,
+          idempotent,
+          headers,
+        });
       const problem = checkResult(method, result);
       if (problem === undefined) return result;
       throw new ProtocolError(`${this.name}: invalid ${method} result: ${problem}`, {
         server: this.name,
       });
     });
+  }
+
+  /**
+   * A long request under a watchdog: progress resets its idle timer, host handler time does not
+   * count, and an abort or timeout settles it at once (the transport tells the server).
+   */
+  async #watched(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions,
+    signal: AbortSignal | undefined,
+    idempotent: boolean,
+    headers: Record<string, string> | undefined,
+  ): Promise<Result> {
+    const settings = this.#settings;
+    const named = typeof params?.name === "string" ? ` ${JSON.stringify(params.name)}` : "";
+    const dog = settings.clock.watch({
+      idleMs: options.timeoutMs ??
+        (method === "tools/call" ? settings.callTimeoutMs : settings.timeoutMs),
+      maxMs: options.maxTotalMs ?? settings.maxTotalMs,
+      what: `${this.name}: ${method}${named}`,
+      server: this.name,
+    });
+    const scope = scopedSignal([signal, dog.signal]);
+    const report = options.onProgress;
+    // Always ask for progress: it is what keeps a long call alive.
+    const onProgress = (progress: Progress) => {
+      dog.kick();
+      if (report === undefined) return;
+      try {
+        report(progress);
+      } catch (error) {
+        settings.log(`${this.name}: onProgress threw (${(error as Error)?.name ?? "error"})`);
+      }
+    };
+    try {
+      return await raceSignal(
+        this.#session.request(method, params, {
+          signal: scope.signal,
+          watched: true,
+          onProgress,
+          idempotent,
+          headers,
+        }),
+        scope.signal,
+      );
+    } finally {
+      dog.dispose();
+      scope.dispose();
+    }
   }
 
   #all<T>(method: string, key: string, options: CallOptions): Promise<T[]> {
@@ -165,6 +228,11 @@ export class Client implements McpClient {
   }
   async listTools(options: CallOptions = {}): Promise<Tool[]> {
     const tools = await this.#all<Tool>("tools/list", "tools", options);
+    this.#taskSupport.clear();
+    for (const tool of tools) {
+      const support = (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
+      if (typeof support === "string") this.#taskSupport.set(tool.name, support);
+    }
     if (this.era !== "modern" || this.transport === "stdio") return tools;
     // x-mcp-header rules load with the first modern tool list (browser bundles stay small).
     const { paramHeaders } = await import("./_param_headers.ts");
@@ -187,6 +255,9 @@ export class Client implements McpClient {
       : undefined;
     const headers = values?.(specs!, args);
     const params = { name, arguments: args };
+    const asTask = options.task !== undefined && options.task !== false ||
+      this.#taskSupport.get(name) === "required";
+    if (asTask && this.era === "legacy") return await this.#task(params, options);
     try {
       return await this.#call("tools/call", params, options, false, headers) as Awaited<
         ReturnType<McpClient["callTool"]>
@@ -205,6 +276,46 @@ export class Client implements McpClient {
       >;
     }
   }
+  /** `tools/call` as an MCP task (see `_tasks.ts`), under the caller's signal and deadline. */
+  #task(params: Result, options: CallOptions): ReturnType<McpClient["callTool"]> {
+    const what = `${this.name}: tools/call ${JSON.stringify(params.name)} as a task`;
+    return withDeadline(options, what, this.name, async (outer) => {
+      const { runToolTask } = await import("./_tasks.ts");
+      const scope = scopedSignal([outer]);
+      try {
+        const ttlMs = typeof options.task === "object" ? options.task.ttlMs : undefined;
+        const result = await raceSignal(
+          runToolTask(
+            {
+              server: this.name,
+              log: this.#settings.log,
+              send: (method, body, signal, long) =>
+                long
+                  ? this.#watched(method, body, { ...options, signal }, signal, false, undefined)
+                  : this.#session.request(method, body, {
+                    signal,
+                    timeoutMs: this.#settings.timeoutMs,
+                    idempotent: method === "tasks/get",
+                  }),
+            },
+            params,
+            { signal: scope.signal, ttlMs, onTaskStatus: options.onTaskStatus },
+          ),
+          scope.signal,
+        );
+        const problem = checkResult("tools/call", result);
+        if (problem !== undefined) {
+          throw new ProtocolError(`${this.name}: invalid task result: ${problem}`, {
+            server: this.name,
+          });
+        }
+        return result as Awaited<ReturnType<McpClient["callTool"]>>;
+      } finally {
+        scope.dispose();
+      }
+    });
+  }
+
   listPrompts(options: CallOptions = {}): ReturnType<McpClient["listPrompts"]> {
     return this.#all("prompts/list", "prompts", options);
   }

@@ -7,6 +7,8 @@ import { checkConnectTarget, prepareServer, redact } from "./policy/prepare.ts";
 import { checkUrl } from "./policy/url.ts";
 import { Client } from "./_client.ts";
 import { withDeadline } from "./_deadline.ts";
+import { CallClock } from "./_watchdog.ts";
+import { ClientTasks } from "./_client_tasks.ts";
 import type { ClientCapabilities, ClientHandlers } from "./client_handlers.ts";
 import {
   forgetHint,
@@ -23,6 +25,8 @@ import type { Implementation, McpServerConfig } from "./types.ts";
 /** The limits `connect()` resolved: the options' or the defaults. */
 export interface ConnectLimits {
   timeoutMs: number;
+  callTimeoutMs: number;
+  maxTotalMs: number;
   maxPages: number;
 }
 
@@ -76,9 +80,28 @@ export async function connectNow(
   const log = (line: string) => write?.(redact(line, prepared.secrets));
   const closing = new AbortController();
   const context = { server: name, signal: closing.signal };
+  // Time in a host handler (a person answering a form) does not count against any call's timer.
+  const clock = new CallClock();
   // Server requests and notification streams are rare: their code loads when first needed.
-  const answer = async (method: string, params: Record<string, unknown> | undefined) =>
-    (await import("./_inputs.ts")).answerServerRequest(method, params, options.handlers, context);
+  const handle = (method: string, params: Record<string, unknown> | undefined) =>
+    clock.hold(async () =>
+      (await import("./_inputs.ts")).answerServerRequest(method, params, options.handlers, context)
+    );
+  // Task-augmented elicitation and sampling (2025-11-25): answered at once with a task, the
+  // handler run in the background, and the server's tasks/* requests about it answered.
+  const tasks = new ClientTasks(name);
+  const answer = (method: string, params: Record<string, unknown> | undefined) => {
+    if (method.startsWith("tasks/")) return tasks.answer(method, params ?? {});
+    const task = params?.task as { ttl?: unknown } | undefined;
+    if (
+      typeof task === "object" && task !== null &&
+      (method === "elicitation/create" || method === "sampling/createMessage")
+    ) {
+      const { task: _task, ...rest } = params!;
+      return Promise.resolve(tasks.create(method, task.ttl, () => handle(method, rest)));
+    }
+    return handle(method, params);
+  };
   const attempt = (signal: AbortSignal | undefined, opts: ConnectOptions) => {
     const ctx: NegotiateContext = {
       clientInfo: options.clientInfo ?? CLIENT_INFO,
@@ -113,6 +136,9 @@ export async function connectNow(
   );
   const client = new Client(name, transport, session, {
     timeoutMs,
+    callTimeoutMs: limits.callTimeoutMs,
+    maxTotalMs: limits.maxTotalMs,
+    clock,
     maxPages: limits.maxPages,
     log,
     stop: () => closing.abort(),

@@ -11,6 +11,7 @@ import {
   UnsupportedProtocolVersionError,
 } from "./errors.ts";
 import { checkResult } from "./_results.ts";
+import { taskCapability } from "./_client_tasks.ts";
 import type { McpTransport, TransportRequestOptions } from "./transport/interface.ts";
 import type { Implementation, JsonRpcRequest } from "./types.ts";
 import type { ClientCapabilities } from "./client_handlers.ts";
@@ -61,9 +62,13 @@ export class Session implements ProtocolSession {
 
   /** Run `initialize` and `notifications/initialized`; negotiate the version. */
   async initialize(options: TransportRequestOptions): Promise<InitializeResult> {
+    // 2025-11-25: the client takes part in tasks (task-augmented tools/call, tasks/get, …).
+    const capabilities = this.#version === "2025-11-25" && this.#capabilities.tasks === undefined
+      ? { ...this.#capabilities, tasks: taskCapability(this.#capabilities) }
+      : this.#capabilities;
     const result = await this.#send("initialize", {
       protocolVersion: this.#version,
-      capabilities: this.#capabilities,
+      capabilities,
       clientInfo: this.#clientInfo,
     }, { ...options, idempotent: true });
     const problem = checkResult("initialize", result);
@@ -131,8 +136,10 @@ export class Session implements ProtocolSession {
     const id = this.#nextId++;
     const message: JsonRpcRequest = { jsonrpc: "2.0", id, method };
     // Progress notifications name the request by its progress token: use the request id.
-    if (options.onProgress) message.params = { ...params, _meta: { progressToken: id } };
-    else if (params !== undefined) message.params = params;
+    if (options.onProgress) {
+      const meta = (params?._meta ?? {}) as Record<string, unknown>;
+      message.params = { ...params, _meta: { ...meta, progressToken: id } };
+    } else if (params !== undefined) message.params = params;
     const response = await this.#transport.request(message, options);
     if ("error" in response) {
       const { code, message: text, data } = response.error;

@@ -11,7 +11,8 @@ import type { McpServerConfig } from "./types.ts";
 export type { ConnectOptions, ServerHint, StdioConnector } from "./connect_options.ts";
 
 /**
- * Default per-request timeout: 5 s.
+ * Default timeout of discovery requests (lists, reads, prompts, ping, `initialize`): 5 s. They
+ * are quick lookups; a server that takes longer is better reported than waited for.
  *
  * @example Give a slow server more time
  * ```ts
@@ -20,6 +21,33 @@ export type { ConnectOptions, ServerHint, StdioConnector } from "./connect_optio
  * ```
  */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
+/**
+ * Default idle timeout of `tools/call`: 60 s without an answer or a progress notification. Tools
+ * do real work (a query, a build, an alignment); every progress notification starts the 60 s
+ * again, so a tool that reports progress runs as long as it keeps reporting, up to
+ * {@linkcode DEFAULT_MAX_TOTAL_MS}. 60 s is also the MCP TypeScript SDK's request timeout.
+ *
+ * @example Give one slow tool more quiet time
+ * ```ts
+ * import { connect, DEFAULT_CALL_TIMEOUT_MS } from "@skillmux/core";
+ * const client = await connect({ name: "bio", url: "http://127.0.0.1:3001/mcp" });
+ * await client.callTool("align", { reads: "a.fq" }, { timeoutMs: 5 * DEFAULT_CALL_TIMEOUT_MS });
+ * await client.close();
+ * ```
+ */
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+/**
+ * Default longest run of one `tools/call`, progress or not: 30 minutes (time in host handlers
+ * excluded). A bound on a stuck server that keeps sending progress; work that takes hours
+ * belongs in an MCP task, which this limit does not cover.
+ *
+ * @example
+ * ```ts
+ * import { connect, DEFAULT_MAX_TOTAL_MS } from "@skillmux/core";
+ * await connect({ name: "bio", url: "http://127.0.0.1:3001/mcp" }, { maxTotalMs: 4 * DEFAULT_MAX_TOTAL_MS });
+ * ```
+ */
+export const DEFAULT_MAX_TOTAL_MS = 30 * 60_000;
 /**
  * Default page cap for list calls; a repeated cursor also stops a listing.
  *
@@ -58,7 +86,11 @@ export async function connect(
 ): Promise<McpClient> {
   const { connectNow } = await import("./_connect.ts");
   return connectNow(server, options, {
-    timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    // The server's own settings (its registry entry) win over the client's; a call's own win
+    // over both.
+    timeoutMs: server.timeoutMs ?? options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    callTimeoutMs: server.callTimeoutMs ?? options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+    maxTotalMs: server.maxTotalMs ?? options.maxTotalMs ?? DEFAULT_MAX_TOTAL_MS,
     maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
   });
 }

@@ -23,8 +23,19 @@ import type { ServerHint } from "./connect_options.ts";
 export interface CallOptions {
   /** Cancels the call. */
   signal?: AbortSignal;
-  /** Per-request timeout in milliseconds (default: the connection's, 5000). */
+  /**
+   * Per-request timeout in milliseconds. Discovery requests: the connection's `timeoutMs`
+   * (default 5000). `tools/call` and any request with `onProgress`: the longest the server may
+   * stay silent — each progress notification starts it again (default: the connection's
+   * `callTimeoutMs`, 60000).
+   */
   timeoutMs?: number;
+  /**
+   * `tools/call` and requests with `onProgress`: the longest the call may run in all, however
+   * much progress it reports (default: the connection's `maxTotalMs`, 30 minutes). Time spent in
+   * a host handler (elicitation, sampling, roots) counts neither here nor in `timeoutMs`.
+   */
+  maxTotalMs?: number;
   /**
    * Deadline in milliseconds for the whole call: every page of a list, and a
    * re-initialisation after a lost session. Rejects with `TimeoutError`.
@@ -32,6 +43,36 @@ export interface CallOptions {
   deadlineMs?: number;
   /** Progress notifications for this call (e.g. long-running tools). */
   onProgress?: (progress: Progress) => void;
+  /**
+   * `callTool` only: run the call as an MCP task (2025-11-25): `true`, or `{ ttlMs }` to ask the
+   * server to keep the result that long. Tools whose `execution.taskSupport` is `required` run as
+   * tasks anyway (list the tools first). The client polls `tasks/get` at the server's
+   * `pollInterval`, fetches `tasks/result`, and sends `tasks/cancel` when `signal` aborts.
+   */
+  task?: boolean | { ttlMs?: number };
+  /** `callTool` as a task: each new status (`working`, `input_required`, …, and its message). */
+  onTaskStatus?: (task: TaskInfo) => void;
+}
+
+/** Where an MCP task stands. */
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+/** An MCP task as the server reported it (`tasks/get`). */
+export interface TaskInfo {
+  /** The server's id of the task. */
+  taskId: string;
+  /** Where it stands. */
+  status: TaskStatus;
+  /** The server's words about it (untrusted text). */
+  statusMessage?: string;
+  /** How often the server wants to be asked, in milliseconds. */
+  pollInterval?: number;
+  /** How long the result is kept after the end, in ms (`null`: until removed). */
+  ttl?: number | null;
+  /** ISO 8601 times. */
+  createdAt?: string;
+  /** ISO 8601 time of the last change. */
+  lastUpdatedAt?: string;
 }
 
 /** Options of {@linkcode McpClient.request}. */

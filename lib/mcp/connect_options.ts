@@ -47,8 +47,23 @@ export type StdioConnector = (server: PreparedServer) => McpTransport;
 
 /** Options of `connect()`. */
 export interface ConnectOptions extends PrepareServerOptions {
-  /** Per-request timeout in milliseconds (default 5000). */
+  /**
+   * Timeout of discovery requests in milliseconds: lists, reads, prompts, ping, `initialize`
+   * (default 5000, `DEFAULT_REQUEST_TIMEOUT_MS`).
+   */
   timeoutMs?: number;
+  /**
+   * `tools/call` (and any request with `onProgress`): the longest the server may stay silent, in
+   * milliseconds; every progress notification starts it again (default 60000,
+   * `DEFAULT_CALL_TIMEOUT_MS`). Time in a host handler does not count.
+   */
+  callTimeoutMs?: number;
+  /**
+   * `tools/call` (and any request with `onProgress`): the longest a call may run in all, however
+   * much progress it reports, in milliseconds (default 30 minutes, `DEFAULT_MAX_TOTAL_MS`).
+   * Longer work belongs in a task. Time in a host handler does not count.
+   */
+  maxTotalMs?: number;
   /** Cancels the connection attempt. */
   signal?: AbortSignal;
   /** Deadline in milliseconds for the whole connection attempt, fallback included. */

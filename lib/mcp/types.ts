@@ -28,6 +28,12 @@ export interface McpServerConfig {
   enabled?: boolean;
   /** Force a transport instead of trying Streamable HTTP, then legacy SSE. Default `"auto"`. */
   transport?: "auto" | "streamable-http" | "sse";
+  /** This server's discovery timeout in ms (lists, reads, `initialize`); overrides the client's. */
+  timeoutMs?: number;
+  /** This server's `tools/call` idle timeout in ms (progress resets it); overrides the client's. */
+  callTimeoutMs?: number;
+  /** This server's longest `tools/call` in ms, progress or not; overrides the client's. */
+  maxTotalMs?: number;
 }
 
 /** The transports skillmux speaks. */

@@ -66,7 +66,7 @@ function draftOf(schema: JsonSchema): "4" | "7" | "2020-12" {
  * call's timeout. A schema that cannot be used (a `$ref` that loops or points nowhere, a pattern
  * that does not compile, work past the budget) is a problem too, never a throw.
  */
-async function schemaProblems(
+export async function schemaProblems(
   entry: CatalogEntry,
   args: Record<string, unknown>,
   timeoutMs: number,
@@ -136,9 +136,11 @@ export async function execute(
   if (problems.length > 0) {
     return fail(entry.id, `Invalid arguments for "${entry.id}": ${problems.join("; ")}`);
   }
+  // A host function gets one deadline; an MCP tool the client's call timer, which its progress
+  // notifications start again (a long tool that reports progress is not cut off).
   const scope = scopedSignal(
     [options.signal],
-    timeoutMs,
+    entry.kind === "function" ? timeoutMs : undefined,
     `"${entry.id}" did not finish within ${timeoutMs} ms`,
   );
   const session = options.session ?? createToolSession({ catalog });

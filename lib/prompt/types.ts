@@ -169,7 +169,11 @@ export interface ExecuteToolCallOptions {
   skills?: readonly string[];
   /** Cancels the call. */
   signal?: AbortSignal;
-  /** How long the tool may take, in ms (default 60000). */
+  /**
+   * Host functions: how long they may take, in ms. MCP tools: the longest the server may stay
+   * silent; each progress notification starts it again (up to the connection's `maxTotalMs`).
+   * Default 60000.
+   */
   timeoutMs?: number;
 }
 

@@ -115,6 +115,16 @@ export function prepareServer(
       server,
     );
   }
+  for (const field of ["timeoutMs", "callTimeoutMs", "maxTotalMs"] as const) {
+    const ms = config[field];
+    if (ms !== undefined && !(typeof ms === "number" && ms > 0 && ms <= 2 ** 31 - 1)) {
+      throw policyError(
+        `${field} must be a number of milliseconds from 1 to ${2 ** 31 - 1}`,
+        field,
+        name,
+      );
+    }
+  }
   const transport = config.transport ?? "auto";
   if (!(TRANSPORTS as readonly string[]).includes(transport)) {
     throw policyError('transport must be "auto", "streamable-http" or "sse"', "transport", name);

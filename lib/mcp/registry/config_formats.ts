@@ -50,6 +50,12 @@ export function nameFromUrl(url: string): string {
   }
 }
 
+const TOML_TIMEOUTS = [
+  ["timeout_ms", "timeoutMs"],
+  ["call_timeout_ms", "callTimeoutMs"],
+  ["max_total_ms", "maxTotalMs"],
+] as const;
+
 function entry(name: string, raw: unknown, where: string): McpServerConfig {
   if (!isObject(raw)) throw new PolicyError(`${where} must be a table`, { field: where });
   const url = text(raw.url ?? raw.serverUrl, `${where}.url`);
@@ -81,6 +87,16 @@ function entry(name: string, raw: unknown, where: string): McpServerConfig {
   if (id) (config as McpServerConfig & { id?: string }).id = id;
   const description = text(raw.description, `${where}.description`);
   if (description) (config as McpServerConfig & { description?: string }).description = description;
+  for (const [key, field] of TOML_TIMEOUTS) {
+    const ms = raw[key] ?? raw[field];
+    if (ms === undefined) continue;
+    if (typeof ms !== "number") {
+      throw new PolicyError(`${where}.${key} must be a number of milliseconds`, {
+        field: `${where}.${key}`,
+      });
+    }
+    config[field] = ms;
+  }
   if (type === "sse") config.transport = "sse";
   else if (type && /^(http|streamable-?http|streamableHttp)$/i.test(type)) {
     config.transport = "streamable-http";
@@ -157,7 +173,8 @@ export function toMcpServersJson(
 
 /**
  * Read `[[mcp.servers]]` entries (`url`, `name`, `api_key`, and `command`,
- * `args`, `env`, `cwd`, `headers`, `enabled`, `transport`, `description`, and `id` when
+ * `args`, `env`, `cwd`, `headers`, `enabled`, `transport`, `description`, `timeout_ms`,
+ * `call_timeout_ms`, `max_total_ms`, and `id` when
  * a rename made it differ from the name) from a TOML
  * document. An entry without a name is named after its URL's host and port.
  *
@@ -220,6 +237,7 @@ export function toServersToml(servers: readonly McpServerConfig[], existing = ""
     if (s.headers && Object.keys(s.headers).length > 0) out.headers = s.headers;
     if (s.transport && s.transport !== "auto") out.transport = s.transport;
     if (s.enabled === false) out.enabled = false;
+    for (const [key, field] of TOML_TIMEOUTS) if (s[field] !== undefined) out[key] = s[field];
     const extra = s as McpServerConfig & { id?: string; description?: string };
     if (extra.description) out.description = extra.description;
     if (extra.id && extra.id !== s.name) out.id = extra.id;

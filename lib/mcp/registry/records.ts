@@ -78,12 +78,25 @@ export interface ServerPatch {
   transport?: "auto" | "streamable-http" | "sse" | null;
   /** A note for people. */
   description?: string | null;
+  /** Discovery timeout in ms. */
+  timeoutMs?: number | null;
+  /** `tools/call` idle timeout in ms (progress resets it). */
+  callTimeoutMs?: number | null;
+  /** Longest `tools/call` in ms. */
+  maxTotalMs?: number | null;
 }
 
 const HTTP_ONLY = ["apiKey", "headers", "transport"] as const;
 const STDIO_ONLY = ["args", "env", "cwd"] as const;
 const REACH_FIELDS = ["url", "command", ...HTTP_ONLY, ...STDIO_ONLY] as const;
-const PATCH_FIELDS = new Set<string>([...REACH_FIELDS, "name", "enabled", "description"]);
+const TIMEOUT_FIELDS = ["timeoutMs", "callTimeoutMs", "maxTotalMs"] as const;
+const PATCH_FIELDS = new Set<string>([
+  ...REACH_FIELDS,
+  ...TIMEOUT_FIELDS,
+  "name",
+  "enabled",
+  "description",
+]);
 
 /**
  * Whether `patch` changes how the server is reached (URL, command, key, headers, transport…),

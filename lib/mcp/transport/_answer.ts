@@ -24,6 +24,8 @@ export interface AnswerJob {
   signal: AbortSignal;
   /** A long-lived stream: no stall timer. */
   longLived?: boolean;
+  /** The caller times the request (progress-aware): no stall timer. */
+  watched?: boolean;
   /** Reopen the stream after `lastEventId`. */
   resume(lastEventId: string): Promise<ReadableStream<Uint8Array>>;
 }
@@ -75,7 +77,7 @@ async function readStream(job: AnswerJob): Promise<JsonRpcResponse> {
         server: name,
         maxBytes: settings.maxResponseBytes,
         signal,
-        stallMs: job.longLived ? undefined : settings.stallTimeoutMs,
+        stallMs: job.longLived || job.watched ? undefined : settings.stallTimeoutMs,
         capMode: job.longLived ? "event" : "total",
         counted,
         onRetry: (ms) => (retryMs = ms),

@@ -3,12 +3,12 @@
 // the URL check at connect time, retries with backoff for idempotent requests,
 // and turning whatever went wrong into a typed, redacted error.
 
-import { isTimeoutError, raceSignal, scopedSignal } from "../../_abort.ts";
+import { isTimeoutError, onAbort, raceSignal, scopedSignal } from "../../_abort.ts";
 import { McpError, NetworkError, TimeoutError } from "../errors.ts";
 import { checkConnectTarget, type PreparedServer } from "../policy/prepare.ts";
 import type { HttpTransportOptions } from "./http_options.ts";
 import type { ServerRequestHandler, TransportRequestOptions } from "./interface.ts";
-import type { JsonRpcNotification, JsonRpcResponse } from "../types.ts";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../types.ts";
 import { CircuitBreaker, outcomeOf } from "./_breaker.ts";
 import { type HttpContext, scrub } from "./_http.ts";
 import { sanitizeCause } from "../policy/_redact_message.ts";
@@ -75,6 +75,31 @@ export abstract class HttpTransportBase {
   /** Post a response to a server-to-client request. */
   protected abstract reply(response: JsonRpcResponse): void;
 
+  /** Send a notification. */
+  abstract notify(message: JsonRpcNotification, options?: TransportRequestOptions): Promise<void>;
+
+  /**
+   * Until the returned function is called: when `signal` aborts (the caller gave up, or its
+   * timer ran out), tell the server with `notifications/cancelled` naming the request id, so it
+   * can stop the work (fire and forget; never for `initialize`, which may not be cancelled).
+   */
+  protected cancelOnAbort(message: JsonRpcRequest, signal: AbortSignal | undefined): () => void {
+    if (signal === undefined || signal.aborted || message.method === "initialize") return () => {};
+    return onAbort(signal, () => {
+      if (this.closed) return;
+      const reason = isTimeoutError(signal.reason) ? "timed out" : "aborted by the client";
+      this.notify({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: message.id, reason },
+      }, { timeoutMs: 5_000 }).catch((error) =>
+        this.ctx.log(
+          `${this.ctx.name}: could not send notifications/cancelled (${(error as Error).name})`,
+        )
+      );
+    });
+  }
+
   /** Whether `close()` was called. */
   protected get closed(): boolean {
     return this.closing.signal.aborted;
@@ -103,7 +128,9 @@ export abstract class HttpTransportBase {
     const { name } = this.ctx;
     if (this.closed) throw new NetworkError(`${name}: the transport is closed`, { server: name });
     const probe = this.#breaker.enter(name);
-    const timeoutMs = options.longLived ? Infinity : options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = options.longLived || options.watched
+      ? Infinity
+      : options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
     const scope = scopedSignal([options.signal, this.closing.signal], timeoutMs);
     let failure: unknown;

@@ -56,8 +56,9 @@ export class LegacySseTransport extends HttpTransportBase implements McpTranspor
       );
     }
     const tracked = this.router.track(message, options);
+    const uncancel = this.cancelOnAbort(message, options.signal);
     return this.run(message.method, options, async (signal) => {
-      const connection = this.#connect(message.method, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      const connection = this.#connect(message.method, connectTimeout(options));
       const endpoint = await raceSignal(connection.ready, signal);
       const answer = new Promise<JsonRpcResponse>((resolve, reject) => {
         this.#pending.set(key, { connection, method: message.method, resolve, reject });
@@ -69,12 +70,15 @@ export class LegacySseTransport extends HttpTransportBase implements McpTranspor
       } finally {
         this.#pending.delete(key);
       }
-    }).finally(tracked.done);
+    }).finally(() => {
+      uncancel();
+      tracked.done();
+    });
   }
 
   async notify(message: JsonRpcNotification, options: TransportRequestOptions = {}): Promise<void> {
     await this.run(message.method, options, async (signal) => {
-      const connection = this.#connect(message.method, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      const connection = this.#connect(message.method, connectTimeout(options));
       await this.#post(await raceSignal(connection.ready, signal), message, signal);
     });
   }
@@ -268,4 +272,10 @@ export class LegacySseTransport extends HttpTransportBase implements McpTranspor
       );
     }
   }
+}
+
+/** How long to wait for the endpoint event: the request's timeout, else the default. */
+function connectTimeout(options: TransportRequestOptions): number {
+  const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  return options.watched || !Number.isFinite(ms) ? DEFAULT_TIMEOUT_MS : ms;
 }

@@ -33,13 +33,17 @@ export class StreamableHttpTransport extends HttpTransportBase implements McpTra
     options: TransportRequestOptions = {},
   ): Promise<JsonRpcResponse> {
     const tracked = this.router.track(message, options);
+    const uncancel = this.cancelOnAbort(message, options.signal);
     return this.run(message.method, options, async (signal) => {
       const answer = await this.#post(tracked.message, signal, options);
       if (answer === undefined) {
         throw new ProtocolError(`${this.ctx.name}: no answer`, { server: this.ctx.name });
       }
       return answer;
-    }).finally(tracked.done);
+    }).finally(() => {
+      uncancel();
+      tracked.done();
+    });
   }
 
   async notify(message: JsonRpcNotification, options: TransportRequestOptions = {}): Promise<void> {
@@ -173,6 +177,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements McpTra
         response,
         signal: scope.signal,
         longLived: options.longLived,
+        watched: options.watched,
         resume: (lastEventId) => this.#resume(request.method, lastEventId, scope.signal),
       });
     } finally {

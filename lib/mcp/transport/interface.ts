@@ -32,6 +32,12 @@ export interface TransportRequestOptions {
    * it ends when the server answers or `signal` aborts.
    */
   longLived?: boolean;
+  /**
+   * The caller times this request itself (a long call: progress resets its timer, host handler
+   * time does not count): the transport sets no timeout or stall timer of its own, and `signal`
+   * ends the request.
+   */
+  watched?: boolean;
 }
 
 /** Answers one server-to-client request (elicitation, sampling, roots); throws for an error reply. */

@@ -154,7 +154,8 @@ class StdioTransportImpl implements StdioTransport {
       this.#updateRef();
       if (token !== undefined) this.#progress.set(token, pending);
       const { timeoutMs, signal } = options;
-      if (timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs >= 0) {
+      const timed = !options.watched && timeoutMs !== undefined;
+      if (timed && Number.isFinite(timeoutMs) && timeoutMs >= 0) {
         pending.timer = setTimeout(() => {
           settle();
           reject(
