@@ -63,7 +63,7 @@ test("registry + built-ins + host function → selection → prompt → a tool c
 
   const request = "What is 2 + 3? Then tell me how to sort a BAM.";
   const model = createOpenAiModel({ baseUrl: `${llm.url}/v1`, model: "fake", apiKey: "sk-e2e" });
-  // A budget the whole catalog fits in (85 built-ins and the server's tools need about 5,000
+  // A budget the whole catalog fits in (86 built-ins and the server's tools need about 5,000
   // tokens, above the 4,000 default): this test is about the flow; trimming has its own tests.
   const selection = await selectForRequest(catalog, request, { llm: model, budget: 12_000 });
   assert.equal(selection.via, "llm");
