@@ -10,8 +10,18 @@ test("lib/resolve/_builtin_skills.ts is generated from skills/*.md (run `npm run
   assert.equal(await readFile(GENERATED_PATH, "utf8"), await renderBuiltinModule());
 });
 
-test("at least 60 built-in skills ship (issue 12)", () => {
-  assert.ok(Object.keys(BUILTIN_SKILLS).length >= 60, Object.keys(BUILTIN_SKILLS).join(", "));
+test("at least 80 built-in skills ship (issues 12 and 26)", () => {
+  assert.ok(Object.keys(BUILTIN_SKILLS).length >= 80, Object.keys(BUILTIN_SKILLS).join(", "));
+});
+
+test("README.md states the number of built-in skills that ship", async () => {
+  const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
+  const stated = /The (\d+) built-in skills cover/.exec(readme)?.[1];
+  assert.equal(
+    Number(stated),
+    Object.keys(BUILTIN_SKILLS).length,
+    'README.md: "The N built-in skills cover"',
+  );
 });
 
 for (const [name, text] of Object.entries(BUILTIN_SKILLS)) {
