@@ -9,7 +9,7 @@ import { heldForSelection } from "./_held.ts";
 import type { Catalog } from "./types.ts";
 
 const DEFAULTS = {
-  budget: 4_000,
+  budget: 8_000,
   timeoutMs: 60_000,
   maxSkills: 3,
   maxTools: 8,

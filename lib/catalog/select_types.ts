@@ -30,7 +30,7 @@ export interface SelectOptions {
   llm?: SelectModel;
   /** Extra context for the model (conversation summary, files at hand). */
   context?: string;
-  /** Most tokens for the catalog listing in the prompt (default 4000). */
+  /** Most tokens for the catalog listing in the prompt (default 8000: the 86 built-in skills alone take about 4,400). */
   budget?: number;
   /** Cancels the selection (the keyword fallback still answers unless the caller aborted). */
   signal?: AbortSignal;

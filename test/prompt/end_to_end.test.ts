@@ -63,9 +63,9 @@ test("registry + built-ins + host function → selection → prompt → a tool c
 
   const request = "What is 2 + 3? Then tell me how to sort a BAM.";
   const model = createOpenAiModel({ baseUrl: `${llm.url}/v1`, model: "fake", apiKey: "sk-e2e" });
-  // A budget the whole catalog fits in (86 built-ins and the server's tools need about 5,000
-  // tokens, above the 4,000 default): this test is about the flow; trimming has its own tests.
-  const selection = await selectForRequest(catalog, request, { llm: model, budget: 12_000 });
+  // The default budget (8,000 tokens) holds the whole catalog: the 86 built-ins and the server's
+  // tools need about 5,000. This test is about the flow; trimming has its own tests.
+  const selection = await selectForRequest(catalog, request, { llm: model });
   assert.equal(selection.via, "llm");
   assert.deepEqual(selection.skills, ["samtools"]);
   assert.deepEqual(selection.tools, ["everything__get-sum", "record_result"]);
