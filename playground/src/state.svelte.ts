@@ -1,17 +1,22 @@
 // The playground's state: one IndexedDB store (server registry, user skills, settings), a
 // resolver over user → MCP → built-in skills, and an activity log of every JSON-RPC exchange.
+import { untrack } from "svelte";
 import {
+  type Catalog,
   connect,
   createBuiltinSource,
-  createMcpSkillSources,
+  createCatalog,
+  createMcpSkillSource,
   createResolver,
   createServerRegistry,
   createStorageSource,
   type McpClient,
+  type McpSkillSource,
+  type RegisteredServer,
   type Resolver,
 } from "@skillmux/core";
 import { createIndexedDbStorage } from "@skillmux/core/indexed-db";
-import { oauthStore } from "./oauth.ts";
+import { hasTokens, oauthStore } from "./oauth.ts";
 
 export const store = createIndexedDbStorage({ dbName: "skillmux-playground" });
 export const USER_PREFIX = "skills/";
@@ -51,6 +56,8 @@ export const app = $state({
   } as Settings,
   /** Bumped whenever servers or user skills change, so views reload. */
   version: 0,
+  /** Bumped when an approval is recorded, so views showing the catalog render it again. */
+  approvals: 0,
 });
 
 let nextId = 1;
@@ -97,7 +104,8 @@ export const loggingFetch: typeof fetch = async (input, init) => {
     response: "",
   };
   try {
-    const response = await fetch(input, init);
+    // A session's DELETE may be sent as the page closes (pagehide): keepalive lets it outlive it.
+    const response = await fetch(input, method === "DELETE" ? { ...init, keepalive: true } : init);
     row.status = String(response.status);
     const type = response.headers.get("content-type") ?? "";
     if (type.includes("json")) {
@@ -125,6 +133,29 @@ const connectOptions = {
 };
 export const registry = createServerRegistry({ storage: store, connect: connectOptions });
 
+/**
+ * The options to connect to `server`: OAuth (`auth`) only for a server with stored tokens or
+ * that asked for a sign-in. Every request through `auth` first reads the token store
+ * (IndexedDB); without it a session's DELETE leaves at once, even from `pagehide`.
+ */
+async function optionsFor(server: RegisteredServer) {
+  const oauth = server.status?.kind === "OAuthError" || (await hasTokens(server));
+  const { auth: _auth, ...plain } = connectOptions;
+  return oauth ? connectOptions : plain;
+}
+
+/** One skill source per enabled server, in registration order, as `createMcpSkillSources` makes. */
+async function skillSources(): Promise<McpSkillSource[]> {
+  const servers = (await registry.list()).filter((s) => s.enabled !== false && s.url !== undefined);
+  return await Promise.all(servers.map(async (server) => {
+    const hint = (await registry.discovery(server.name))?.hint;
+    return createMcpSkillSource(server, {
+      connect: { ...(await optionsFor(server)), hint },
+      onListChanged: () => void registry.invalidate(server.name).catch(() => {}),
+    });
+  }));
+}
+
 export async function loadSettings(): Promise<void> {
   const text = await store.get(SETTINGS_KEY);
   if (text) Object.assign(app.settings, JSON.parse(text));
@@ -134,11 +165,62 @@ export async function saveSettings(): Promise<void> {
   await store.set(SETTINGS_KEY, JSON.stringify(app.settings));
 }
 
-/** A resolver over the current sources: user (IndexedDB) → enabled MCP servers → built-in. */
-export async function makeResolver(): Promise<Resolver> {
-  const user = createStorageSource({ label: "user", storage: store, prefix: USER_PREFIX });
-  const mcp = await createMcpSkillSources(registry, { connect: connectOptions });
-  return createResolver({ sources: [user, mcp, createBuiltinSource()], timeoutMs: 8_000 });
+/** What the views share for one `app.version`: MCP skill sources, the resolver, the catalog. */
+interface Shared {
+  version: number;
+  sources: Promise<McpSkillSource[]>;
+  resolver: Promise<Resolver>;
+  catalog?: Promise<Catalog>;
+}
+let shared: Shared | undefined;
+
+/** The shared state of the current version, built on first use (never tracked by an effect). */
+function current(): Shared {
+  const version = untrack(() => app.version);
+  if (shared?.version === version) return shared;
+  release();
+  const sources = skillSources();
+  const resolver = sources.then((mcp) => {
+    const user = createStorageSource({ label: "user", storage: store, prefix: USER_PREFIX });
+    return createResolver({ sources: [user, mcp, createBuiltinSource()], timeoutMs: 8_000 });
+  });
+  shared = { version, sources, resolver };
+  return shared;
+}
+
+/** Close the shared MCP sessions (DELETE) and stop the catalog; the next use builds afresh. */
+function release(): void {
+  const old = shared;
+  shared = undefined;
+  if (!old) return;
+  old.sources.then((all) => Promise.all(all.map((s) => s.dispose()))).catch(() => {});
+  old.catalog?.then((c) => c.dispose()).catch(() => {});
+}
+
+/**
+ * The resolver over the current sources: user (IndexedDB) → enabled MCP servers → built-in. One
+ * per `app.version`, shared by the views, so opening a view does not open new sessions.
+ */
+export function makeResolver(): Promise<Resolver> {
+  return current().resolver;
+}
+
+/** Where approvals are kept: the library's defaults (remote tools and skills wait for a person). */
+export const approvalOptions = { storage: store, key: "playground/approvals.json" };
+
+/**
+ * The catalog over the shared resolver and the registry, one per `app.version`. It does not
+ * follow the registry by itself: `changed()` starts a new one.
+ */
+export function sharedCatalog(): Promise<Catalog> {
+  const state = current();
+  state.catalog ??= state.resolver.then((resolver) =>
+    createCatalog({ resolver, registry, approvals: approvalOptions, follow: false })
+  );
+  state.catalog.catch(() => {
+    if (shared === state) state.catalog = undefined;
+  });
+  return state.catalog;
 }
 
 const clients = new Map<string, Promise<McpClient>>();
@@ -149,19 +231,33 @@ export async function clientFor(name: string): Promise<McpClient> {
   if (!client) {
     const server = await registry.get(name);
     if (!server) throw new Error(`No server named "${name}"`);
-    client = connect(server, connectOptions);
+    client = optionsFor(server).then((options) => connect(server, options));
     clients.set(name, client);
     client.catch(() => clients.delete(name));
   }
   return await client;
 }
 
+/** Close the session with `name` (HTTP DELETE), if one is open. */
 export function dropClient(name: string): void {
   const client = clients.get(name);
   clients.delete(name);
   client?.then((c) => c.close()).catch(() => {});
 }
 
+/** Close every session the page holds: when the page hides or closes. */
+export function closeAll(): void {
+  for (const name of [...clients.keys()]) dropClient(name);
+  release();
+}
+
+/** Servers or user skills changed: close the shared sessions, and let the views reload. */
 export function changed(): void {
+  release();
   app.version++;
+}
+
+/** Approvals changed: views showing the catalog render it again (no rebuild, no new session). */
+export function approvalsChanged(): void {
+  app.approvals++;
 }
