@@ -17,6 +17,7 @@ import {
 } from "@skillmux/core";
 import { createIndexedDbStorage } from "@skillmux/core/indexed-db";
 import { hasTokens, oauthStore } from "./oauth.ts";
+import { capabilities, handlers, rootsFrom } from "./asks.svelte.ts";
 
 export const store = createIndexedDbStorage({ dbName: "skillmux-playground" });
 export const USER_PREFIX = "skills/";
@@ -41,6 +42,10 @@ export interface Settings {
   llmApiKey: string;
   /** How long the model may take before keyword ranking selects instead. */
   llmTimeoutSec: number;
+  /** How long a tool call may take, in seconds (progress does not extend it here). */
+  toolTimeoutSec: number;
+  /** The roots servers are told about, one URI a line. */
+  roots: string;
   seeded: boolean;
 }
 
@@ -52,6 +57,8 @@ export const app = $state({
     llmModel: "",
     llmApiKey: "",
     llmTimeoutSec: 30,
+    toolTimeoutSec: 300,
+    roots: "",
     seeded: false,
   } as Settings,
   /** Bumped whenever servers or user skills change, so views reload. */
@@ -61,6 +68,7 @@ export const app = $state({
 });
 
 let nextId = 1;
+rootsFrom(() => app.settings.roots);
 
 /** `text` with the API key of the settings replaced, wherever a server echoed it. */
 function scrub(text: string): string {
@@ -126,8 +134,14 @@ export const loggingFetch: typeof fetch = async (input, init) => {
 
 // `auth`: servers behind OAuth use the tokens the Servers panel's "Sign in" stored; without
 // them (no `onAuthorize` here: a sign-in starts only from a click) they say "sign-in needed".
+// Sampling, elicitation and roots are declared and answered by the person (asks.svelte.ts). Only
+// the Tools view's sessions (clientFor) keep a notification stream open, where servers also send
+// requests (server-everything asks for roots there); discovery and skill reads do not.
 const connectOptions = {
   timeoutMs: 8_000,
+  handlers,
+  capabilities,
+  listen: false,
   http: { fetch: loggingFetch, retries: 0 },
   auth: { store: oauthStore },
 };
@@ -231,7 +245,7 @@ export async function clientFor(name: string): Promise<McpClient> {
   if (!client) {
     const server = await registry.get(name);
     if (!server) throw new Error(`No server named "${name}"`);
-    client = optionsFor(server).then((options) => connect(server, options));
+    client = optionsFor(server).then((options) => connect(server, { ...options, listen: true }));
     clients.set(name, client);
     client.catch(() => clients.delete(name));
   }
@@ -243,6 +257,11 @@ export function dropClient(name: string): void {
   const client = clients.get(name);
   clients.delete(name);
   client?.then((c) => c.close()).catch(() => {});
+}
+
+/** Close the Tools view's sessions: the next call opens new ones (e.g. with the new roots). */
+export function dropClients(): void {
+  for (const name of [...clients.keys()]) dropClient(name);
 }
 
 /** Close every session the page holds: when the page hides or closes. */

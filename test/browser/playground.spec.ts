@@ -397,6 +397,8 @@ test.describe("playground", () => {
   });
 
   test("the API key is in no view's text or HTML, the activity log's included", async () => {
+    // Every view with every <details> open: a few seconds each on a loaded machine.
+    test.setTimeout(120_000);
     await page.getByTestId("tab-activity").click();
     const calls = page.getByTestId("activity-row").filter({ hasText: "LLM selection (gpt-play)" });
     await expect(calls.first()).toBeAttached();
