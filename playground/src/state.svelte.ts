@@ -18,6 +18,7 @@ import {
 import { createIndexedDbStorage } from "@skillmux/core/indexed-db";
 import { hasTokens, oauthStore } from "./oauth.ts";
 import { capabilities, handlers, rootsFrom } from "./asks.svelte.ts";
+import { readEvents } from "./sse.ts";
 
 export const store = createIndexedDbStorage({ dbName: "skillmux-playground" });
 export const USER_PREFIX = "skills/";
@@ -33,6 +34,8 @@ export interface ActivityRow {
   size: number;
   request: string;
   response: string;
+  /** Event-stream answers: how many events arrived. */
+  events?: number;
 }
 
 export interface Settings {
@@ -100,7 +103,7 @@ export const loggingFetch: typeof fetch = async (input, init) => {
     method = parsed.method ??
       (parsed.result !== undefined ? "(response)" : parsed.messages ? `LLM selection (${parsed.model})` : method);
   } catch { /* not JSON */ }
-  const row: ActivityRow = {
+  const row = record({
     id: nextId++,
     at: new Date().toLocaleTimeString(),
     server: new URL(url).host,
@@ -110,27 +113,65 @@ export const loggingFetch: typeof fetch = async (input, init) => {
     size: 0,
     request: scrub(body),
     response: "",
-  };
+  });
   try {
     // A session's DELETE may be sent as the page closes (pagehide): keepalive lets it outlive it.
     const response = await fetch(input, method === "DELETE" ? { ...init, keepalive: true } : init);
     row.status = String(response.status);
+    row.ms = Math.round(performance.now() - started);
     const type = response.headers.get("content-type") ?? "";
     if (type.includes("json")) {
       const text = await response.clone().text();
-      row.response = scrub(text.replace(TOKEN_FIELDS, '$1"[redacted]"')).slice(0, 20_000);
+      row.response = clean(text);
       row.size = text.length;
-    } else row.response = type.includes("event-stream") ? "(event stream)" : "";
+    } else if (type.includes("event-stream") && response.body) {
+      // Each event as it comes (progress, server requests, the answer), in the same row.
+      row.status += " · stream";
+      const events: string[] = [];
+      readEvents(response.clone().body!, (data) => {
+        row.size += data.length;
+        events.push(clean(pretty(data)));
+        row.response = events.join("\n").slice(-MAX_TEXT);
+        row.events = events.length;
+        row.ms = Math.round(performance.now() - started);
+      }).catch(() => {});
+    }
     return response;
   } catch (error) {
     row.status = "failed";
     row.response = scrub(String(error));
-    throw error;
-  } finally {
     row.ms = Math.round(performance.now() - started);
-    app.activity = [row, ...app.activity].slice(0, 300);
+    throw error;
   }
 };
+
+/** The most text kept per request or answer. */
+const MAX_TEXT = 20_000;
+/** The most rows kept per server and method, and in all: one busy view cannot push others out. */
+const PER_KIND = 60;
+const MAX_ROWS = 600;
+
+function clean(text: string): string {
+  return scrub(text.replace(TOKEN_FIELDS, '$1"[redacted]"')).slice(0, MAX_TEXT);
+}
+
+function pretty(data: string): string {
+  try {
+    return JSON.stringify(JSON.parse(data));
+  } catch {
+    return data;
+  }
+}
+
+/** Add `row` to the log, newest first, and return the live (reactive) row to update. */
+function record(row: ActivityRow): ActivityRow {
+  let same = 0;
+  const kept = [row, ...app.activity].filter((r, i) =>
+    i === 0 || !(r.server === row.server && r.method === row.method && ++same >= PER_KIND)
+  );
+  app.activity = kept.slice(0, MAX_ROWS);
+  return app.activity[0];
+}
 
 // `auth`: servers behind OAuth use the tokens the Servers panel's "Sign in" stored; without
 // them (no `onAuthorize` here: a sign-in starts only from a click) they say "sign-in needed".

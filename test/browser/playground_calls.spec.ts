@@ -156,4 +156,31 @@ test.describe("playground tool calls", () => {
     expect(Date.now() - started).toBeLessThan(5_500);
     await settings({ "Tool call timeout (seconds)": "300" });
   });
+
+  test("activity: event-stream answers shown; filter by server and method; one busy method cannot flood the log", async () => {
+    await page.getByTestId("tab-activity").click();
+    await page.getByTestId("activity-clear").click();
+    await pick("get-sum");
+    await page.getByLabel(/^a /).fill("2");
+    await page.getByLabel(/^b /).fill("3");
+    await page.getByTestId("tool-call").click();
+    await expect(page.getByTestId("tool-result")).toContainText("5");
+    // The prompt view reads every skill of the skills server: many resources/read at once.
+    await page.getByTestId("tab-prompt").click();
+    await expect(page.getByTestId("catalog-tokens")).not.toHaveText("0");
+    await page.getByTestId("tab-activity").click();
+    await page.getByLabel("Method").selectOption("tools/call");
+    const row = page.getByTestId("activity-row");
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText("stream");
+    await row.locator("summary").click();
+    await expect(row.getByTestId("activity-answer")).toContainText('"result"');
+    await expect(row.getByTestId("activity-answer")).toContainText("The sum of 2 and 3 is 5");
+    await page.getByLabel("Method").selectOption("resources/read");
+    expect(await row.count()).toBeLessThanOrEqual(60);
+    await page.getByLabel("Method").selectOption("");
+    await page.getByLabel("Server").selectOption(new URL(everything.url).host);
+    await expect(row.filter({ hasText: "resources/read" })).toHaveCount(0);
+    await axe(page, "activity");
+  });
 });
