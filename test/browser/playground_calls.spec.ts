@@ -183,4 +183,50 @@ test.describe("playground tool calls", () => {
     await expect(row.filter({ hasText: "resources/read" })).toHaveCount(0);
     await axe(page, "activity");
   });
+
+  test("skills: search narrows the list; a clicked skill's detail is scrolled into view", async () => {
+    await page.getByTestId("tab-skills").click();
+    const list = page.getByTestId("skill-list");
+    await expect(list.locator("li").nth(20)).toBeVisible();
+    await page.getByLabel("Search skills").fill("samtools");
+    await expect(page.getByTestId("skill-samtools")).toBeVisible();
+    await expect(page.getByTestId("skill-kraken2")).toHaveCount(0);
+    await page.getByLabel("Search skills").fill("");
+    const last = list.locator("li").last();
+    await last.scrollIntoViewIfNeeded();
+    await last.getByRole("button").first().click();
+    await expect(page.getByTestId("skill-rendered")).not.toBeEmpty();
+    await expect(page.getByTestId("skill-title")).toBeInViewport();
+  });
+
+  test("resources: list, read with a preview, and a template filled in", async () => {
+    await page.getByTestId("tab-resources").click();
+    await page.getByLabel("Server").selectOption("everything");
+    await page.getByTestId("resources-list").click();
+    await expect(page.getByTestId("resources-count")).toContainText(
+      /[1-9]\d* of [1-9]\d* resources · [1-9] templates/,
+    );
+    await page.getByTestId("resources").getByRole("button").first().click();
+    await expect(page.getByTestId("resource-text")).not.toBeEmpty();
+    const template = page.getByTestId("template").filter({ hasText: "dynamic/blob" });
+    await template.getByLabel("resourceId").fill("7");
+    await template.getByRole("button", { name: "Read" }).click();
+    await expect(page.getByTestId("resource-contents")).toContainText(
+      "demo://resource/dynamic/blob/7",
+    );
+    await axe(page, "resources");
+  });
+
+  test("prompts: list, an argument form with its required field checked, get", async () => {
+    await page.getByTestId("tab-prompts").click();
+    await page.getByLabel("Server").selectOption("everything");
+    await page.getByTestId("prompts-list").click();
+    await page.getByTestId("prompt-args-prompt").click();
+    await page.getByTestId("prompt-get").click();
+    await expect(page.getByTestId("prompts-error")).toHaveText("Required, still empty: city");
+    await page.getByLabel("city *").fill("Lyon");
+    await page.getByTestId("prompt-get").click();
+    await expect(page.getByTestId("prompt-result")).toContainText("What's weather in Lyon?");
+    await axe(page, "prompts");
+  });
 });
