@@ -147,14 +147,14 @@ test.describe("playground tool calls", () => {
     await page.getByTestId("tool-cancel").click();
     await expect(page.getByTestId("tool-error")).toContainText("Cancelled");
     await expect(page.getByTestId("tool-call")).toBeEnabled();
-    await settings({ "Tool call timeout (seconds)": "2" });
+    await settings({ "Tool call time limit (seconds)": "2" });
     await pick("trigger-long-running-operation");
     await page.getByLabel(/^duration/).fill("6");
     const started = Date.now();
     await page.getByTestId("tool-call").click();
     await expect(page.getByTestId("tool-error")).toContainText("Timed out");
     expect(Date.now() - started).toBeLessThan(5_500);
-    await settings({ "Tool call timeout (seconds)": "300" });
+    await settings({ "Tool call time limit (seconds)": "300" });
   });
 
   test("activity: event-stream answers shown; filter by server and method; one busy method cannot flood the log", async () => {
