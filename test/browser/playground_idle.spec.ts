@@ -71,7 +71,17 @@ test.describe("playground when idle", () => {
     await page.goto(start.url);
     await expect(page.getByTestId("skill-samtools")).toBeVisible();
     await addServer("everything", everything.url);
-    const views = ["skills", "tools", "prompt", "approvals", "activity", "settings", "servers"];
+    const views = [
+      "skills",
+      "tools",
+      "resources",
+      "prompts",
+      "prompt",
+      "approvals",
+      "activity",
+      "settings",
+      "servers",
+    ];
     const noisy: string[] = [];
     for (const view of views) {
       await page.getByTestId(`tab-${view}`).click();
