@@ -215,6 +215,9 @@ test.describe("playground", () => {
     await expect(page.getByTestId("catalog-tokens")).not.toHaveText("0");
     const listing = page.getByTestId("catalog").locator("pre");
     await expect(listing).not.toContainText("samtools");
+    await expect(page.getByTestId("catalog-held")).toContainText(
+      /[1-9]\d* remote tools and skills wait/,
+    );
     await page.getByTestId("tab-approvals").click();
     const samtools = page.getByTestId("held-samtools");
     await expect(samtools).toContainText("mcp:skills");
@@ -230,6 +233,7 @@ test.describe("playground", () => {
     await expect(page.getByTestId("approvals-count")).toContainText(/^0 waiting · 1 rejected/);
     await page.getByTestId("tab-prompt").click();
     await expect(listing).toContainText("samtools");
+    await expect(page.getByTestId("catalog-held")).toContainText(/^\s*1 remote/);
     await page.getByTestId("tab-approvals").click();
     await expect(page.getByTestId("approvals-rejected").getByTestId("held-everything__get-env"))
       .toHaveCount(1);
