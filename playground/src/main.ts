@@ -3,7 +3,12 @@
 import { mount } from "svelte";
 import App from "./App.svelte";
 import { isOAuthCallback, relayCallback } from "./oauth.ts";
+import { closeAll } from "./state.svelte.ts";
 import "./style.css";
 
 if (isOAuthCallback()) relayCallback();
-else mount(App, { target: document.getElementById("app")! });
+else {
+  mount(App, { target: document.getElementById("app")! });
+  // Leaving or closing the page ends every MCP session it holds (HTTP DELETE).
+  addEventListener("pagehide", closeAll);
+}

@@ -1,18 +1,25 @@
 // The playground's state: one IndexedDB store (server registry, user skills, settings), a
 // resolver over user → MCP → built-in skills, and an activity log of every JSON-RPC exchange.
+import { untrack } from "svelte";
 import {
+  type Catalog,
   connect,
   createBuiltinSource,
-  createMcpSkillSources,
+  createCatalog,
+  createMcpSkillSource,
   createResolver,
   createServerRegistry,
   createStorageSource,
   type McpClient,
+  type McpSkillSource,
+  type RegisteredServer,
   type Resolver,
 } from "@skillmux/core";
 import { createIndexedDbStorage } from "@skillmux/core/indexed-db";
-import { oauthStore } from "./oauth.ts";
+import { hasTokens, oauthStore } from "./oauth.ts";
 import { viaRelay } from "./relay.ts";
+import { capabilities, handlers, rootsFrom } from "./asks.svelte.ts";
+import { readEvents } from "./sse.ts";
 
 export const store = createIndexedDbStorage({ dbName: "skillmux-playground" });
 export const USER_PREFIX = "skills/";
@@ -28,6 +35,8 @@ export interface ActivityRow {
   size: number;
   request: string;
   response: string;
+  /** Event-stream answers: how many events arrived. */
+  events?: number;
 }
 
 export interface Settings {
@@ -37,6 +46,10 @@ export interface Settings {
   llmApiKey: string;
   /** How long the model may take before keyword ranking selects instead. */
   llmTimeoutSec: number;
+  /** How long a tool call may take, in seconds (progress does not extend it here). */
+  toolTimeoutSec: number;
+  /** The roots servers are told about, one URI a line. */
+  roots: string;
   seeded: boolean;
 }
 
@@ -48,13 +61,18 @@ export const app = $state({
     llmModel: "",
     llmApiKey: "",
     llmTimeoutSec: 30,
+    toolTimeoutSec: 300,
+    roots: "",
     seeded: false,
   } as Settings,
   /** Bumped whenever servers or user skills change, so views reload. */
   version: 0,
+  /** Bumped when an approval is recorded, so views showing the catalog render it again. */
+  approvals: 0,
 });
 
 let nextId = 1;
+rootsFrom(() => app.settings.roots);
 
 /** `text` with the API key of the settings replaced, wherever a server echoed it. */
 function scrub(text: string): string {
@@ -86,7 +104,7 @@ export const loggingFetch: typeof fetch = async (input, init) => {
     method = parsed.method ??
       (parsed.result !== undefined ? "(response)" : parsed.messages ? `LLM selection (${parsed.model})` : method);
   } catch { /* not JSON */ }
-  const row: ActivityRow = {
+  const row = record({
     id: nextId++,
     at: new Date().toLocaleTimeString(),
     server: new URL(url).host,
@@ -96,35 +114,103 @@ export const loggingFetch: typeof fetch = async (input, init) => {
     size: 0,
     request: scrub(body),
     response: "",
-  };
+  });
   try {
-    const response = await fetch(input, init);
+    // A session's DELETE may be sent as the page closes (pagehide): keepalive lets it outlive it.
+    const response = await fetch(input, method === "DELETE" ? { ...init, keepalive: true } : init);
     row.status = String(response.status);
+    row.ms = Math.round(performance.now() - started);
     const type = response.headers.get("content-type") ?? "";
     if (type.includes("json")) {
       const text = await response.clone().text();
-      row.response = scrub(text.replace(TOKEN_FIELDS, '$1"[redacted]"')).slice(0, 20_000);
+      row.response = clean(text);
       row.size = text.length;
-    } else row.response = type.includes("event-stream") ? "(event stream)" : "";
+    } else if (type.includes("event-stream") && response.body) {
+      // Each event as it comes (progress, server requests, the answer), in the same row.
+      row.status += " · stream";
+      const events: string[] = [];
+      readEvents(response.clone().body!, (data) => {
+        row.size += data.length;
+        events.push(clean(pretty(data)));
+        row.response = events.join("\n").slice(-MAX_TEXT);
+        row.events = events.length;
+        row.ms = Math.round(performance.now() - started);
+      }).catch(() => {});
+    }
     return response;
   } catch (error) {
     row.status = "failed";
     row.response = scrub(String(error));
-    throw error;
-  } finally {
     row.ms = Math.round(performance.now() - started);
-    app.activity = [row, ...app.activity].slice(0, 300);
+    throw error;
   }
 };
 
+/** The most text kept per request or answer. */
+const MAX_TEXT = 20_000;
+/** The most rows kept per server and method, and in all: one busy view cannot push others out. */
+const PER_KIND = 60;
+const MAX_ROWS = 600;
+
+function clean(text: string): string {
+  return scrub(text.replace(TOKEN_FIELDS, '$1"[redacted]"')).slice(0, MAX_TEXT);
+}
+
+function pretty(data: string): string {
+  try {
+    return JSON.stringify(JSON.parse(data));
+  } catch {
+    return data;
+  }
+}
+
+/** Add `row` to the log, newest first, and return the live (reactive) row to update. */
+function record(row: ActivityRow): ActivityRow {
+  let same = 0;
+  const kept = [row, ...app.activity].filter((r, i) =>
+    i === 0 || !(r.server === row.server && r.method === row.method && ++same >= PER_KIND)
+  );
+  app.activity = kept.slice(0, MAX_ROWS);
+  return app.activity[0];
+}
+
 // `auth`: servers behind OAuth use the tokens the Servers panel's "Sign in" stored; without
 // them (no `onAuthorize` here: a sign-in starts only from a click) they say "sign-in needed".
+// Sampling, elicitation and roots are declared and answered by the person (asks.svelte.ts). Only
+// the Tools view's sessions (clientFor) keep a notification stream open, where servers also send
+// requests (server-everything asks for roots there); discovery and skill reads do not.
 const connectOptions = {
   timeoutMs: 8_000,
+  handlers,
+  capabilities,
+  listen: false,
   http: { fetch: viaRelay(loggingFetch), retries: 0 },
   auth: { store: oauthStore },
 };
 export const registry = createServerRegistry({ storage: store, connect: connectOptions });
+
+/**
+ * The options to connect to `server`: OAuth (`auth`) only for a server with stored tokens or
+ * that asked for a sign-in. Every request through `auth` first reads the token store
+ * (IndexedDB); without it a session's DELETE leaves at once, even from `pagehide`.
+ */
+async function optionsFor(server: RegisteredServer) {
+  const oauth = server.status?.kind === "OAuthError" || (await hasTokens(server));
+  const { auth: _auth, ...plain } = connectOptions;
+  return oauth ? connectOptions : plain;
+}
+
+/** One skill source per enabled server, in registration order, as `createMcpSkillSources` makes. */
+async function skillSources(): Promise<McpSkillSource[]> {
+  const servers = (await registry.list()).filter((s) => s.enabled !== false && s.url !== undefined);
+  return await Promise.all(servers.map(async (server) => {
+    const hint = (await registry.discovery(server.name))?.hint;
+    return createMcpSkillSource(server, {
+      connect: { ...(await optionsFor(server)), hint },
+      onListChanged: () => void registry.invalidate(server.name).catch(() => {}),
+    });
+  }));
+}
 
 export async function loadSettings(): Promise<void> {
   const text = await store.get(SETTINGS_KEY);
@@ -135,11 +221,62 @@ export async function saveSettings(): Promise<void> {
   await store.set(SETTINGS_KEY, JSON.stringify(app.settings));
 }
 
-/** A resolver over the current sources: user (IndexedDB) → enabled MCP servers → built-in. */
-export async function makeResolver(): Promise<Resolver> {
-  const user = createStorageSource({ label: "user", storage: store, prefix: USER_PREFIX });
-  const mcp = await createMcpSkillSources(registry, { connect: connectOptions });
-  return createResolver({ sources: [user, mcp, createBuiltinSource()], timeoutMs: 8_000 });
+/** What the views share for one `app.version`: MCP skill sources, the resolver, the catalog. */
+interface Shared {
+  version: number;
+  sources: Promise<McpSkillSource[]>;
+  resolver: Promise<Resolver>;
+  catalog?: Promise<Catalog>;
+}
+let shared: Shared | undefined;
+
+/** The shared state of the current version, built on first use (never tracked by an effect). */
+function current(): Shared {
+  const version = untrack(() => app.version);
+  if (shared?.version === version) return shared;
+  release();
+  const sources = skillSources();
+  const resolver = sources.then((mcp) => {
+    const user = createStorageSource({ label: "user", storage: store, prefix: USER_PREFIX });
+    return createResolver({ sources: [user, mcp, createBuiltinSource()], timeoutMs: 8_000 });
+  });
+  shared = { version, sources, resolver };
+  return shared;
+}
+
+/** Close the shared MCP sessions (DELETE) and stop the catalog; the next use builds afresh. */
+function release(): void {
+  const old = shared;
+  shared = undefined;
+  if (!old) return;
+  old.sources.then((all) => Promise.all(all.map((s) => s.dispose()))).catch(() => {});
+  old.catalog?.then((c) => c.dispose()).catch(() => {});
+}
+
+/**
+ * The resolver over the current sources: user (IndexedDB) → enabled MCP servers → built-in. One
+ * per `app.version`, shared by the views, so opening a view does not open new sessions.
+ */
+export function makeResolver(): Promise<Resolver> {
+  return current().resolver;
+}
+
+/** Where approvals are kept: the library's defaults (remote tools and skills wait for a person). */
+export const approvalOptions = { storage: store, key: "playground/approvals.json" };
+
+/**
+ * The catalog over the shared resolver and the registry, one per `app.version`. It does not
+ * follow the registry by itself: `changed()` starts a new one.
+ */
+export function sharedCatalog(): Promise<Catalog> {
+  const state = current();
+  state.catalog ??= state.resolver.then((resolver) =>
+    createCatalog({ resolver, registry, approvals: approvalOptions, follow: false })
+  );
+  state.catalog.catch(() => {
+    if (shared === state) state.catalog = undefined;
+  });
+  return state.catalog;
 }
 
 const clients = new Map<string, Promise<McpClient>>();
@@ -150,19 +287,38 @@ export async function clientFor(name: string): Promise<McpClient> {
   if (!client) {
     const server = await registry.get(name);
     if (!server) throw new Error(`No server named "${name}"`);
-    client = connect(server, connectOptions);
+    client = optionsFor(server).then((options) => connect(server, { ...options, listen: true }));
     clients.set(name, client);
     client.catch(() => clients.delete(name));
   }
   return await client;
 }
 
+/** Close the session with `name` (HTTP DELETE), if one is open. */
 export function dropClient(name: string): void {
   const client = clients.get(name);
   clients.delete(name);
   client?.then((c) => c.close()).catch(() => {});
 }
 
+/** Close the Tools view's sessions: the next call opens new ones (e.g. with the new roots). */
+export function dropClients(): void {
+  for (const name of [...clients.keys()]) dropClient(name);
+}
+
+/** Close every session the page holds: when the page hides or closes. */
+export function closeAll(): void {
+  for (const name of [...clients.keys()]) dropClient(name);
+  release();
+}
+
+/** Servers or user skills changed: close the shared sessions, and let the views reload. */
 export function changed(): void {
+  release();
   app.version++;
+}
+
+/** Approvals changed: views showing the catalog render it again (no rebuild, no new session). */
+export function approvalsChanged(): void {
+  app.approvals++;
 }

@@ -209,6 +209,36 @@ test.describe("playground", () => {
     await axe("tools");
   });
 
+  test("remote skills and tools wait in Approvals; approved ones reach the prompt, rejected ones do not", async () => {
+    // The library's defaults: nothing from an MCP server enters a prompt before a person says so.
+    await page.getByTestId("tab-prompt").click();
+    await expect(page.getByTestId("catalog-tokens")).not.toHaveText("0");
+    const listing = page.getByTestId("catalog").locator("pre");
+    await expect(listing).not.toContainText("samtools");
+    await expect(page.getByTestId("catalog-held")).toContainText(
+      /[1-9]\d* remote tools and skills wait/,
+    );
+    await page.getByTestId("tab-approvals").click();
+    const samtools = page.getByTestId("held-samtools");
+    await expect(samtools).toContainText("mcp:skills");
+    await expect(samtools.getByTestId("held-state")).toHaveText("new");
+    await expect(page.getByTestId("held-everything__echo")).toContainText("mcp:everything");
+    await page.getByLabel("Search held entries").fill("get-env");
+    await page.getByTestId("held-everything__get-env").getByTestId("held-reject").click();
+    await expect(page.getByTestId("approvals-rejected")).toContainText("Rejected (1)");
+    await page.getByLabel("Search held entries").fill("");
+    await page.screenshot({ path: `${SHOTS}/approvals.png` });
+    await axe("approvals");
+    await page.getByTestId("approve-all").click();
+    await expect(page.getByTestId("approvals-count")).toContainText(/^0 waiting · 1 rejected/);
+    await page.getByTestId("tab-prompt").click();
+    await expect(listing).toContainText("samtools");
+    await expect(page.getByTestId("catalog-held")).toContainText(/^\s*1 remote/);
+    await page.getByTestId("tab-approvals").click();
+    await expect(page.getByTestId("approvals-rejected").getByTestId("held-everything__get-env"))
+      .toHaveCount(1);
+  });
+
   test("a request selects the expected skill and shows the prompt", async () => {
     await page.getByTestId("tab-prompt").click();
     await expect(page.getByTestId("catalog-tokens")).not.toHaveText("0");
@@ -371,6 +401,8 @@ test.describe("playground", () => {
   });
 
   test("the API key is in no view's text or HTML, the activity log's included", async () => {
+    // Every view with every <details> open: a few seconds each on a loaded machine.
+    test.setTimeout(120_000);
     await page.getByTestId("tab-activity").click();
     const calls = page.getByTestId("activity-row").filter({ hasText: "LLM selection (gpt-play)" });
     await expect(calls.first()).toBeAttached();
