@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { connect } from "../../lib/mcp/client.ts";
+import { createMemoryStorage, createServerRegistry } from "../../lib/mod.ts";
 import { startSdkServer } from "./_servers.ts";
 
 /** The SDK server mounted at `/` only; `paths` records the path of every request. */
@@ -65,6 +66,17 @@ test("a server at /mcp keeps answering there, with no endpoint in the hint", asy
     } finally {
       await client.close();
     }
+  } finally {
+    await server.close();
+  }
+});
+
+test("the registry records that the root answered", async () => {
+  const server = await rootServer();
+  try {
+    const registry = createServerRegistry({ storage: createMemoryStorage() });
+    const { discovery } = await registry.add({ name: "root", url: server.root });
+    assert.equal(discovery?.hint?.endpoint, `${server.root}/`);
   } finally {
     await server.close();
   }
