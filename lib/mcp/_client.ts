@@ -28,6 +28,8 @@ export interface ClientSettings {
   log: (line: string) => void;
   /** Stops the notification stream; called on close. */
   stop: () => void;
+  /** The URL that answered, when not the prepared one (see `ServerHint.endpoint`). */
+  endpoint?: string;
 }
 
 type Result = Record<string, unknown>;
@@ -79,6 +81,7 @@ export class Client implements McpClient {
       era,
       transport: this.transport,
       protocolVersion: info.protocolVersion,
+      ...(this.#settings.endpoint === undefined ? {} : { endpoint: this.#settings.endpoint }),
     };
     const discover = this.#session.cacheHint("server/discover");
     if (era === "modern" && discover) {

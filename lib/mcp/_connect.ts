@@ -3,7 +3,12 @@
 // client and its notification stream. Pages that never connect never download it.
 
 import { isMcpError } from "./errors.ts";
-import { checkConnectTarget, prepareServer, redact } from "./policy/prepare.ts";
+import {
+  checkConnectTarget,
+  type PreparedServer,
+  prepareServer,
+  redact,
+} from "./policy/prepare.ts";
 import { checkUrl } from "./policy/url.ts";
 import { Client } from "./_client.ts";
 import { withDeadline } from "./_deadline.ts";
@@ -20,6 +25,7 @@ import {
 import type { ConnectOptions } from "./connect_options.ts";
 import type { McpClient } from "./client_types.ts";
 import type { McpTransport } from "./transport/interface.ts";
+import type { ProtocolSession } from "./_protocol.ts";
 import type { Implementation, McpServerConfig } from "./types.ts";
 
 /** The limits `connect()` resolved: the options' or the defaults. */
@@ -102,7 +108,11 @@ export async function connectNow(
     }
     return handle(method, params);
   };
-  const attempt = (signal: AbortSignal | undefined, opts: ConnectOptions) => {
+  const attempt = (
+    target: PreparedServer,
+    signal: AbortSignal | undefined,
+    opts: ConnectOptions,
+  ) => {
     const ctx: NegotiateContext = {
       clientInfo: options.clientInfo ?? CLIENT_INFO,
       capabilities: declaredCapabilities(options.handlers, options.capabilities),
@@ -114,23 +124,41 @@ export async function connectNow(
         return transport;
       },
     };
-    return negotiate(prepared, opts, ctx);
+    return negotiate(target, opts, ctx);
   };
-  const [transport, session] = await withDeadline(
+  // A URL without a path is tried at `/mcp`, then as given (a server mounted at `/`) when `/mcp`
+  // is not found; a hint that says the root answered goes straight there.
+  const root = prepared.rootUrl;
+  const atRoot: PreparedServer | undefined = root && { ...prepared, url: root };
+  const connectAt = async (target: PreparedServer, signal: AbortSignal | undefined) => {
+    const hinted = knownHint(target, options) !== undefined;
+    try {
+      return await attempt(target, signal, { ...options, log, signal });
+    } catch (error) {
+      // A kept hint that no longer holds: forget it and negotiate from scratch, once.
+      const mismatch = isMcpError(error, "HttpError") || isMcpError(error, "ProtocolError") ||
+        isMcpError(error, "RpcError");
+      if (!hinted || signal?.aborted || !mismatch) throw error;
+      forgetHint(target);
+      return await attempt(target, signal, { ...options, log, signal, hint: undefined });
+    }
+  };
+  const [[transport, session], answered] = await withDeadline(
     options,
     `${name}: connecting`,
     name,
-    async (signal) => {
-      const hinted = knownHint(prepared, options) !== undefined;
+    async (signal): Promise<[[McpTransport, ProtocolSession], PreparedServer]> => {
+      const first = atRoot !== undefined && knownHint(prepared, options)?.endpoint === root!.href
+        ? atRoot
+        : prepared;
       try {
-        return await attempt(signal, { ...options, log, signal });
+        return [await connectAt(first, signal), first];
       } catch (error) {
-        // A kept hint that no longer holds: forget it and negotiate from scratch, once.
-        const mismatch = isMcpError(error, "HttpError") || isMcpError(error, "ProtocolError") ||
-          isMcpError(error, "RpcError");
-        if (!hinted || signal?.aborted || !mismatch) throw error;
-        forgetHint(prepared);
-        return await attempt(signal, { ...options, log, signal, hint: undefined });
+        const notFound = isMcpError(error, "HttpError") &&
+          (error.status === 404 || error.status === 405);
+        if (atRoot === undefined || first === atRoot || signal?.aborted || !notFound) throw error;
+        log(`${name}: ${prepared.url!.href} was not found; trying ${root!.href}`);
+        return [await connectAt(atRoot, signal), atRoot];
       }
     },
   );
@@ -142,8 +170,10 @@ export async function connectNow(
     maxPages: limits.maxPages,
     log,
     stop: () => closing.abort(),
+    ...(answered === prepared ? {} : { endpoint: answered.url!.href }),
   });
   rememberHint(prepared, client.hint);
+  if (answered !== prepared) rememberHint(answered, client.hint);
   if (options.listen ?? (options.onNotification !== undefined || options.handlers !== undefined)) {
     let settled!: () => void;
     const ready = new Promise<void>((resolve) => (settled = resolve));

@@ -170,7 +170,14 @@ export async function negotiate(
       );
       await closeQuietly(transport);
       transport = ctx.wire(await openTransport(prepared, options, "sse"));
-      return [transport, await legacy(transport, prepared, options, ctx)];
+      try {
+        return [transport, await legacy(transport, prepared, options, ctx)];
+      } catch (sseError) {
+        if (!isMcpError(sseError, "HttpError")) throw sseError;
+        // No legacy endpoint either: the POST's answer says what is wrong, not the GET's.
+        options.log?.(`${prepared.name}: legacy HTTP+SSE: ${sseError.message}`);
+        throw error;
+      }
     }
   } catch (error) {
     await closeQuietly(transport);

@@ -30,6 +30,12 @@ export interface ServerHint {
   transport: TransportKind;
   /** The negotiated protocol version. */
   protocolVersion: string;
+  /**
+   * The URL that answered, when it is not the prepared one: a URL without a path is tried at
+   * `/mcp` first and as given (a server mounted at `/`) when `/mcp` is not found; this records
+   * the latter, so the next connect goes straight there.
+   */
+  endpoint?: string;
   /** Modern servers: what `server/discover` said, and until when it is fresh (epoch ms). */
   discovery?: {
     capabilities: ServerCapabilities;

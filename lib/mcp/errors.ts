@@ -60,14 +60,18 @@ export class HttpError extends McpError {
     status: number,
     statusText: string,
     body: string,
-    options: McpErrorOptions & { rpc?: { code: number; message: string; data?: unknown } } = {},
+    options: McpErrorOptions & {
+      rpc?: { code: number; message: string; data?: unknown };
+      /** The request that failed, e.g. `POST http://127.0.0.1:3999/mcp`, for the message. */
+      request?: string;
+    } = {},
   ) {
     const clipped = body.length > 1024 ? `${body.slice(0, 1024)}…` : body;
-    const from = options.server ? ` from ${options.server}` : "";
-    super(
-      `HTTP ${status}${statusText ? ` ${statusText}` : ""}${from}${clipped ? `: ${clipped}` : ""}`,
-      options,
-    );
+    const answer = `HTTP ${status}${statusText ? ` ${statusText}` : ""}`;
+    const head = options.request !== undefined
+      ? `${options.server ? `${options.server}: ` : ""}${options.request} answered ${answer}`
+      : `${answer}${options.server ? ` from ${options.server}` : ""}`;
+    super(`${head}${clipped ? `: ${clipped}` : ""}`, options);
     this.name = "HttpError";
     this.status = status;
     this.body = clipped;

@@ -26,3 +26,4 @@ export * from "./registry/errors.ts";
 export * from "./registry/secrets.ts";
 export * from "./skills/mod.ts";
 export type * from "./auth/types.ts";
+export { isOAuthError, OAuthError, type OAuthErrorCode } from "./auth/errors.ts";

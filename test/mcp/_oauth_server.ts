@@ -52,6 +52,8 @@ export interface OAuthServerOptions extends SdkServerOptions {
   asCors?: string;
   asCorsExcept?: string;
   noRevocation?: boolean;
+  /** The metadata advertises no `registration_endpoint`. */
+  noRegistration?: boolean;
   revocationStatus?: number;
   revocationEndpoint?: string;
   dpop?: boolean;
@@ -177,7 +179,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
         issuer: options.issuer ?? issuer,
         authorization_endpoint: `${issuer}/authorize`,
         token_endpoint: `${issuer}/token`,
-        registration_endpoint: `${issuer}/register`,
+        ...(options.noRegistration ? {} : { registration_endpoint: `${issuer}/register` }),
         response_types_supported: ["code"],
         grant_types_supported: ["authorization_code", "refresh_token"],
         code_challenge_methods_supported: options.noS256 ? ["plain"] : ["S256"],

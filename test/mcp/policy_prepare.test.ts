@@ -89,10 +89,11 @@ describe("HTTP servers", () => {
       },
       { urlPolicy: { mode: "strict" } },
     );
-    assert.deepEqual({ ...prepared, url: prepared.url?.href }, {
+    assert.deepEqual({ ...prepared, url: prepared.url?.href, rootUrl: prepared.rootUrl?.href }, {
       name: "docs",
       kind: "http",
       url: "https://docs.example.com/mcp",
+      rootUrl: "https://docs.example.com/",
       transport: "auto",
       headers: { "X-Team": "blue" },
       authorization: "Bearer sk-123456",

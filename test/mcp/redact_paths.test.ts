@@ -109,7 +109,10 @@ for (const [what, era, form, name] of CASES) {
       assert.equal(got.error.status, 401);
       assert.equal(got.error.rpc?.code, -32001);
       // Node's fetch keeps the server's reason phrase (here with the token); Deno's gives the standard one.
-      assert.match(got.error.message, /^HTTP 401 Unauthorized( \[redacted\])? from echo: \{/);
+      assert.match(
+        got.error.message,
+        /^echo: POST http:\/\/127\.0\.0\.1:\d+\/\S+ answered HTTP 401 Unauthorized( \[redacted\])?: \{/,
+      );
     }
   });
 }

@@ -78,14 +78,14 @@ function check(
       "iss_mismatch",
       iss === null
         ? `${server}: the authorization response lacks "iss", which ${as.issuer} promises (RFC 9207)`
-        : `${server}: the authorization response's "iss" is not ${as.issuer} (RFC 9207); ignored it`,
+        : `${server}: the authorization response's "iss" is not ${as.issuer} (RFC 9207); the sign-in was rejected`,
       { server },
     );
   }
   if (params.get("state") !== state) {
     throw new OAuthError(
       "state_mismatch",
-      `${server}: the redirect's "state" is not the one this sign-in sent; ignored it`,
+      `${server}: the redirect's "state" is not the one this sign-in sent; the sign-in was rejected`,
       { server },
     );
   }

@@ -58,8 +58,13 @@ export async function ensureClient(
   if (as.registration_endpoint === undefined) {
     throw new OAuthError(
       "no_client",
-      `${ctx.server}: the authorization server ${as.issuer} offers no dynamic registration; ` +
-        `configure a pre-registered client id (auth.clientId) or a client metadata URL`,
+      options.clientMetadataUrl !== undefined
+        ? `${ctx.server}: the authorization server ${as.issuer} accepts neither client metadata ` +
+          `documents (auth.clientMetadataUrl is set) nor dynamic registration; configure a ` +
+          `pre-registered client id (auth.clientId)`
+        : `${ctx.server}: the authorization server ${as.issuer} offers no dynamic registration; ` +
+          `configure a pre-registered client id (auth.clientId) or a client metadata URL ` +
+          `(auth.clientMetadataUrl)`,
       { server: ctx.server },
     );
   }

@@ -231,7 +231,7 @@ export function authorizationServerMetadataUrls(issuer: URL): URL[] {
 /**
  * The validated metadata of the authorization server `issuer`, or `undefined` when no
  * well-known URL answers. Throws `OAuthError`: `issuer_mismatch` when the document's `issuer` is
- * not `issuer`, `pkce_unsupported` when `code_challenge_methods_supported` lacks `S256`,
+ * not the string `issuer` exactly (RFC 8414), `pkce_unsupported` when `code_challenge_methods_supported` lacks `S256`,
  * `invalid_metadata` for a document without endpoints.
  *
  * @example
@@ -256,7 +256,7 @@ export async function discoverAuthorizationServer(
   for (const url of authorizationServerMetadataUrls(base)) {
     const json = await getJson(url, options);
     if (json === undefined) continue;
-    return validateServerMetadata(json, base, url, options.server);
+    return validateServerMetadata(json, issuer, base, url, options.server);
   }
   return undefined;
 }
@@ -277,20 +277,20 @@ const ENDPOINTS = [
 
 function validateServerMetadata(
   json: Record<string, unknown>,
+  expected: string,
   issuer: URL,
   from: URL,
   server: string | undefined,
 ): AuthorizationServerMetadata {
   const name = server ?? issuer.origin;
-  let same = false;
-  try {
-    same = typeof json.issuer === "string" && new URL(json.issuer).href === issuer.href;
-  } catch { /* not a URL: not the same */ }
-  if (!same) {
+  // RFC 8414 §3.3: identical to the issuer the metadata URL was built from — a string
+  // comparison, so `HTTP://…`, a leading-zero port or an added trailing `/` is another issuer.
+  if (json.issuer !== expected) {
     throw new OAuthError(
       "issuer_mismatch",
-      `${name}: the metadata at ${from.href} names issuer "${String(json.issuer)}", ` +
-        `expected "${issuer.href}"`,
+      `${name}: the metadata at ${from.href} names issuer ${
+        JSON.stringify(String(json.issuer).slice(0, 200))
+      }, expected exactly ${JSON.stringify(expected)} (RFC 8414: identical strings)`,
       { server },
     );
   }

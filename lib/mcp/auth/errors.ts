@@ -10,7 +10,8 @@ import { McpError, type McpErrorOptions } from "../errors.ts";
 
 /**
  * What went wrong, as a stable code:
- * - `sign_in_required`: the server needs a sign-in and no `onAuthorize` callback was given
+ * - `sign_in_required`: the server needs an interactive sign-in and the options cannot do one:
+ *   no `onAuthorize` callback, or no `redirectUri` (there is no default); the message names which
  * - `reauth_required`: the refresh token was refused (expired, revoked); sign in again
  * - `metadata_not_found`, `invalid_metadata`, `issuer_mismatch`, `resource_mismatch`,
  *   `pkce_unsupported`, `insecure_url`: discovery and metadata validation
@@ -70,6 +71,16 @@ export class OAuthError extends McpError {
  * import { isOAuthError, OAuthError } from "@skillmux/core/oauth";
  * const error = new OAuthError("state_mismatch", "the redirect's state is not the one sent");
  * console.log(isOAuthError(error), isOAuthError(error, "iss_mismatch")); // true false
+ * ```
+ *
+ * @example From the main entry: show "Sign in" for a server that needs one
+ * ```ts
+ * import { connect, isOAuthError } from "@skillmux/core";
+ * try {
+ *   await connect({ name: "docs", url: "https://docs.example.com/mcp" }, { auth: {} });
+ * } catch (error) {
+ *   if (isOAuthError(error, "sign_in_required")) console.log(error.message);
+ * }
  * ```
  */
 export function isOAuthError(error: unknown, code?: OAuthErrorCode): error is OAuthError {

@@ -392,9 +392,13 @@ export class OAuthSession {
     const onAuthorize = this.#options.onAuthorize;
     const redirectUri = this.#options.redirectUri;
     if (onAuthorize === undefined || redirectUri === undefined) {
+      const missing = onAuthorize === undefined
+        ? "no auth.onAuthorize callback was given to open it"
+        : "auth.redirectUri is missing: set the URL the sign-in redirects back to " +
+          "(e.g. http://127.0.0.1:<port>/callback, where onAuthorize receives it)";
       throw new OAuthError(
         "sign_in_required",
-        `${this.#name}: sign-in needed (OAuth, authorization server ${as.issuer})`,
+        `${this.#name}: sign-in needed (OAuth, authorization server ${as.issuer}), but ${missing}`,
         { server: this.#name },
       );
     }

@@ -88,7 +88,11 @@ export interface AuthOptions {
   issuer?: string;
   /** An https URL of this client's metadata document (CIMD), used when the server supports it. */
   clientMetadataUrl?: string;
-  /** The redirect URI (a loopback URL for CLIs, a page of the app in browsers). */
+  /**
+   * The redirect URI (a loopback URL for CLIs, a page of the app in browsers). Required for a
+   * browser sign-in (`onAuthorize`); there is no default: without it such a sign-in fails with
+   * `sign_in_required`, naming `auth.redirectUri`.
+   */
   redirectUri?: string;
   /** The client name sent at dynamic registration (default "skillmux"). */
   clientName?: string;

@@ -34,6 +34,11 @@ export interface PreparedServer {
   kind: "http" | "stdio";
   /** The endpoint: `/mcp` appended when the configured URL had no path. */
   url?: URL;
+  /**
+   * The URL as configured, when `/mcp` was appended to it: a server mounted at `/` answers
+   * there, and `connect()` tries it when `/mcp` is not found (HTTP 404/405).
+   */
+  rootUrl?: URL;
   /** The forced transport, if any. */
   transport: "auto" | "streamable-http" | "sse";
   /** Custom headers after templating and checks (never `Authorization`). */
@@ -76,7 +81,8 @@ function isSet(value: unknown): boolean {
  *   Deno/Node, else `{}`; then the header policy (`checkHeaders`) and the URL
  *   policy (`checkUrl`) apply. A URL without a path gets `/mcp`
  *   (`http://h:3000` and `http://h:3000/` → `http://h:3000/mcp`; `http://h/x`
- *   is kept); a fragment is dropped. An empty API key after expansion means none.
+ *   is kept), and `rootUrl` keeps the URL as given for a server mounted at `/`
+ *   (`connect()` tries it when `/mcp` answers 404/405); a fragment is dropped. An empty API key after expansion means none.
  * - stdio: `command`, `args`, `env` and `cwd` are checked for type and NUL
  *   characters; `apiKey` and `headers` are refused (pass secrets through `env`).
  *
@@ -143,8 +149,12 @@ export function prepareServer(
   const env = options.env ?? defaultTemplateEnv();
   if (typeof config.url !== "string") throw policyError("url must be a string", "url", name);
   const url = checkUrl(config.url, urlPolicy, "url", name);
-  if (url.pathname === "/" || url.pathname === "") url.pathname = "/mcp";
   url.hash = "";
+  let rootUrl: URL | undefined;
+  if (url.pathname === "/" || url.pathname === "") {
+    rootUrl = new URL(url.href);
+    url.pathname = "/mcp";
+  }
 
   const rawHeaders = config.headers ?? {};
   if (rawHeaders === null || typeof rawHeaders !== "object" || Array.isArray(rawHeaders)) {
@@ -190,6 +200,7 @@ export function prepareServer(
     name,
     kind: "http",
     url,
+    ...(rootUrl === undefined ? {} : { rootUrl }),
     transport,
     headers,
     authorization: apiKey === undefined ? undefined : `Bearer ${apiKey}`,

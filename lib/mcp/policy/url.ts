@@ -165,7 +165,8 @@ export function checkUrl(
   } else if (parsed.protocol === "http:" && !policy.allowInsecureHttp && !isLoopbackHost(host)) {
     throw policyError(
       `${field} ${describe(parsed)} uses plain http to a host that is not loopback: ` +
-        "use https, or set urlPolicy.allowInsecureHttp to allow it",
+        "use https (only the library option urlPolicy.allowInsecureHttp allows it; the " +
+        "skillmux CLI and the playground have no such setting)",
       field,
       server,
     );

@@ -26,6 +26,12 @@ export interface HttpContext {
   log(line: string): void;
 }
 
+/** A URL for messages: origin and path, without the query (which may carry a secret). */
+export function where(url: URL | string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+}
+
 /** Remove every configured secret from `text` (cut short at its end when `truncated`). */
 export function scrub(ctx: HttpContext, text: string, truncated = false): string {
   return redact(text, ctx.server.secrets, { truncated });
@@ -84,7 +90,9 @@ export async function send(
       if ((error as Error)?.name === "OAuthError") throw error;
       const cause = sanitizeCause(error, ctx.server.secrets);
       throw new NetworkError(
-        `${name}: ${init.method} ${target.origin} failed (${scrub(ctx, describe(error))})`,
+        `${name}: ${init.method} ${scrub(ctx, where(target))} failed (${
+          scrub(ctx, describe(error))
+        })`,
         {
           server: name,
           cause,
@@ -161,6 +169,8 @@ export async function statusError(
   response: Response,
   sentSession: boolean,
   signal: AbortSignal,
+  /** The request's method and URL, named in the message (`POST http://h/mcp answered HTTP 404`). */
+  request?: { method: string; url: URL },
 ): Promise<McpError> {
   const { name } = ctx;
   let body = "";
@@ -180,6 +190,9 @@ export async function statusError(
   const httpError = new HttpError(response.status, scrub(ctx, response.statusText), body, {
     server: name,
     rpc,
+    ...(request === undefined
+      ? {}
+      : { request: `${request.method} ${scrub(ctx, where(request.url))}` }),
   });
   const unknownMethod = body.includes("-32601");
   if (

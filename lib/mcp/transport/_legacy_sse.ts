@@ -121,7 +121,10 @@ export class LegacySseTransport extends HttpTransportBase implements McpTranspor
       body: JSON.stringify(message),
     }, signal);
     if (!response.ok) {
-      const error = await statusError(this.ctx, response, true, signal);
+      const error = await statusError(this.ctx, response, true, signal, {
+        method: "POST",
+        url: endpoint,
+      });
       attachRetryAfter(error, response);
       throw error;
     }
@@ -204,7 +207,9 @@ export class LegacySseTransport extends HttpTransportBase implements McpTranspor
           "MCP-Protocol-Version": this.#version,
         });
         const response = await send(ctx, url, { method: "GET", headers }, scope.signal);
-        if (!response.ok) throw await statusError(ctx, response, false, scope.signal);
+        if (!response.ok) {
+          throw await statusError(ctx, response, false, scope.signal, { method: "GET", url });
+        }
         if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
           response.body?.cancel().catch(() => {});
           throw new ProtocolError(

@@ -73,7 +73,10 @@ export class StreamableHttpTransport extends HttpTransportBase implements McpTra
         return { outcome: "unsupported" };
       }
       if (!response.ok) {
-        throw await statusError(ctx, response, this.#session !== undefined, scope.signal);
+        throw await statusError(ctx, response, this.#session !== undefined, scope.signal, {
+          method: "GET",
+          url: this.url,
+        });
       }
       if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
         response.body?.cancel().catch(() => {});
@@ -156,7 +159,10 @@ export class StreamableHttpTransport extends HttpTransportBase implements McpTra
         body: JSON.stringify(message),
       }, scope.signal);
       if (!response.ok) {
-        const error = await statusError(ctx, response, sent !== undefined, scope.signal);
+        const error = await statusError(ctx, response, sent !== undefined, scope.signal, {
+          method: "POST",
+          url: this.url,
+        });
         attachRetryAfter(error, response);
         if (error instanceof SessionExpiredError && this.#session === sent) {
           this.#session = undefined;
@@ -215,7 +221,10 @@ export class StreamableHttpTransport extends HttpTransportBase implements McpTra
     }
     const cause = response.ok
       ? undefined
-      : await statusError(ctx, response, this.#session !== undefined, signal);
+      : await statusError(ctx, response, this.#session !== undefined, signal, {
+        method: "GET",
+        url: this.url,
+      });
     if (cause instanceof SessionExpiredError) throw cause;
     response.body?.cancel().catch(() => {});
     throw new StreamEndedError(
