@@ -82,11 +82,17 @@ export abstract class HttpTransportBase {
    * Until the returned function is called: when `signal` aborts (the caller gave up, or its
    * timer ran out), tell the server with `notifications/cancelled` naming the request id, so it
    * can stop the work (fire and forget; never for `initialize`, which may not be cancelled).
+   * `reached` says whether the server may have the request now: not while a retry waits out its
+   * backoff after a refused attempt, when there is nothing to cancel and nothing more is sent.
    */
-  protected cancelOnAbort(message: JsonRpcRequest, signal: AbortSignal | undefined): () => void {
+  protected cancelOnAbort(
+    message: JsonRpcRequest,
+    signal: AbortSignal | undefined,
+    reached: () => boolean = () => true,
+  ): () => void {
     if (signal === undefined || signal.aborted || message.method === "initialize") return () => {};
     return onAbort(signal, () => {
-      if (this.closed) return;
+      if (this.closed || !reached()) return;
       const reason = isTimeoutError(signal.reason) ? "timed out" : "aborted by the client";
       this.notify({
         jsonrpc: "2.0",

@@ -33,9 +33,13 @@ export class StreamableHttpTransport extends HttpTransportBase implements McpTra
     options: TransportRequestOptions = {},
   ): Promise<JsonRpcResponse> {
     const tracked = this.router.track(message, options);
-    const uncancel = this.cancelOnAbort(message, options.signal);
+    let posting = false;
+    const uncancel = this.cancelOnAbort(message, options.signal, () => posting);
     return this.run(message.method, options, async (signal) => {
-      const answer = await this.#post(tracked.message, signal, options);
+      posting = true;
+      const answer = await this.#post(tracked.message, signal, options).finally(() => {
+        posting = false;
+      });
       if (answer === undefined) {
         throw new ProtocolError(`${this.ctx.name}: no answer`, { server: this.ctx.name });
       }
