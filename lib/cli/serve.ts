@@ -49,7 +49,10 @@ async function serveStdio(
     folder: folder === undefined ? undefined : resolve(folder),
     log: verbose ? ctx.err : undefined,
   });
-  const why = await Promise.race([server.closed.then(() => "stdin closed"), stopped(ctx.io.signal)]);
+  const why = await Promise.race([
+    server.closed.then(() => "stdin closed"),
+    stopped(ctx.io.signal),
+  ]);
   if (verbose) ctx.err(`Stopping (${why})…`);
   await server.close();
   return 0;

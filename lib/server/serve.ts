@@ -39,7 +39,9 @@ export async function serveSkills(options: ServeSkillsOptions = {}): Promise<Ski
   if (options.transport === "stdio") return await serveStdio(options);
   if (options.transport !== undefined && options.transport !== "http") {
     throw new TypeError(
-      `Cannot serve skills: transport must be "http" or "stdio", got ${JSON.stringify(options.transport)}`,
+      `Cannot serve skills: transport must be "http" or "stdio", got ${
+        JSON.stringify(options.transport)
+      }`,
     );
   }
   if (options.token !== undefined && options.token === "") {
