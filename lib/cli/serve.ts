@@ -12,6 +12,7 @@ import { CliError, str } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { printJson } from "./_context.ts";
 import { cliInvocation } from "./_invocation.ts";
+import { hostConfig } from "./_host_config.ts";
 
 interface ServerModule {
   serveSkills(options?: ServeSkillsOptions): Promise<SkillsServer>;
@@ -33,6 +34,30 @@ function stopped(signal: AbortSignal | undefined): Promise<string> {
   });
 }
 
+/**
+ * The stdio server until stdin closes (or SIGINT/SIGTERM). Writes nothing to stdout itself:
+ * stdout belongs to the protocol.
+ */
+async function serveStdio(
+  ctx: Parameters<Command["run"]>[0],
+  folder: string | undefined,
+  verbose: boolean,
+): Promise<number> {
+  const { serveSkills } = await import("../server/mod.ts") as ServerModule;
+  const server = await serveSkills({
+    transport: "stdio",
+    folder: folder === undefined ? undefined : resolve(folder),
+    log: verbose ? ctx.err : undefined,
+  });
+  const why = await Promise.race([
+    server.closed.then(() => "stdin closed"),
+    stopped(ctx.io.signal),
+  ]);
+  if (verbose) ctx.err(`Stopping (${why})…`);
+  await server.close();
+  return 0;
+}
+
 /** `serve`. */
 export const serve: Command = {
   words: ["serve"],
@@ -44,15 +69,36 @@ export const serve: Command = {
     "--host <h>       interface (default 127.0.0.1)",
     "--token <t>      require Authorization: Bearer <t>",
     "--verbose        log one line per request on stderr",
+    "--stdio          speak MCP on stdin/stdout (for a host's `command`); exits when stdin closes",
+    "--print-config   print the MCP host configuration for `serve --stdio` and exit",
+    "--for <host>     with --print-config: claude (Claude Desktop/Code), cursor or vscode",
   ],
-  details: ["Prints the URL and an mcpServers snippet, then runs until SIGINT or SIGTERM."],
+  details: [
+    "Prints the URL and an mcpServers snippet, then runs until SIGINT or SIGTERM.",
+    "With --stdio, stdout carries only JSON-RPC; logs go to stderr.",
+  ],
   spec: {
+    stdio: { type: "boolean" },
+    "print-config": { type: "boolean" },
+    for: { type: "string" },
+    gateway: { type: "boolean" },
     port: { type: "string" },
     host: { type: "string" },
     token: { type: "string" },
     verbose: { type: "boolean" },
   },
   async run(ctx, [folder], values) {
+    if (values.gateway === true) {
+      throw new CliError("--gateway is not available yet (issue 24): serve skills without it");
+    }
+    if (values["print-config"] === true) {
+      const host = str(values, "for");
+      const args = ["serve", "--stdio", ...(folder === undefined ? [] : [resolve(folder)])];
+      ctx.out(JSON.stringify(hostConfig(host, args), null, 2));
+      return 0;
+    }
+    if (str(values, "for") !== undefined) throw new CliError("--for goes with --print-config");
+    if (values.stdio === true) return await serveStdio(ctx, folder, values.verbose === true);
     const portText = str(values, "port");
     const port = portText === undefined ? 0 : Number(portText);
     if (!Number.isInteger(port) || port < 0 || port > 65535) {

@@ -61,6 +61,17 @@ const SDK = {
  * console.log(server.url); // "http://127.0.0.1:3737/mcp"
  * await server.close();
  * ```
+ *
+ * With `transport: "stdio"` the same server speaks newline-delimited JSON-RPC on this process's
+ * stdin/stdout (the way MCP hosts such as Claude Code, Cursor and VS Code run a `command`):
+ * nothing else may write to stdout, so log to stderr; `closed` settles when stdin ends.
+ *
+ * @example Serve the built-in skills on stdio until the host closes stdin
+ * ```ts
+ * import { serveSkills } from "@skillmux/core/server";
+ * const server = await serveSkills({ transport: "stdio", log: console.error });
+ * await server.closed; // the host closed stdin
+ * ```
  */
 export async function serveSkills(options: ServeSkillsOptions = {}): Promise<SkillsServer> {
   // Lazy, so that a missing SDK is a clear error here rather than a failed import of this module.

@@ -24,6 +24,7 @@ import {
 import { buildMcpServer } from "./_mcp.ts";
 import { answerOwn, modernVersion, ownsLegacy } from "./_own.ts";
 import { Sessions } from "./_sessions.ts";
+import { serveStdio } from "./_stdio.ts";
 import type { ServeSkillsOptions, SkillsServer } from "./types.ts";
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -35,6 +36,14 @@ const IDLE_SERVERS = 16;
 
 /** The implementation of `serveSkills` (mod.ts loads this module lazily: see there). */
 export async function serveSkills(options: ServeSkillsOptions = {}): Promise<SkillsServer> {
+  if (options.transport === "stdio") return await serveStdio(options);
+  if (options.transport !== undefined && options.transport !== "http") {
+    throw new TypeError(
+      `Cannot serve skills: transport must be "http" or "stdio", got ${
+        JSON.stringify(options.transport)
+      }`,
+    );
+  }
   if (options.token !== undefined && options.token === "") {
     throw new TypeError("Cannot serve skills: token must not be empty");
   }
@@ -134,8 +143,11 @@ export async function serveSkills(options: ServeSkillsOptions = {}): Promise<Ski
   const { port } = server.address() as AddressInfo;
   const shown = host.includes(":") ? `[${host}]` : host;
   let closing: Promise<void> | undefined;
+  let finished!: () => void;
+  const closed = new Promise<void>((done) => (finished = done));
   return {
     url: `http://${shown}:${port}/mcp`,
+    closed,
     close(): Promise<void> {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -145,6 +157,7 @@ export async function serveSkills(options: ServeSkillsOptions = {}): Promise<Ski
         await Promise.race([stopped, grace]);
         for (const socket of sockets) socket.destroy();
         await stopped;
+        finished();
       })();
       return closing;
     },

@@ -12,6 +12,12 @@ export interface ServeSkillsOptions {
   folder?: string;
   /** Or any resolver: its `list()` and `resolve()` are served (not watched). */
   resolver?: Resolver;
+  /**
+   * `"http"` (default): Streamable HTTP at `/mcp`. `"stdio"`: newline-delimited JSON-RPC on this
+   * process's stdin/stdout (nothing else is written to stdout); the server closes when stdin ends.
+   * `host`, `port`, `token`, `allowedOrigins` and `sessions` apply to HTTP only.
+   */
+  transport?: "http" | "stdio";
   /** Interface to bind (default `127.0.0.1`). */
   host?: string;
   /** Port (default `0`: any free port). */
@@ -28,8 +34,10 @@ export interface ServeSkillsOptions {
 
 /** A running skills server. */
 export interface SkillsServer {
-  /** The MCP endpoint, e.g. `http://127.0.0.1:3737/mcp`. */
+  /** The MCP endpoint, e.g. `http://127.0.0.1:3737/mcp`; `"stdio:"` over stdio. */
   readonly url: string;
+  /** Settles once the server has closed: after `close()`, or over stdio when stdin ends. */
+  readonly closed: Promise<void>;
   /** Stop accepting, finish in-flight requests, close sessions and watchers. Idempotent. */
   close(): Promise<void>;
 }

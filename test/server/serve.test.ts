@@ -156,3 +156,19 @@ describe("serveSkills (built-in skills)", () => {
     }
   });
 });
+
+test("closed settles once close() has stopped the HTTP server; an unknown transport is refused", async () => {
+  const own = await serveSkills();
+  let settled = false;
+  own.closed.then(() => (settled = true));
+  await new Promise((done) => setTimeout(done, 20));
+  assert.equal(settled, false);
+  await own.close();
+  await own.closed;
+  assert.equal(settled, true);
+  await assert.rejects(
+    // deno-lint-ignore no-explicit-any
+    serveSkills({ transport: "ws" as any }),
+    /transport must be "http" or "stdio", got "ws"/,
+  );
+});

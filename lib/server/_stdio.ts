@@ -1,0 +1,40 @@
+// Private: the skills server over stdio (newline-delimited JSON-RPC on stdin/stdout, the SDK's
+// StdioServerTransport). Nothing but protocol goes to stdout; `log` lines are the caller's (stderr).
+
+import process from "node:process";
+// @ts-types="@modelcontextprotocol/sdk/server/stdio"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { SkillCatalog } from "./_catalog.ts";
+import { buildMcpServer } from "./_mcp.ts";
+import type { ServeSkillsOptions, SkillsServer } from "./types.ts";
+
+/** Serve on this process's stdin/stdout; `closed` settles when stdin ends or `close()` is called. */
+export async function serveStdio(options: ServeSkillsOptions): Promise<SkillsServer> {
+  const catalog = new SkillCatalog(options);
+  const mcp = buildMcpServer(catalog);
+  const transport = new StdioServerTransport(process.stdin, process.stdout);
+  let closing: Promise<void> | undefined;
+  let finished!: () => void;
+  const closed = new Promise<void>((done) => (finished = done));
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      process.stdin.off("end", onEnd);
+      process.stdin.off("close", onEnd);
+      await mcp.close().catch(() => {});
+      // The SDK pauses stdin on close; destroy it so the event loop can end.
+      process.stdin.destroy();
+      finished();
+    })();
+    return closing;
+  };
+  const onEnd = () => {
+    options.log?.("stdin closed");
+    void close();
+  };
+  process.stdin.on("end", onEnd);
+  process.stdin.on("close", onEnd);
+  transport.onerror = (error: Error) => options.log?.(`stdio: ${error.message}`);
+  await mcp.connect(transport);
+  options.log?.("serving skills on stdio");
+  return { url: "stdio:", closed, close };
+}

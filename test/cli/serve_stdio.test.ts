@@ -1,0 +1,129 @@
+// `skillmux serve --stdio` as a real subprocess: this project's client and the official SDK client
+// over stdio, stdout carrying only JSON-RPC, exit when stdin closes; `serve --print-config`.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import process from "node:process";
+import { test } from "node:test";
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { connect } from "../../lib/mcp/client.ts";
+import { stdio } from "../../lib/mcp/transport/stdio.ts";
+import { command, ROOT, sub } from "./_helpers.ts";
+import { within } from "../_wait.ts";
+
+const [file, args] = command(["serve", "--stdio"]);
+const env = { PATH: process.env.PATH ?? "", NO_COLOR: "1" };
+const text = (content: unknown) => (content as Array<{ text: string }>)[0].text;
+
+test("this project's client over stdio: resources, a skill, search_skills", {
+  timeout: 60_000,
+}, async () => {
+  const client = await connect(
+    { name: "skillmux", command: file, args, cwd: ROOT, env },
+    { stdio: stdio(), timeoutMs: 30_000 },
+  );
+  try {
+    const resources = await client.listResources();
+    const samtools = resources.find((r) => r.uri === "skill://samtools");
+    assert.ok(samtools, resources.map((r) => r.uri).join(", "));
+    const [contents] = await client.readResource("skill://samtools");
+    assert.match((contents as { text: string }).text, /samtools/);
+    const found = await client.callTool("search_skills", { query: "sort a BAM file" });
+    assert.notEqual(found.isError, true);
+    assert.match(text(found.content), /samtools/);
+  } finally {
+    await client.close();
+  }
+});
+
+test("the official SDK client over stdio", { timeout: 60_000 }, async () => {
+  const client = new Client({ name: "sdk-test", version: "0.0.0" });
+  await client.connect(new StdioClientTransport({ command: file, args, cwd: ROOT, env }));
+  try {
+    const { resources } = await client.listResources();
+    assert.ok(resources.some((r: { uri: string }) => r.uri === "skill://samtools"));
+    const read = await client.readResource({ uri: "skill://samtools" });
+    assert.match((read.contents[0] as { text: string }).text, /samtools/);
+    const found = await client.callTool({ name: "search_skills", arguments: { query: "BAM" } });
+    assert.match(text(found.content), /samtools/);
+  } finally {
+    await client.close();
+  }
+});
+
+test("stdout carries only JSON-RPC and the process exits when stdin closes", {
+  timeout: 60_000,
+}, async () => {
+  const child = spawn(file, [...args, "--verbose"], { cwd: ROOT, env, stdio: "pipe" });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+  const send = (message: object) => child.stdin.write(JSON.stringify(message) + "\n");
+  send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "t", version: "0" },
+    },
+  });
+  send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+  send({ jsonrpc: "2.0", id: 3, method: "resources/list" });
+  // Wait for the answers before closing stdin, so all three are on stdout.
+  await within(
+    new Promise<void>((done) => {
+      const check = () => (stdout.includes('"id":3') ? done() : undefined);
+      child.stdout.on("data", check);
+      check();
+    }),
+    30_000,
+    "answers on stdout",
+  );
+  child.stdin.end();
+  const code = await within(exited, 10_000, "exit after stdin closed");
+  assert.equal(code, 0, stderr);
+  const lines = stdout.split("\n").filter((line) => line !== "");
+  assert.equal(lines.length, 3, stdout);
+  for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, "2.0", line);
+  assert.deepEqual(lines.map((line) => JSON.parse(line).id), [1, 2, 3]);
+  assert.match(stderr, /stdin closed/); // the logs went to stderr
+});
+
+test("serve --print-config: the npx entry for Claude/Cursor, and VS Code's servers", {
+  timeout: 60_000,
+}, async () => {
+  const expected = [
+    "-y",
+    "-p",
+    "@skillmux/core",
+    "-p",
+    "@modelcontextprotocol/sdk",
+    "skillmux",
+    "serve",
+    "--stdio",
+  ];
+  const claude = await sub(["serve", "--print-config"], env);
+  assert.equal(claude.code, 0, claude.stderr);
+  assert.deepEqual(JSON.parse(claude.stdout), {
+    mcpServers: { skillmux: { command: "npx", args: expected } },
+  });
+  const cursor = await sub(["serve", "--print-config", "--for", "cursor"], env);
+  assert.deepEqual(JSON.parse(cursor.stdout), JSON.parse(claude.stdout));
+  const vscode = await sub(["serve", "--print-config", "--for", "vscode"], env);
+  assert.deepEqual(JSON.parse(vscode.stdout), {
+    servers: { skillmux: { type: "stdio", command: "npx", args: expected } },
+  });
+  const folder = await sub(["serve", "examples/team-skills", "--print-config"], env);
+  const entry = JSON.parse(folder.stdout).mcpServers.skillmux;
+  assert.equal(entry.args.at(-1), `${ROOT}examples/team-skills`); // absolute: hosts run elsewhere
+  const wrong = await sub(["serve", "--print-config", "--for", "emacs"], env);
+  assert.equal(wrong.code, 1);
+  assert.match(wrong.stderr, /Unknown --for "emacs": expected one of claude, cursor, vscode/);
+});
