@@ -13,7 +13,7 @@ const MAX_FLAGS = 10;
 const PATTERN = new Set(["pattern"]);
 
 /** Set a property, even one named `__proto__`. */
-function put(target: Record<string, unknown>, key: string, value: unknown): void {
+export function put(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, {
     value,
     enumerable: true,

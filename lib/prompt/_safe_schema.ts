@@ -16,6 +16,7 @@
 // (directly or by `$ref`) is rewritten.
 
 import type { JsonSchema } from "../catalog/types.ts";
+import { put } from "../catalog/_schema_text.ts";
 
 /** Keywords whose values cfworker does not treat as schemas (as its `dereference` lists them). */
 const DATA = new Set([
@@ -57,16 +58,6 @@ const MAPS = new Set([
 
 /** Decides whether a pattern matches a string; undefined when RE2 cannot run the pattern. */
 type Tester = (pattern: string) => ((text: string) => boolean) | undefined;
-
-/** Set a property, even one named `__proto__`. */
-function put(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
-}
 
 /** Most schema visits of one validation: well under a second of work. */
 export const STEP_BUDGET = 100_000;

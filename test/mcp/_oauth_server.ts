@@ -351,3 +351,10 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     },
   };
 }
+
+/** Plays the user's browser: follows an authorization URL to its redirect (the server approves). */
+export async function approve(url: URL): Promise<URL> {
+  const response = await fetch(url, { redirect: "manual" });
+  await response.body?.cancel();
+  return new URL(response.headers.get("location")!);
+}

@@ -27,15 +27,8 @@ import {
   parseBearerChallenge,
 } from "../../lib/mcp/auth/mod.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
-import { type OAuthServerOptions, startOAuthServers } from "./_oauth_server.ts";
+import { approve, type OAuthServerOptions, startOAuthServers } from "./_oauth_server.ts";
 import { listenLocal, startSdkServer } from "./_servers.ts";
-
-/** Plays the user's browser: follows the authorization URL to its redirect. */
-async function approve(url: URL): Promise<URL> {
-  const response = await fetch(url, { redirect: "manual" });
-  await response.body?.cancel();
-  return new URL(response.headers.get("location")!);
-}
 
 function auth(store: OAuthStore, extra: Partial<AuthOptions> = {}): AuthOptions {
   return { store, redirectUri: "http://127.0.0.1:9/callback", onAuthorize: approve, ...extra };

@@ -6,15 +6,8 @@ import assert from "node:assert/strict";
 import process from "node:process";
 import { describe, test } from "node:test";
 import { createMemoryOAuthStore, OAuthSession } from "../../lib/mcp/auth/mod.ts";
-import { startOAuthServers } from "./_oauth_server.ts";
+import { approve, startOAuthServers } from "./_oauth_server.ts";
 import { startRogueAuthorizationServer } from "./_oauth_rogue.ts";
-
-/** Plays the user's browser: follows the authorization URL to its redirect. */
-async function approve(url: URL): Promise<URL> {
-  const response = await fetch(url, { redirect: "manual" });
-  await response.body?.cancel();
-  return new URL(response.headers.get("location")!);
-}
 
 function auth() {
   return {

@@ -14,15 +14,8 @@ import {
   OAuthSession,
   type OAuthStore,
 } from "../../lib/mcp/auth/mod.ts";
-import { type OAuthServerOptions, startOAuthServers } from "./_oauth_server.ts";
+import { approve, type OAuthServerOptions, startOAuthServers } from "./_oauth_server.ts";
 import { received, startRogueAuthorizationServer } from "./_oauth_rogue.ts";
-
-/** Plays the user's browser: follows the authorization URL to its redirect. */
-async function approve(url: URL): Promise<URL> {
-  const response = await fetch(url, { redirect: "manual" });
-  await response.body?.cancel();
-  return new URL(response.headers.get("location")!);
-}
 
 type Path = "before expiry" | "after a 401" | "on step-up";
 

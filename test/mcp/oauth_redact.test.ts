@@ -13,13 +13,7 @@ import {
 } from "../../lib/mcp/auth/mod.ts";
 import { REDACTED } from "../../lib/mcp/policy/redact.ts";
 import { assertNoLeak, rejectionOf } from "./_leak.ts";
-import { type OAuthServerOptions, startOAuthServers } from "./_oauth_server.ts";
-
-async function approve(url: URL): Promise<URL> {
-  const response = await fetch(url, { redirect: "manual" });
-  await response.body?.cancel();
-  return new URL(response.headers.get("location")!);
-}
+import { approve, type OAuthServerOptions, startOAuthServers } from "./_oauth_server.ts";
 
 function auth(store: OAuthStore): AuthOptions {
   return { store, redirectUri: "http://127.0.0.1:9/callback", onAuthorize: approve };

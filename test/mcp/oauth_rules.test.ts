@@ -12,14 +12,12 @@ import {
   OAuthSession,
   type OAuthStore,
 } from "../../lib/mcp/auth/mod.ts";
-import { type OAuthServerOptions, type OAuthServers, startOAuthServers } from "./_oauth_server.ts";
-
-/** Plays the user's browser: follows the authorization URL to its redirect. */
-async function approve(url: URL): Promise<URL> {
-  const response = await fetch(url, { redirect: "manual" });
-  await response.body?.cancel();
-  return new URL(response.headers.get("location")!);
-}
+import {
+  approve,
+  type OAuthServerOptions,
+  type OAuthServers,
+  startOAuthServers,
+} from "./_oauth_server.ts";
 
 const auth = (store: OAuthStore): AuthOptions => ({
   store,

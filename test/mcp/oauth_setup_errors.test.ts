@@ -6,13 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { connect, isOAuthError } from "../../lib/mod.ts";
 import { createMemoryOAuthStore } from "../../lib/mcp/auth/mod.ts";
-import { type OAuthServerOptions, startOAuthServers } from "./_oauth_server.ts";
-
-async function approve(url: URL): Promise<URL> {
-  const response = await fetch(url, { redirect: "manual" });
-  await response.body?.cancel();
-  return new URL(response.headers.get("location")!);
-}
+import { approve, type OAuthServerOptions, startOAuthServers } from "./_oauth_server.ts";
 
 async function signInError(options: OAuthServerOptions, auth: Record<string, unknown>) {
   const servers = await startOAuthServers(options);

@@ -15,16 +15,9 @@ import {
   isOAuthError,
   OAuthSession,
 } from "../../lib/mcp/auth/mod.ts";
-import { startOAuthServers } from "./_oauth_server.ts";
+import { approve, startOAuthServers } from "./_oauth_server.ts";
 import { startRogueAuthorizationServer } from "./_oauth_rogue.ts";
 import { listenLocal } from "./_servers.ts";
-
-/** Plays the user's browser: follows the authorization URL to its redirect. */
-async function approve(url: URL): Promise<URL> {
-  const response = await fetch(url, { redirect: "manual" });
-  await response.body?.cancel();
-  return new URL(response.headers.get("location")!);
-}
 
 /** An auth option that records every URL handed to onAuthorize. */
 function recording(opened: URL[]): AuthOptions {
