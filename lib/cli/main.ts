@@ -54,6 +54,12 @@ function isMain(): boolean {
 
 if (isMain()) {
   const env = process.env as Record<string, string | undefined>;
+  // A reader that stops early (`skillmux skill list | head -1`) closes the pipe: end quietly, as
+  // Unix tools do, rather than with an unhandled EPIPE error.
+  process.stdout.on("error", (error: Error & { code?: string }) => {
+    if (error.code === "EPIPE") process.exit(0);
+    throw error;
+  });
   process.exitCode = await run(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
