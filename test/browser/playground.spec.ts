@@ -214,7 +214,11 @@ test.describe("playground", () => {
     await page.getByTestId("tab-prompt").click();
     await expect(page.getByTestId("catalog-tokens")).not.toHaveText("0");
     const listing = page.getByTestId("catalog").locator("pre");
-    await expect(listing).not.toContainText("samtools");
+    // Nothing from the servers yet: no tool group, and the held mcp:skills samtools does not hide
+    // the built-in one, which stands in for it until it is approved.
+    await expect(listing).not.toContainText("MCP tools by server");
+    await expect(listing).not.toContainText("(from mcp:skills)");
+    await expect(listing).toContainText(/^samtools: /m);
     await expect(page.getByTestId("catalog-held")).toContainText(
       /[1-9]\d* remote tools and skills wait/,
     );
@@ -232,7 +236,8 @@ test.describe("playground", () => {
     await page.getByTestId("approve-all").click();
     await expect(page.getByTestId("approvals-count")).toContainText(/^0 waiting · 1 rejected/);
     await page.getByTestId("tab-prompt").click();
-    await expect(listing).toContainText("samtools");
+    await expect(listing).toContainText(/^samtools: .*\(from mcp:skills\)$/m);
+    await expect(listing).toContainText("MCP tools by server");
     await expect(page.getByTestId("catalog-held")).toContainText(/^\s*1 remote/);
     await page.getByTestId("tab-approvals").click();
     await expect(page.getByTestId("approvals-rejected").getByTestId("held-everything__get-env"))
