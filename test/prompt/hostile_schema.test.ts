@@ -205,8 +205,9 @@ describe("a remote schema cannot freeze the process", () => {
     );
     const quickMs = performance.now() - started;
     console.log(`exponential schema, 30 levels, timeoutMs 50: ${quickMs.toFixed(1)} ms`);
+    // The timeout, not the step budget, ended it (the message says which; times are only logged:
+    // on a fast machine the whole budget can take about as long as 50 ms).
     assert.match(text(quick), /takes longer than the call's timeout/);
-    assert.ok(quickMs < ms, `${quickMs} ms with a 50 ms timeout, ${ms} ms without`);
   });
 
   test("a pattern RE2 cannot run is left to the server, not thrown", async () => {
