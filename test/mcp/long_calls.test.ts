@@ -3,36 +3,21 @@
 // holds however much progress arrives, and time in a host handler (a person answering an
 // elicitation form) counts against neither.
 import assert from "node:assert/strict";
-import { after, afterEach, before, describe, test } from "node:test";
-import { connect as connectTo, DEFAULT_CALL_TIMEOUT_MS } from "../../lib/mcp/client.ts";
-import type { McpClient } from "../../lib/mcp/client_types.ts";
+import { describe, test } from "node:test";
+import { DEFAULT_CALL_TIMEOUT_MS } from "../../lib/mcp/client.ts";
 import { isMcpError } from "../../lib/mcp/errors.ts";
 import type { Progress } from "../../lib/mcp/types.ts";
 import { parseServersToml, toServersToml } from "../../lib/mcp/registry/config_formats.ts";
-import { startEverything, type TestServer } from "./_servers.ts";
+import { everythingSuite } from "./_everything_suite.ts";
 
-let everything: TestServer;
-
-before(async () => {
-  everything = await startEverything("streamableHttp");
-});
-after(() => everything.close());
-
-// Every client is closed after its test, passed or failed (a listening client holds the process).
-const open: McpClient[] = [];
-afterEach(() => Promise.all(open.splice(0).map((client) => client.close())));
-const connect = async (...args: Parameters<typeof connectTo>) => {
-  const client = await connectTo(...args);
-  open.push(client);
-  return client;
-};
+const { server: everything, connect } = everythingSuite();
 
 const LONG = "trigger-long-running-operation";
 const text = (result: { content: unknown }) => JSON.stringify(result.content);
 
 describe("tools/call timeouts", () => {
   test("a 12 s tool reporting progress every 3 s completes with the default settings", async () => {
-    const client = await connect({ name: "ev", url: everything.url });
+    const client = await connect({ name: "ev", url: everything().url });
     const seen: Progress[] = [];
     const result = await client.callTool(LONG, { duration: 12, steps: 4 }, {
       onProgress: (p) => seen.push(p),
@@ -44,13 +29,13 @@ describe("tools/call timeouts", () => {
 
   test("progress resets the call timeout: 7.5 s of work under a 4 s timeout completes", async () => {
     // No onProgress given: the client asks for progress anyway, since it keeps the call alive.
-    const client = await connect({ name: "ev", url: everything.url }, { callTimeoutMs: 4_000 });
+    const client = await connect({ name: "ev", url: everything().url }, { callTimeoutMs: 4_000 });
     const result = await client.callTool(LONG, { duration: 7.5, steps: 3 });
     assert.match(text(result), /Duration: 7\.5 seconds/);
   });
 
   test("a call with no progress times out at the call timeout", async () => {
-    const client = await connect({ name: "ev", url: everything.url }, { callTimeoutMs: 60_000 });
+    const client = await connect({ name: "ev", url: everything().url }, { callTimeoutMs: 60_000 });
     const start = performance.now();
     const error = await client.callTool(LONG, { duration: 4, steps: 1 }, { timeoutMs: 1_000 })
       .catch((e) => e);
@@ -64,7 +49,7 @@ describe("tools/call timeouts", () => {
   });
 
   test("the maximum total holds however much progress arrives", async () => {
-    const client = await connect({ name: "ev", url: everything.url }, { maxTotalMs: 60_000 });
+    const client = await connect({ name: "ev", url: everything().url }, { maxTotalMs: 60_000 });
     const start = performance.now();
     const seen: number[] = [];
     const error = await client.callTool(LONG, { duration: 6, steps: 12 }, {
@@ -83,7 +68,7 @@ describe("tools/call timeouts", () => {
 describe("host handler time", () => {
   test("an 8 s elicitation handler fails neither the call timeout nor the maximum", async () => {
     let asked = 0;
-    const client = await connect({ name: "ev", url: everything.url }, {
+    const client = await connect({ name: "ev", url: everything().url }, {
       callTimeoutMs: 2_000,
       maxTotalMs: 3_000,
       handlers: {
@@ -103,7 +88,7 @@ describe("host handler time", () => {
 describe("per-server settings", () => {
   test("a server's callTimeoutMs (its registry entry) wins over the client's", async () => {
     const [server] = parseServersToml(
-      `[[mcp.servers]]\nname = "ev"\nurl = "${everything.url}"\ncall_timeout_ms = 1000\n`,
+      `[[mcp.servers]]\nname = "ev"\nurl = "${everything().url}"\ncall_timeout_ms = 1000\n`,
     );
     assert.equal(server.callTimeoutMs, 1_000);
     assert.match(toServersToml([server]), /call_timeout_ms = 1000/);
@@ -114,7 +99,7 @@ describe("per-server settings", () => {
   });
 
   test("a timeout that is not a positive number of ms is refused before any I/O", async () => {
-    const error = await connect({ name: "ev", url: everything.url, maxTotalMs: -5 })
+    const error = await connect({ name: "ev", url: everything().url, maxTotalMs: -5 })
       .catch((e) => e);
     assert.ok(isMcpError(error, "PolicyError"), String(error));
     assert.match(error.message, /maxTotalMs must be a number of milliseconds/);

@@ -3,29 +3,16 @@
 // tasks/result), the input_required flow answers the elicitation through the host's handler,
 // and an abort sends tasks/cancel.
 import assert from "node:assert/strict";
-import { after, afterEach, before, test } from "node:test";
-import { connect as connectTo } from "../../lib/mcp/client.ts";
-import type { McpClient, TaskInfo } from "../../lib/mcp/client_types.ts";
-import { startEverything, type TestServer } from "./_servers.ts";
+import { test } from "node:test";
+import type { TaskInfo } from "../../lib/mcp/client_types.ts";
+import { everythingSuite } from "./_everything_suite.ts";
 
-let everything: TestServer;
-before(async () => {
-  everything = await startEverything("streamableHttp");
-});
-after(() => everything.close());
-
-const open: McpClient[] = [];
-afterEach(() => Promise.all(open.splice(0).map((client) => client.close())));
-const connect = async (...args: Parameters<typeof connectTo>) => {
-  const client = await connectTo(...args);
-  open.push(client);
-  return client;
-};
+const { server: everything, connect } = everythingSuite();
 const RESEARCH = "simulate-research-query";
 const text = (result: { content: unknown }) => JSON.stringify(result.content);
 
 test("a task-required tool runs as a task: statuses, polling, then the result", async () => {
-  const client = await connect({ name: "ev", url: everything.url });
+  const client = await connect({ name: "ev", url: everything().url });
   const tool = (await client.listTools()).find((t) => t.name === RESEARCH);
   assert.deepEqual(tool?.execution, { taskSupport: "required" });
   const statuses: TaskInfo[] = [];
@@ -42,7 +29,7 @@ test("a task-required tool runs as a task: statuses, polling, then the result", 
 
 test("input_required: the elicitation arrives through tasks/result and is answered", async () => {
   let asked = "";
-  const client = await connect({ name: "ev", url: everything.url }, {
+  const client = await connect({ name: "ev", url: everything().url }, {
     handlers: {
       elicitation(params) {
         asked = params.message;
@@ -61,7 +48,7 @@ test("input_required: the elicitation arrives through tasks/result and is answer
 });
 
 test("an abort settles at once and sends tasks/cancel", async () => {
-  const client = await connect({ name: "ev", url: everything.url });
+  const client = await connect({ name: "ev", url: everything().url });
   await client.listTools();
   const controller = new AbortController();
   let taskId = "";
@@ -83,7 +70,7 @@ test("an abort settles at once and sends tasks/cancel", async () => {
 });
 
 test("task: true asks for a task without listing the tools first", async () => {
-  const client = await connect({ name: "ev", url: everything.url });
+  const client = await connect({ name: "ev", url: everything().url });
   const statuses: string[] = [];
   const result = await client.callTool(RESEARCH, { topic: "unlisted" }, {
     task: { ttlMs: 60_000 },
@@ -95,7 +82,7 @@ test("task: true asks for a task without listing the tools first", async () => {
 
 test("the client as task receiver: a task-augmented elicitation from the server", async () => {
   let asked = 0;
-  const client = await connect({ name: "ev", url: everything.url }, {
+  const client = await connect({ name: "ev", url: everything().url }, {
     handlers: {
       async elicitation() {
         asked++;
