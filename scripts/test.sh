@@ -25,6 +25,7 @@ step() { CURRENT="$*"; printf '\n=== %s\n' "$*"; }
 # skipped, and runs on any exit: after a failure it says which step failed.
 summary() {
   local status=$?
+  if [ -n "${NODE_PID:-}" ]; then kill "$NODE_PID" 2>/dev/null || true; fi # stopped early
   printf '\n=== Summary\n'
   local total_pass=0 total_fail=0 total_skip=0 line n
   num() { sed -nE "s/$1/\\1/p" <<<"$2" | tail -n 1; }
@@ -133,16 +134,30 @@ step "Lint and format (deno lint, deno fmt --check)"
 $DENO lint
 $DENO fmt --check
 
-step "Unit tests under Deno"
-# A hang fails its top-level test (a node:test suite as a whole) after 10 min: test/_deadline.ts.
-NO_COLOR=1 $DENO test -A --no-check --preload test/_deadline.ts "${UNIT[@]}" 2>&1 | tee -a "$LOG"
-
-step "Unit tests under Node $(node --version)"
-# A hang fails its test after 2 min (test/_deadline.ts), its file after 10 (--test-timeout).
+step "Unit tests under Deno and under Node $(node --version), side by side"
+# Each runner uses about one core (node:test runs one file at a time on 2 cores), so the two run
+# at once: Deno's output streams here, Node's follows when both are done. Both count in $LOG.
+# Deno: a hang fails its top-level test (a node:test suite as a whole) after 10 min.
+# Node: a hang fails its test after 2 min (test/_deadline.ts), its file after 10 (--test-timeout).
 # No --test-force-exit: on Node 20 it ends a file before all its suites ran, without a failure
 # (test/mcp/policy_url.test.ts reported 103 or 108 of its 115 tests in 2 of 6 runs).
+NODE_OUT=$(mktemp)
 node --import tsx --import ./test/_deadline.ts --test --test-timeout=600000 \
-  --test-reporter=spec "${UNIT[@]}" 2>&1 | tee -a "$LOG"
+  --test-reporter=spec "${UNIT[@]}" >"$NODE_OUT" 2>&1 &
+NODE_PID=$!
+DENO_RC=0
+NO_COLOR=1 $DENO test -A --no-check --preload test/_deadline.ts "${UNIT[@]}" 2>&1 | tee -a "$LOG" ||
+  DENO_RC=$?
+NODE_RC=0
+wait "$NODE_PID" || NODE_RC=$?
+NODE_PID=""
+CURRENT="Unit tests under Node"
+printf '\n=== Unit tests under Node (output of the run beside Deno)\n'
+tee -a "$LOG" <"$NODE_OUT"
+if [ "$DENO_RC" -ne 0 ] || [ "$NODE_RC" -ne 0 ]; then
+  CURRENT="Unit tests (deno exit $DENO_RC, node exit $NODE_RC)"
+  exit 1
+fi
 
 step "Browser tests in Chromium (Playwright)"
 npx playwright test 2>&1 | tee -a "$LOG"
