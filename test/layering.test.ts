@@ -22,6 +22,7 @@ const LAYERS: Record<string, number> = {
   catalog: 5,
   prompt: 6,
   server: 7,
+  frameworks: 7,
   cli: 8,
 };
 
