@@ -27,7 +27,6 @@
  * @module
  */
 
-import type { ToolSet } from "ai";
 import type { ToolCallResult } from "../prompt/types.ts";
 import type { FrameworkToolsOptions } from "./types.ts";
 import { importPeer } from "./_peer.ts";
@@ -53,10 +52,17 @@ export interface SkillmuxToolOutput {
   diagnostics: string[];
 }
 
+/**
+ * The AI SDK's `ToolSet` (from `ai`), as `generateText` and `streamText` take it.
+ *
+ * @ignore
+ */
+export type AiSdkToolSet = import("ai").ToolSet;
+
 /** What {@linkcode aiSdkTools} returns. */
 export interface AiSdkSkillmux {
   /** The tools: pass as `tools` (in discovery mode every usable tool; `prepareStep` picks). */
-  tools: ToolSet;
+  tools: AiSdkToolSet;
   /** The system text (selected skills, tool provenance, fencing rules): pass as `system`. */
   system: string;
   /** Pass as `prepareStep`: each step's `activeTools`, with what `find_tools` found. */
@@ -109,7 +115,7 @@ function output(result: ToolCallResult): SkillmuxToolOutput {
 export async function aiSdkTools(options: FrameworkToolsOptions): Promise<AiSdkSkillmux> {
   const ai = await importPeer(() => import("ai"), AI);
   const kit = await buildToolkit(options);
-  const tools: ToolSet = {};
+  const tools: AiSdkToolSet = {};
   for (const d of kit.definitions) {
     tools[d.name] = ai.tool({
       description: d.description,
