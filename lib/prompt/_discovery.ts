@@ -26,7 +26,7 @@ export const FIND_TOOLS = "find_tools";
 
 const MAX_QUERY_CHARS = 500;
 
-const FIND_DEFINITION: ToolDefinition = {
+export const FIND_DEFINITION: ToolDefinition = {
   name: FIND_TOOLS,
   description:
     "Search for more tools when none of the tools offered fits the next step. Describe what the tool must do in a few specific words (the data, format or service, and the action). Tools found become callable from your next step.",
