@@ -3,6 +3,7 @@
 //   1. import every export path in Node, and check the zero-config resolver and the built-ins;
 //   2. without the optional peer @modelcontextprotocol/sdk, `./server` still imports and
 //      `serveSkills()` / `skillmux serve` say which package to install; with it, the server serves;
+//      likewise `./ai-sdk` and `./langchain` without and with `ai` and `@langchain/core`;
 //   3. run the bin (`npx skillmux --help`, `skillmux skill list`);
 //   4. type-check a strict consumer (no skipLibCheck) under node16, bundler and node10 resolution.
 //
@@ -134,6 +135,52 @@ try {
   );
   assert.deepEqual(JSON.parse(served).tools, ["get_skill", "search_skills"], served);
   step("./server: clear error without the SDK, serves with it");
+
+  // 2b. The framework adapters without and with their optional peers (ai, @langchain/core).
+  const frameworks = (label: string) =>
+    script(
+      `frameworks_${label}.mjs`,
+      `const { createCatalog } = await import("${pkg.name}");
+const catalog = await createCatalog({
+  functions: [{
+    name: "lookup_sample",
+    description: "Find a sample's FASTQ files by sample id",
+    handler: ({ id }) => [id + "_R1.fastq.gz"],
+  }],
+});
+const out = {};
+for (const [entry, fn] of [["ai-sdk", "aiSdkTools"], ["langchain", "langchainTools"]]) {
+  const mod = await import("${pkg.name}/" + entry);
+  try {
+    const made = await mod[fn]({ catalog, request: "the fastq files of sample S1" });
+    out[entry] = Array.isArray(made.tools) ? made.tools.map((t) => t.name) : Object.keys(made.tools);
+    await made.close();
+  } catch (error) {
+    out[entry] = error.message;
+  }
+}
+console.log(JSON.stringify(out));
+`,
+    );
+  const without = JSON.parse(await frameworks("missing"));
+  assert.ok(String(without["ai-sdk"]).includes("npm install ai@"), without["ai-sdk"]);
+  assert.ok(
+    String(without.langchain).includes("npm install @langchain/core@"),
+    without.langchain,
+  );
+  // The repository's copies stand in for `npm install ai @langchain/core`.
+  await symlink(join(root, "node_modules", "ai"), join(consumer, "node_modules", "ai"));
+  await symlink(
+    join(root, "node_modules", "@langchain"),
+    join(consumer, "node_modules", "@langchain"),
+  );
+  const withPeers = JSON.parse(await frameworks("present"));
+  assert.deepEqual(
+    withPeers,
+    { "ai-sdk": ["lookup_sample"], langchain: ["lookup_sample"] },
+    JSON.stringify(withPeers),
+  );
+  step("./ai-sdk and ./langchain: clear error without their peers, tools with them");
 
   // 3. The bin.
   assert.match(sh("npx", ["--no", "--", "skillmux", "--help"]), /Usage: skillmux <command>/);

@@ -22,6 +22,7 @@ const LAYERS: Record<string, number> = {
   catalog: 5,
   prompt: 6,
   server: 7,
+  frameworks: 7,
   cli: 8,
 };
 
@@ -79,11 +80,36 @@ test("no module imports a layer above its own, and only cli/ imports server/", (
       const to = layerOf(target);
       if (target === "mod.ts" || from === to) continue;
       const upward = LAYERS[to] > LAYERS[from];
-      const sideways = (to === "server" || to === "cli") && from !== "cli";
+      const sideways = (to === "server" || to === "cli" || to === "frameworks") && from !== "cli";
       if (upward || sideways) bad.push(`${file} → ${target}`);
     }
   }
   assert.deepEqual(bad, []);
+});
+
+test("only frameworks/ imports the AI SDK or LangChain, and nothing reaches frameworks/ from the main entry", async () => {
+  const importers: string[] = [];
+  for (const file of await libFiles()) {
+    const code = stripComments(await readFile(file, "utf8"));
+    const specifiers = [...code.matchAll(IMPORT), ...code.matchAll(DYNAMIC)].map((m) => m[1]);
+    if (specifiers.some((s) => s === "ai" || s.startsWith("ai/") || s.startsWith("@langchain/"))) {
+      importers.push(path.relative(LIB, file));
+    }
+  }
+  assert.deepEqual(
+    importers.filter((f) => layerOf(f) !== "frameworks"),
+    [],
+    "framework imports outside frameworks/",
+  );
+  assert.ok(importers.length > 0);
+  const reached = new Set<string>();
+  const visit = (file: string) => {
+    if (reached.has(file)) return;
+    reached.add(file);
+    for (const next of graph.get(file) ?? []) visit(next);
+  };
+  visit("mod.ts");
+  assert.deepEqual([...reached].filter((f) => layerOf(f) === "frameworks"), []);
 });
 
 test("no lib/ module imports the public entry lib/mod.ts", () => {

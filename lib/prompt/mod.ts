@@ -9,3 +9,5 @@
 export type * from "./types.ts";
 export * from "./assemble.ts";
 export * from "./execute.ts";
+export type * from "./discovery_types.ts";
+export * from "./discovery.ts";
