@@ -15,3 +15,4 @@ export * from "./tokens.ts";
 export * from "./select.ts";
 export * from "./evaluate.ts";
 export * from "./llm.ts";
+export * from "./find_tools.ts";

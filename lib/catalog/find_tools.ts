@@ -1,0 +1,135 @@
+/**
+ * `findTools`: the catalog searched by an agent mid-loop (the `find_tools`
+ * meta-tool), with the ranker and evidence floor the keyword selection uses.
+ *
+ * @module
+ */
+
+import { EVIDENCE_FLOOR, evidenceFields, queryTerms } from "./_evidence.ts";
+import { normalizeTerm, tokenize } from "./_terms.ts";
+import { cleanLine } from "./_text.ts";
+import type { Catalog, CatalogEntry, EntryKind } from "./types.ts";
+
+/** One entry {@linkcode findTools} found. */
+export interface FoundTool {
+  /** The catalog id: the name to call it by. */
+  id: string;
+  /** Tool, host function or skill. */
+  kind: EntryKind;
+  /** Provenance: `mcp:<server>`, `host`, `builtin`, … */
+  source: string;
+  /** Whether the description came from a remote server (untrusted: mark it as such to a model). */
+  remote: boolean;
+  /** One line, hidden characters removed, at most 200 characters. */
+  description: string;
+  /** Which words of the query it holds, by field: `name: bam; description: sort, index`. */
+  why: string;
+  /** BM25+ score, rounded; only comparable within one query. */
+  score: number;
+}
+
+/** Options of {@linkcode findTools}. */
+export interface FindToolsOptions {
+  /** Most entries (default 5, at most 50). */
+  limit?: number;
+  /** Kinds to search (default tools and host functions: `["tool", "function"]`). */
+  kinds?: readonly EntryKind[];
+}
+
+const DEFAULT_LIMIT = 5;
+const MAX_LIMIT = 50;
+/** Most characters of a query read (the rest is ignored). */
+const MAX_QUERY_CHARS = 2_000;
+
+/** Each indexed term of `query` and the query's own word it came from (`sampl` → `sample`). */
+function wordsOf(query: string): Map<string, string> {
+  const words = new Map<string, string>();
+  for (const token of tokenize(query.toLowerCase())) {
+    for (const term of [normalizeTerm(token) ?? []].flat()) {
+      if (!words.has(term)) words.set(term, token);
+    }
+  }
+  return words;
+}
+
+/** The query's words each field of `entry` holds, as one line. */
+function whyMatched(
+  entry: CatalogEntry,
+  terms: readonly string[],
+  words: ReadonlyMap<string, string>,
+): string {
+  const fields = evidenceFields({
+    ...entry,
+    keywords: entry.server ? [...entry.keywords, entry.server] : entry.keywords,
+  });
+  const rows: Array<[string, Set<string>]> = [
+    ["name", fields.name],
+    ["tags", fields.tag],
+    ["description", fields.description],
+    ["keywords", fields.weak],
+  ];
+  const told = new Set<string>();
+  const parts: string[] = [];
+  for (const [label, set] of rows) {
+    const found = terms.filter((t) => set.has(t) && !told.has(t));
+    for (const t of found) told.add(t);
+    const shown = [...new Set(found.map((t) => words.get(t) ?? t))];
+    if (found.length > 0) parts.push(`${label}: ${shown.join(", ")}`);
+  }
+  return parts.join("; ");
+}
+
+/**
+ * Search `catalog` for entries that fit `query`, as an agent's `find_tools`
+ * call does mid-loop: BM25+ ranking over names, tags, descriptions and
+ * parameters, keeping only entries that hold the query's specific words (the
+ * evidence floor of keyword selection, so "call a tool" finds nothing), best
+ * first. Held entries (waiting for approval) are never returned: the catalog
+ * does not rank them (a held skill's approved stand-in may be). A query that is empty or not a string finds nothing.
+ *
+ * @example
+ * ```ts
+ * import { createCatalog, findTools } from "@skillmux/core";
+ * const catalog = await createCatalog({
+ *   functions: [
+ *     { name: "lookup_sample", description: "Find a sample's FASTQ files by sample id", handler: () => [] },
+ *     { name: "send_email", description: "Send an email to a colleague", handler: () => "sent" },
+ *   ],
+ * });
+ * const found = findTools(catalog, "which fastq files belong to sample S1?");
+ * console.log(found[0].id, found[0].why); // "lookup_sample" "name: sample; description: fastq"
+ * ```
+ */
+export function findTools(
+  catalog: Catalog,
+  query: string,
+  options: FindToolsOptions = {},
+): FoundTool[] {
+  if (typeof query !== "string" || query.trim() === "") return [];
+  const text = query.slice(0, MAX_QUERY_CHARS);
+  const requested = options.limit ?? DEFAULT_LIMIT;
+  const limit = Number.isFinite(requested)
+    ? Math.min(Math.max(Math.floor(requested), 0), MAX_LIMIT)
+    : DEFAULT_LIMIT;
+  if (limit === 0) return [];
+  const kinds = options.kinds ?? ["tool", "function"];
+  const terms = queryTerms(text);
+  const words = wordsOf(text);
+  const out: FoundTool[] = [];
+  for (const r of catalog.rank(text, { limit: 100, kinds })) {
+    if (out.length >= limit) break;
+    const entry = r.entry;
+    // rank() holds usable entries only; the approval check is a second lock, not the first.
+    if (r.evidence < EVIDENCE_FLOOR || entry.approval !== "approved") continue;
+    out.push({
+      id: entry.id,
+      kind: entry.kind,
+      source: entry.source,
+      remote: entry.remote,
+      description: cleanLine(entry.description || entry.title || entry.name, 200),
+      why: whyMatched(entry, terms, words),
+      score: Math.round(r.score * 100) / 100,
+    });
+  }
+  return out;
+}
