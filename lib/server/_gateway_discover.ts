@@ -1,9 +1,10 @@
 // Private: `--discover`: the meta-tools `find_tools` and `call_tool` instead of every approved
 // tool (progressive disclosure for hosts that cannot filter). `find_tools` ranks the approved
-// tools for a query and shows their input schemas; `call_tool` runs one by id and refuses any id
-// that is not an approved tool.
+// tools for a query with the catalog's `findTools` (BM25+ and the selection's evidence floor) and
+// shows their input schemas; `call_tool` runs one by id and refuses any id that is not an
+// approved tool.
 
-import type { Catalog } from "../catalog/types.ts";
+import { findTools as rank } from "../catalog/find_tools.ts";
 import type { CallToolResult, Tool } from "../mcp/types.ts";
 import type { GatewayView } from "./_gateway_view.ts";
 import { type CallSettings, type HandlerExtra, proxyCall } from "./_gateway_call.ts";
@@ -43,11 +44,6 @@ export const META_TOOLS: Tool[] = [
   },
 ];
 
-/** The approved tools ranked for `query` (the catalog's keyword ranking: BM25+ with evidence). */
-export function rankTools(catalog: Catalog, query: string, limit: number) {
-  return catalog.rank(query, { kinds: ["tool"], limit }).map((hit) => hit.entry);
-}
-
 const failure = (text: string): CallToolResult => ({
   content: [{ type: "text", text }],
   isError: true,
@@ -63,18 +59,22 @@ export function findTools(view: GatewayView, args: Record<string, unknown>): Cal
     return failure('find_tools: "limit" must be a positive integer');
   }
   const byId = new Map(view.tools.map((tool) => [tool.name, tool]));
-  const tools = rankTools(view.catalog, query, Math.min(limit, MAX_LIMIT))
-    .map((entry) => byId.get(entry.id))
-    .filter((tool): tool is Tool => tool !== undefined)
-    .map(({ name, title, description, inputSchema, annotations }) => ({
-      id: name,
-      ...(title !== undefined ? { title } : {}),
-      description: description ?? "",
-      inputSchema,
-      ...(annotations !== undefined ? { annotations } : {}),
-    }));
+  const tools = rank(view.catalog, query, { limit: Math.min(limit, MAX_LIMIT), kinds: ["tool"] })
+    .flatMap((found) => {
+      const tool = byId.get(found.id);
+      if (tool === undefined) return [];
+      const { title, inputSchema, annotations } = tool;
+      return [{
+        id: found.id,
+        ...(title !== undefined ? { title } : {}),
+        description: found.description,
+        why: found.why,
+        inputSchema,
+        ...(annotations !== undefined ? { annotations } : {}),
+      }];
+    });
   const text = tools.length === 0
-    ? `No tool matches "${query}".`
+    ? `No tool matches "${query}". Try other words for what the tool should do.`
     : tools.map((t) => `- ${t.id}: ${t.description}\n  input: ${JSON.stringify(t.inputSchema)}`)
       .join("\n");
   return { content: [{ type: "text", text }], structuredContent: { tools } };
