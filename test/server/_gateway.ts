@@ -40,3 +40,46 @@ export async function registered(servers: McpServerConfig[]): Promise<Registered
     },
   };
 }
+
+/** A stateless SDK server on 127.0.0.1 with one tool, `wait`, whose call never ends until close. */
+export async function startHangingServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+  const { StreamableHTTPServerTransport } = await import(
+    "@modelcontextprotocol/sdk/server/streamableHttp.js"
+  );
+  const { CallToolRequestSchema, ListToolsRequestSchema } = await import(
+    "@modelcontextprotocol/sdk/types.js"
+  );
+  const http = await import("node:http");
+  const { listenLocal } = await import("../mcp/_servers.ts");
+  let release!: () => void;
+  const released = new Promise<void>((done) => (release = done));
+  const server = http.createServer(async (req, res) => {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of req) chunks.push(chunk as Uint8Array);
+    const mcp = new McpServer({ name: "hang", version: "1" }, { capabilities: { tools: {} } });
+    mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [{ name: "wait", description: "Wait forever", inputSchema: { type: "object" } }],
+    }));
+    mcp.server.setRequestHandler(CallToolRequestSchema, async () => {
+      await released; // the hang: no answer, no progress
+      return { content: [] };
+    });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    res.on("close", () => void transport.close().catch(() => {}));
+    await mcp.connect(transport);
+    const text = Buffer.concat(chunks).toString();
+    await transport.handleRequest(req, res, text === "" ? undefined : JSON.parse(text));
+  });
+  const listening = await listenLocal(server);
+  return {
+    url: `http://127.0.0.1:${listening.port}/mcp`,
+    close: async () => {
+      release();
+      await listening.close();
+    },
+  };
+}

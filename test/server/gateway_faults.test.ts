@@ -1,10 +1,9 @@
-// Upstream faults stay contained: with a healthy server beside them, an upstream that hangs, one
-// that answers garbage, one that dies in the middle of a call (server-everything killed) and one
+// Upstream faults stay contained: with a healthy server beside them, an upstream whose call hangs
+// (an SDK server whose handler never returns), one that answers garbage, one that dies in the middle of a call (server-everything killed) and one
 // that starts to demand a sign-in each fail only their own calls (an error result naming the
 // server; `skillmux mcp login <name>` for the sign-in), while listing and the healthy server's
 // calls answer at once.
 import assert from "node:assert/strict";
-import type http from "node:http";
 import { after, before, test } from "node:test";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -13,20 +12,16 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { serveGateway } from "../../lib/server/mod.ts";
 import type { GatewayServer } from "../../lib/server/gateway_types.ts";
 import { type SdkServer, startEverything, startSdkServer, type TestServer } from "../mcp/_servers.ts";
-import { registered } from "./_gateway.ts";
+import { registered, startHangingServer } from "./_gateway.ts";
 
-type Mode = "ok" | "hang" | "garbage" | "signin";
-const modes: Record<string, Mode> = { hang: "ok", garbage: "ok", signin: "ok" };
-const held: http.ServerResponse[] = [];
+type Mode = "ok" | "garbage" | "signin";
+const modes: Record<string, Mode> = { garbage: "ok", signin: "ok" };
 /** A server that behaves until its mode says otherwise. */
 const faulty = (name: string) =>
   startSdkServer({
     json: true,
     guard(_req, res) {
       switch (modes[name]) {
-        case "hang":
-          held.push(res); // never answered (destroyed at close)
-          return true;
         case "garbage":
           res.writeHead(200, { "content-type": "application/json" }).end("<html>not json{{");
           return true;
@@ -40,16 +35,18 @@ const faulty = (name: string) =>
   });
 
 let good: SdkServer;
-let servers: Record<string, SdkServer>;
+let servers: Record<string, { close(): Promise<void> }>;
 let everything: TestServer;
 let gateway: GatewayServer;
 let client: Client;
 
 before(async () => {
-  let hang, garbage, signin;
+  let hang: { url: string; close(): Promise<void> };
+  let garbage: SdkServer;
+  let signin: SdkServer;
   [good, hang, garbage, signin, everything] = await Promise.all([
     startSdkServer({ json: true }),
-    faulty("hang"),
+    startHangingServer(),
     faulty("garbage"),
     faulty("signin"),
     startEverything("streamableHttp"),
@@ -76,7 +73,6 @@ before(async () => {
 after(async () => {
   await client.close();
   await gateway.close();
-  for (const res of held) res.destroy();
   await Promise.all([good, ...Object.values(servers)].map((s) => s.close()));
   await everything.close();
 });
@@ -89,16 +85,17 @@ const timed = async <T>(work: Promise<T>) => {
 };
 
 test("a hanging upstream: its call ends in an error result; listing and other calls do not wait", async () => {
-  const hung = timed(client.callTool({ name: "hang__echo", arguments: { text: "x" } }));
+  const hung = timed(client.callTool({ name: "hang__wait", arguments: {} }));
   const listed = await timed(client.listTools());
-  assert.ok(listed.value.tools.some((t) => t.name === "hang__echo"));
+  assert.ok(listed.value.tools.some((t) => t.name === "hang__wait"));
   assert.ok(listed.ms < 900, `tools/list took ${listed.ms} ms while an upstream hangs`);
   const other = await timed(client.callTool({ name: "good__echo", arguments: { text: "fine" } }));
   assert.match(text(other.value), /fine/);
   assert.ok(other.ms < 900, `good__echo took ${other.ms} ms while an upstream hangs`);
-  const { value } = await hung;
+  const { value, ms } = await hung;
   assert.equal(value.isError, true);
-  assert.match(text(value), /hang__echo\\" failed on server \\"hang\\"/);
+  assert.match(text(value), /hang__wait\\" failed on server \\"hang\\"/);
+  assert.ok(ms < 5_000, `the hung call took ${ms} ms (the server's call timeout is 1 s)`);
 });
 
 test("an upstream answering garbage: an error result, the others unaffected", async () => {
