@@ -77,7 +77,12 @@ async function latency() {
     }
     d.sort((a, b) => a - b);
     p.sort((a, b) => a - b);
-    const [dm, d95, pm, p95] = [quantile(d, 0.5), quantile(d, 0.95), quantile(p, 0.5), quantile(p, 0.95)];
+    const [dm, d95, pm, p95] = [
+      quantile(d, 0.5),
+      quantile(d, 0.95),
+      quantile(p, 0.5),
+      quantile(p, 0.95),
+    ];
     console.log(`  tools/call echo, ${CALLS} calls each, interleaved`);
     console.log(`    direct to server-everything   median ${fmt(dm)}   p95 ${fmt(d95)}`);
     console.log(`    through the gateway           median ${fmt(pm)}   p95 ${fmt(p95)}`);
@@ -119,7 +124,10 @@ async function rss(
 
 async function memory() {
   const ups = await Promise.all(
-    Array.from({ length: 8 }, (_, s) => upstream(Array.from({ length: 20 }, (_, i) => syntheticTool(i, `s${s}`)))),
+    Array.from(
+      { length: 8 },
+      (_, s) => upstream(Array.from({ length: 20 }, (_, i) => syntheticTool(i, `s${s}`))),
+    ),
   );
   const home = await tempHome();
   const env = { ...home.env, PATH: process.env.PATH ?? "" };
@@ -143,7 +151,11 @@ async function memory() {
       }
       await c.close();
     });
-    console.log(`  RSS, skillmux serve (skills only)                    ${gateway > 0 ? skills.toFixed(1) : "?"} MiB`);
+    console.log(
+      `  RSS, skillmux serve (skills only)                    ${
+        gateway > 0 ? skills.toFixed(1) : "?"
+      } MiB`,
+    );
     console.log(`  RSS, skillmux serve --gateway, 8 servers connected   ${gateway.toFixed(1)} MiB`);
     return { skills, gateway };
   } finally {
@@ -154,18 +166,27 @@ async function memory() {
 
 async function tokens() {
   const ups = await Promise.all(
-    Array.from({ length: 5 }, (_, s) => upstream(Array.from({ length: 100 }, (_, i) => syntheticTool(i, `workspace${s}`)))),
+    Array.from(
+      { length: 5 },
+      (_, s) => upstream(Array.from({ length: 100 }, (_, i) => syntheticTool(i, `workspace${s}`))),
+    ),
   );
   const reg = await registered(ups.map((u, i) => ({ name: `w${i}`, url: u.url })));
   await reg.approve(() => true);
   const count = async (discover: boolean) => {
-    const gateway = await serveGateway({ registry: reg.registry, approvals: reg.approvals, discover });
+    const gateway = await serveGateway({
+      registry: reg.registry,
+      approvals: reg.approvals,
+      discover,
+    });
     const client = await connect({ name: "t", url: gateway.url });
     try {
       const tools = await client.listTools();
       const listed = await countTokens(JSON.stringify(tools));
       const found = discover
-        ? await countTokens(JSON.stringify(await client.callTool("find_tools", { query: "update an invoice" })))
+        ? await countTokens(
+          JSON.stringify(await client.callTool("find_tools", { query: "update an invoice" })),
+        )
         : 0;
       return { n: tools.length, listed, found };
     } finally {
@@ -176,8 +197,14 @@ async function tokens() {
   try {
     const all = await count(false);
     const disc = await count(true);
-    console.log(`  tools/list, 500 upstream tools (+2 skill tools): ${all.n} tools, ${all.listed} tokens`);
-    console.log(`  tools/list with --discover: ${disc.n} tools, ${disc.listed} tokens (${(all.listed / disc.listed).toFixed(0)}x fewer)`);
+    console.log(
+      `  tools/list, 500 upstream tools (+2 skill tools): ${all.n} tools, ${all.listed} tokens`,
+    );
+    console.log(
+      `  tools/list with --discover: ${disc.n} tools, ${disc.listed} tokens (${
+        (all.listed / disc.listed).toFixed(0)
+      }x fewer)`,
+    );
     console.log(`  one find_tools answer (5 tools with schemas): ${disc.found} tokens`);
     return { all: all.listed, discover: disc.listed, findTools: disc.found };
   } finally {

@@ -32,7 +32,9 @@ type Ctx = Parameters<Command["run"]>[0];
  * (user, community, registered MCP servers, built-in), the registry in config.toml (stored OAuth
  * tokens used), approvals in approvals.json (what `skillmux approve` writes).
  */
-async function gatewayOptions(ctx: Ctx): Promise<{ options: ServeGatewayOptions; dispose(): Promise<void> }> {
+async function gatewayOptions(
+  ctx: Ctx,
+): Promise<{ options: ServeGatewayOptions; dispose(): Promise<void> }> {
   const config = await ensureConfigDir(ctx);
   const sources = await createDefaultSources(ctx.sourceOptions);
   const options: ServeGatewayOptions = {
@@ -81,7 +83,12 @@ async function serveStdio(
   if (gateway !== undefined) {
     const made = await gatewayOptions(ctx);
     dispose = made.dispose;
-    server = await serveGateway({ ...made.options, transport: "stdio", discover: gateway.discover, log });
+    server = await serveGateway({
+      ...made.options,
+      transport: "stdio",
+      discover: gateway.discover,
+      log,
+    });
   } else {
     server = await serveSkills({
       transport: "stdio",

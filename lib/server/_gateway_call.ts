@@ -33,7 +33,9 @@ const failure = (text: string): CallToolResult => ({
 /** Whether `error` says the server needs (another) OAuth sign-in. */
 function needsSignIn(error: unknown): boolean {
   const e = error as { name?: string; code?: string; status?: number } | undefined;
-  if (e?.name === "OAuthError") return e.code === "sign_in_required" || e.code === "reauth_required";
+  if (e?.name === "OAuthError") {
+    return e.code === "sign_in_required" || e.code === "reauth_required";
+  }
   return e?.name === "HttpError" && e.status === 401;
 }
 
@@ -55,13 +57,18 @@ export async function proxyCall(
         }): run skillmux approve ${id}`,
       );
     }
-    return failure(`There is no approved tool "${id.slice(0, 80)}" here; use one of the tools listed`);
+    return failure(
+      `There is no approved tool "${id.slice(0, 80)}" here; use one of the tools listed`,
+    );
   }
   const server = entry.server ?? "?";
   const token = extra._meta?.progressToken;
   const progress = (params: Record<string, unknown>) => {
     if (token === undefined) return;
-    extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, ...params } })
+    extra.sendNotification({
+      method: "notifications/progress",
+      params: { progressToken: token, ...params },
+    })
       .catch(() => {});
   };
   let steps = 0;

@@ -23,7 +23,12 @@ export const META_TOOLS: Tool[] = [
       type: "object",
       properties: {
         query: { type: "string", description: 'What the tool should do, e.g. "echo a message"' },
-        limit: { type: "integer", minimum: 1, maximum: MAX_LIMIT, description: "Most results (default 5)" },
+        limit: {
+          type: "integer",
+          minimum: 1,
+          maximum: MAX_LIMIT,
+          description: "Most results (default 5)",
+        },
       },
       required: ["query"],
     },
@@ -32,7 +37,8 @@ export const META_TOOLS: Tool[] = [
   {
     name: "call_tool",
     title: "Call a tool",
-    description: "Run a tool found with find_tools, by its id, with arguments matching its input schema.",
+    description:
+      "Run a tool found with find_tools, by its id, with arguments matching its input schema.",
     inputSchema: {
       type: "object",
       properties: {
@@ -53,7 +59,9 @@ const failure = (text: string): CallToolResult => ({
 export function findTools(view: GatewayView, args: Record<string, unknown>): CallToolResult {
   const { query, limit = DEFAULT_LIMIT } = args;
   if (typeof query !== "string" || query.trim() === "") {
-    return failure('find_tools needs a "query" string argument, e.g. { "query": "echo a message" }');
+    return failure(
+      'find_tools needs a "query" string argument, e.g. { "query": "echo a message" }',
+    );
   }
   if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1) {
     return failure('find_tools: "limit" must be a positive integer');

@@ -37,7 +37,9 @@ export type Authenticate = (authorization: string | undefined) => string | undef
 export function authenticator(options: ServeGatewayOptions): Authenticate {
   if (options.users !== undefined) {
     const checks = Object.entries(options.users.tokens).map(([token, user]) => {
-      if (token === "") throw new TypeError("Cannot serve the gateway: users.tokens has an empty token");
+      if (token === "") {
+        throw new TypeError("Cannot serve the gateway: users.tokens has an empty token");
+      }
       return { check: bearerCheck(token), user };
     });
     return (header) => {

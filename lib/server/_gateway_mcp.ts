@@ -42,7 +42,11 @@ export function buildGatewayServer(
     seen = view.version;
     await extra.sendNotification({ method: "notifications/tools/list_changed" }).catch(() => {});
   };
-  const mcp = buildMcpServer(view.skills, undefined, discover ? DISCOVER_INSTRUCTIONS : INSTRUCTIONS);
+  const mcp = buildMcpServer(
+    view.skills,
+    undefined,
+    discover ? DISCOVER_INSTRUCTIONS : INSTRUCTIONS,
+  );
   mcp.server.registerCapabilities({ tools: { listChanged: true } });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => {
     seen = view.version;
@@ -59,7 +63,10 @@ export function buildGatewayServer(
       if (name === "find_tools") return findTools(view, args);
       if (name === "call_tool") return await callTool(view, args, ex, settings);
       return {
-        content: [{ type: "text", text: `Use find_tools and call_tool: there is no tool "${name.slice(0, 80)}" here` }],
+        content: [{
+          type: "text",
+          text: `Use find_tools and call_tool: there is no tool "${name.slice(0, 80)}" here`,
+        }],
         isError: true,
       };
     }

@@ -21,12 +21,16 @@ function check(options: ServeGatewayOptions): void {
   const fail = (why: string) => {
     throw new TypeError(`Cannot serve the gateway: ${why}`);
   };
-  if (options.transport !== undefined && options.transport !== "http" && options.transport !== "stdio") {
+  if (
+    options.transport !== undefined && options.transport !== "http" && options.transport !== "stdio"
+  ) {
     fail(`transport must be "http" or "stdio", got ${JSON.stringify(options.transport)}`);
   }
   if (options.token === "") fail("token must not be empty");
   if (options.users !== undefined) {
-    if (options.transport === "stdio") fail("users (many users) needs HTTP: a stdio host is one user");
+    if (options.transport === "stdio") {
+      fail("users (many users) needs HTTP: a stdio host is one user");
+    }
     if (options.token !== undefined) fail("give either token or users.tokens, not both");
     if (options.registry !== undefined || options.resolver !== undefined) {
       fail("with users, servers and skills come from users.registry and users.resolvers");
@@ -34,7 +38,9 @@ function check(options: ServeGatewayOptions): void {
     if (Object.keys(options.users.tokens).length === 0) fail("users.tokens is empty");
   }
   const poll = options.pollMs;
-  if (poll !== undefined && (!Number.isFinite(poll) || poll < 50)) fail("pollMs must be at least 50");
+  if (poll !== undefined && (!Number.isFinite(poll) || poll < 50)) {
+    fail("pollMs must be at least 50");
+  }
 }
 
 /** The implementation of `serveGateway` (mod.ts loads this module lazily). */
@@ -53,7 +59,12 @@ export async function serveGateway(options: ServeGatewayOptions = {}): Promise<G
     let view = views.get(user);
     if (view === undefined) {
       const view_options: ViewOptions = users === undefined
-        ? { ...base, registry: options.registry, resolver: options.resolver, approvals: options.approvals }
+        ? {
+          ...base,
+          registry: options.registry,
+          resolver: options.resolver,
+          approvals: options.approvals,
+        }
         : {
           ...base,
           registry: withoutBuiltins(users.registry.forUser(user)),

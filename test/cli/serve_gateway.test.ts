@@ -32,7 +32,9 @@ before(async () => {
   assert.equal(added.code, 0, added.stderr);
   const listed = await cli(["approve", "--json"], env);
   const held = JSON.parse(listed.stdout).held as Array<{ entry: { id: string; kind: string } }>;
-  const ids = held.filter((h) => h.entry.kind === "tool" && h.entry.id !== HELD).map((h) => h.entry.id);
+  const ids = held.filter((h) => h.entry.kind === "tool" && h.entry.id !== HELD).map((h) =>
+    h.entry.id
+  );
   assert.ok(ids.includes("everything__echo"), ids.join(", "));
   const approved = await cli(["approve", ...ids], env);
   assert.equal(approved.code, 0, approved.stderr);
@@ -66,33 +68,40 @@ test("this project's client over stdio: approved tools listed and called, the he
   }
 });
 
-test("the SDK client over stdio: progress, then list_changed when `skillmux approve` approves the held tool", {
-  timeout: 90_000,
-}, async () => {
-  const client = new Client({ name: "sdk-test", version: "0.0.0" });
-  await client.connect(new StdioClientTransport({ command: file, args, cwd: ROOT, env }));
-  try {
-    const seen: number[] = [];
-    const long = await client.callTool(
-      { name: "everything__trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 } },
-      undefined,
-      { onprogress: (p: { progress: number }) => void seen.push(p.progress) },
-    );
-    assert.notEqual(long.isError, true, text(long.content));
-    // The last step's notification may cross the result on the way: two of three must arrive.
-    assert.ok(seen.length >= 2, `progress: ${seen.join(", ")}`);
-    assert.ok(!(await client.listTools()).tools.some((t: { name: string }) => t.name === HELD));
-    const changed = new Promise<void>((done) =>
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => done())
-    );
-    const approved = await cli(["approve", HELD], env);
-    assert.equal(approved.code, 0, approved.stderr);
-    await within(changed, 20_000, "notifications/tools/list_changed");
-    assert.ok((await client.listTools()).tools.some((t: { name: string }) => t.name === HELD));
-  } finally {
-    await client.close();
-  }
-});
+test(
+  "the SDK client over stdio: progress, then list_changed when `skillmux approve` approves the held tool",
+  {
+    timeout: 90_000,
+  },
+  async () => {
+    const client = new Client({ name: "sdk-test", version: "0.0.0" });
+    await client.connect(new StdioClientTransport({ command: file, args, cwd: ROOT, env }));
+    try {
+      const seen: number[] = [];
+      const long = await client.callTool(
+        {
+          name: "everything__trigger-long-running-operation",
+          arguments: { duration: 0.3, steps: 3 },
+        },
+        undefined,
+        { onprogress: (p: { progress: number }) => void seen.push(p.progress) },
+      );
+      assert.notEqual(long.isError, true, text(long.content));
+      // The last step's notification may cross the result on the way: two of three must arrive.
+      assert.ok(seen.length >= 2, `progress: ${seen.join(", ")}`);
+      assert.ok(!(await client.listTools()).tools.some((t: { name: string }) => t.name === HELD));
+      const changed = new Promise<void>((done) =>
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => done())
+      );
+      const approved = await cli(["approve", HELD], env);
+      assert.equal(approved.code, 0, approved.stderr);
+      await within(changed, 20_000, "notifications/tools/list_changed");
+      assert.ok((await client.listTools()).tools.some((t: { name: string }) => t.name === HELD));
+    } finally {
+      await client.close();
+    }
+  },
+);
 
 test("serve --print-config --gateway: the npx entry runs serve --gateway --stdio", {
   timeout: 60_000,
@@ -102,7 +111,14 @@ test("serve --print-config --gateway: the npx entry runs serve --gateway --stdio
   const entry = JSON.parse(plain.stdout).mcpServers.skillmux;
   assert.equal(entry.command, "npx");
   assert.deepEqual(entry.args.slice(-3), ["serve", "--gateway", "--stdio"]);
-  const vscode = await sub(["serve", "--print-config", "--gateway", "--discover", "--for", "vscode"], env);
+  const vscode = await sub([
+    "serve",
+    "--print-config",
+    "--gateway",
+    "--discover",
+    "--for",
+    "vscode",
+  ], env);
   const server = JSON.parse(vscode.stdout).servers.skillmux;
   assert.equal(server.type, "stdio");
   assert.deepEqual(server.args.slice(-4), ["serve", "--gateway", "--stdio", "--discover"]);

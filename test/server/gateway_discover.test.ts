@@ -21,7 +21,11 @@ before(async () => {
   everything = await startEverything("streamableHttp");
   const reg = await registered([{ name: "everything", url: everything.url }]);
   await reg.approve((id) => id !== HELD);
-  gateway = await serveGateway({ registry: reg.registry, approvals: reg.approvals, discover: true });
+  gateway = await serveGateway({
+    registry: reg.registry,
+    approvals: reg.approvals,
+    discover: true,
+  });
   client = new Client({ name: "sdk-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
 });
@@ -31,20 +35,32 @@ after(async () => {
   await everything.close();
 });
 
-const text = (result: { content?: unknown }) => JSON.stringify(result.content);
+// deno-lint-ignore no-explicit-any
+const text = (result: any): string => JSON.stringify(result.content);
 type Found = { structuredContent?: { tools?: Array<{ id: string; inputSchema: unknown }> } };
 const ids = (result: Found) => (result.structuredContent?.tools ?? []).map((t) => t.id);
 
 test("tools/list holds the skill tools and the two meta-tools only", async () => {
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name).sort(), ["call_tool", "find_tools", "get_skill", "search_skills"]);
+  assert.deepEqual(tools.map((t) => t.name).sort(), [
+    "call_tool",
+    "find_tools",
+    "get_skill",
+    "search_skills",
+  ]);
 });
 
 test("find_tools ranks approved tools with their input schemas and never offers a held one", async () => {
-  const found = await client.callTool({ name: "find_tools", arguments: { query: "echo a message back" } }) as Found;
+  const found = await client.callTool({
+    name: "find_tools",
+    arguments: { query: "echo a message back" },
+  }) as Found;
   assert.equal(ids(found)[0], "everything__echo", JSON.stringify(found));
   assert.ok(found.structuredContent?.tools?.[0].inputSchema);
-  const env = await client.callTool({ name: "find_tools", arguments: { query: "environment variables env" } }) as Found;
+  const env = await client.callTool({
+    name: "find_tools",
+    arguments: { query: "environment variables env" },
+  }) as Found;
   assert.ok(!ids(env).includes(HELD), JSON.stringify(env));
 });
 

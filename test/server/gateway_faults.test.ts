@@ -11,7 +11,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { serveGateway } from "../../lib/server/mod.ts";
 import type { GatewayServer } from "../../lib/server/gateway_types.ts";
-import { type SdkServer, startEverything, startSdkServer, type TestServer } from "../mcp/_servers.ts";
+import {
+  type SdkServer,
+  startEverything,
+  startSdkServer,
+  type TestServer,
+} from "../mcp/_servers.ts";
 import { registered, startHangingServer } from "./_gateway.ts";
 
 type Mode = "ok" | "garbage" | "signin";
@@ -77,7 +82,8 @@ after(async () => {
   await everything.close();
 });
 
-const text = (result: { content?: unknown }) => JSON.stringify(result.content);
+// deno-lint-ignore no-explicit-any
+const text = (result: any): string => JSON.stringify(result.content);
 const timed = async <T>(work: Promise<T>) => {
   const started = performance.now();
   const value = await work;
@@ -117,7 +123,10 @@ test("an upstream that dies mid-call: an error result, listing and the others un
   assert.match(text(value), /failed on server \\"dies\\"/);
   assert.ok(ms < 10_000, `the dead server's call took ${ms} ms`);
   assert.ok((await client.listTools()).tools.some((t) => t.name === "good__echo"));
-  assert.match(text(await client.callTool({ name: "good__echo", arguments: { text: "on" } })), /on/);
+  assert.match(
+    text(await client.callTool({ name: "good__echo", arguments: { text: "on" } })),
+    /on/,
+  );
 });
 
 test("an upstream that needs sign-in: the result points at skillmux mcp login <name>", async () => {

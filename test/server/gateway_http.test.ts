@@ -31,7 +31,9 @@ before(async () => {
   reg = await registered([{ name: "everything", url: everything.url }]);
   await reg.approve((id) => id !== HELD);
   const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    if (init?.method === "POST" && typeof init.body === "string") upstream.push(JSON.parse(init.body));
+    if (init?.method === "POST" && typeof init.body === "string") {
+      upstream.push(JSON.parse(init.body));
+    }
     return await globalThis.fetch(input, init);
   };
   gateway = await serveGateway({
@@ -64,7 +66,10 @@ test("the SDK client lists approved tools under catalog ids (annotations, output
     assert.ok(tools.some((t) => t.name.startsWith("everything__") && t.outputSchema !== undefined));
     const { resources } = await client.listResources();
     assert.ok(resources.some((r) => r.uri === "skill://samtools"));
-    const echoed = await client.callTool({ name: "everything__echo", arguments: { message: "hi" } });
+    const echoed = await client.callTool({
+      name: "everything__echo",
+      arguments: { message: "hi" },
+    });
     assert.match(JSON.stringify(echoed.content), /hi/);
     const held = await client.callTool({ name: HELD, arguments: {} });
     assert.equal(held.isError, true);

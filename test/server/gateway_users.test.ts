@@ -44,7 +44,11 @@ before(async () => {
     users: {
       registry,
       tokens: { "tok-ada": "ada", "tok-bob": "bob" },
-      approvals: (user) => ({ storage: approvals, key: `users/${user}/approvals.json`, remote: "auto" }),
+      approvals: (user) => ({
+        storage: approvals,
+        key: `users/${user}/approvals.json`,
+        remote: "auto",
+      }),
     },
     connect: LOOPBACK,
     pollMs: 200,
@@ -56,7 +60,9 @@ after(async () => {
   await Promise.all([adaLab.close(), bobLab.close(), redis.stop()]);
 });
 
-async function as(token: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function as(
+  token: string,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: "sdk-test", version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(new URL(gateway.url), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
