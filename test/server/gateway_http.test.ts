@@ -3,6 +3,7 @@
 // absent, progress and cancellation pass through, and approving a tool elsewhere sends
 // `notifications/tools/list_changed`.
 import assert from "node:assert/strict";
+import { request } from "node:http";
 import { after, before, test } from "node:test";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -15,6 +16,7 @@ import { serveGateway } from "../../lib/server/mod.ts";
 import type { GatewayServer } from "../../lib/server/gateway_types.ts";
 import { startEverything, type TestServer } from "../mcp/_servers.ts";
 import { type Registered, registered } from "./_gateway.ts";
+import { post } from "./_helpers.ts";
 import { waitUntil, within } from "../_wait.ts";
 
 const LONG = "everything__trigger-long-running-operation";
@@ -140,5 +142,73 @@ test("approving a held tool elsewhere sends tools/list_changed and lists it", as
     assert.ok(tools.some((t) => t.name === HELD));
   } finally {
     await client.close();
+  }
+});
+
+test(
+  "a tool that requires a task runs as a task upstream; the host's plain call gets its result and status as progress",
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    const client = await sdkClient();
+    try {
+      const { tools } = await client.listTools();
+      const research = tools.find((t) => t.name === "everything__simulate-research-query");
+      assert.ok(research, "the task tool is listed");
+      assert.equal(research.execution, undefined, "the host is not asked to run a task itself");
+      const messages: string[] = [];
+      const result = await client.callTool(
+        { name: research.name, arguments: { topic: "gateways" } },
+        undefined,
+        {
+          onprogress: (p: { message?: string }) => void messages.push(p.message ?? ""),
+          timeout: 50_000,
+        },
+      );
+      assert.notEqual(result.isError, true, JSON.stringify(result.content));
+      assert.match(JSON.stringify(result.content), /gateways/);
+      assert.ok(messages.length >= 1, "task status arrives as progress");
+    } finally {
+      await client.close();
+    }
+  },
+);
+
+test("the HTTP edge of serve: token (401), Origin (403) and Host (403) rules", async () => {
+  const guarded = await serveGateway({
+    registry: reg.registry,
+    approvals: reg.approvals,
+    token: "s3cret",
+  });
+  try {
+    assert.equal((await post(guarded.url)).status, 401);
+    assert.equal((await post(guarded.url, { Authorization: "Bearer wrong" })).status, 401);
+    const ok = await post(guarded.url, { Authorization: "Bearer s3cret" });
+    assert.equal(ok.status, 200);
+    await ok.body?.cancel();
+    const evil = await post(guarded.url, {
+      Authorization: "Bearer s3cret",
+      origin: "https://evil.example",
+    });
+    assert.equal(evil.status, 403);
+    const url = new URL(guarded.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        headers: { host: "rebind.example", "content-type": "application/json" },
+      }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end("{}");
+    });
+    assert.equal(status, 403);
+  } finally {
+    await guarded.close();
   }
 });
