@@ -52,7 +52,11 @@ export interface ServeGatewayOptions {
   token?: string;
   /** Origins allowed to call from a browser (default: loopback origins); others get 403. */
   allowedOrigins?: readonly string[] | "*";
-  /** Options of the connections to the upstream servers (URL policy, stdio connector, auth, …). */
+  /**
+   * Options of the connections to the upstream servers (URL policy, stdio connector, auth, …).
+   * With `users`, the URL policy defaults to `strict` and `env` to `{}`, as the multi-user
+   * registry's do.
+   */
   connect?: ConnectOptions;
   /** Per-server timeout when discovering tools, in ms (default 10000). */
   listTimeoutMs?: number;

@@ -24,6 +24,7 @@ let unstorage: ReturnType<typeof createStorage>;
 let adaLab: SdkServer;
 let bobLab: SdkServer;
 let gateway: GatewayServer;
+let registry: ReturnType<typeof createMultiUserRegistry>;
 
 before(async () => {
   [redis, adaLab, bobLab] = await Promise.all([
@@ -33,7 +34,7 @@ before(async () => {
   ]);
   unstorage = createStorage({ driver: redisDriver({ url: redis.url }) });
   quietRedisErrors(unstorage);
-  const registry = createMultiUserRegistry({
+  registry = createMultiUserRegistry({
     storage: createUnstorageStorage(unstorage, { base: "svc" }),
     connect: LOOPBACK,
   });
@@ -124,5 +125,31 @@ test("a session belongs to its user: another user's token gets 404, no token or 
     assert.equal((await post(gateway.url, { Authorization: "Bearer tok-eve" })).status, 401);
   } finally {
     await ada.client.close();
+  }
+});
+
+test("with many users, upstream calls default to the strict URL policy (no loopback, no internal hosts)", async () => {
+  const strict = await serveGateway({
+    users: {
+      registry,
+      tokens: { "tok-ada": "ada" },
+      approvals: () => ({ storage: createMemoryStorage(), remote: "auto" }),
+    },
+  });
+  const client = new Client({ name: "sdk-test", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(strict.url), {
+      requestInit: { headers: { Authorization: "Bearer tok-ada" } },
+    }),
+  );
+  try {
+    const before = adaLab.requests.length;
+    const result = await client.callTool({ name: "adalab__echo", arguments: { text: "x" } });
+    assert.equal(result.isError, true);
+    assert.match(JSON.stringify(result.content), /failed on server/);
+    assert.equal(adaLab.requests.length, before, "the loopback server was reached");
+  } finally {
+    await client.close();
+    await strict.close();
   }
 });
