@@ -212,3 +212,25 @@ test("the HTTP edge of serve: token (401), Origin (403) and Host (403) rules", a
     await guarded.close();
   }
 });
+
+test("a server removed through the registry in this process: list_changed at once, without waiting for a poll", async () => {
+  const slow = await serveGateway({
+    registry: reg.registry,
+    approvals: reg.approvals,
+    pollMs: 600_000,
+  });
+  const client = new Client({ name: "sdk-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(slow.url)));
+  try {
+    assert.ok((await client.listTools()).tools.some((t) => t.name === "everything__echo"));
+    const changed = new Promise<void>((done) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => done())
+    );
+    await reg.registry.remove("everything");
+    await within(changed, 5_000, "notifications/tools/list_changed");
+    assert.ok(!(await client.listTools()).tools.some((t) => t.name.startsWith("everything__")));
+  } finally {
+    await client.close();
+    await slow.close();
+  }
+});
