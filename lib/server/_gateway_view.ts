@@ -52,8 +52,11 @@ export class GatewayView {
     this.#publish();
     this.#timer = setInterval(() => void this.check().catch(() => {}), options.pollMs);
     (this.#timer as { unref?: () => void }).unref?.();
-    // The catalog rebuilds itself on registry changes in this process; look right after.
-    this.#unsubscribe = options.registry?.onChange(() => {
+    // The catalog rebuilds itself on registry changes in this process: a change of the servers is
+    // looked at right away (sharing that rebuild); a re-discovery is published by the next poll,
+    // so that a rebuild's own discovery never starts another rebuild.
+    this.#unsubscribe = options.registry?.onChange((change) => {
+      if (change.kind !== "servers") return;
       setTimeout(() => void this.check(true).catch(() => {}), 0);
     }) ?? (() => {});
   }

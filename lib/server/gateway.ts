@@ -47,13 +47,20 @@ function check(options: ServeGatewayOptions): void {
 export async function serveGateway(options: ServeGatewayOptions = {}): Promise<GatewayServer> {
   check(options);
   const settings: CallSettings = { callTimeoutMs: options.callTimeoutMs, log: options.log };
+  const users = options.users;
+  // Many users: the service defaults of the multi-user registry (strict URL policy, no `${VAR}`
+  // from this process's environment), so that no user's server reaches an internal host.
+  const connect = users === undefined ? options.connect : {
+    ...options.connect,
+    env: options.connect?.env ?? {},
+    urlPolicy: options.connect?.urlPolicy ?? { mode: "strict" as const },
+  };
   const base = {
-    connect: options.connect,
+    connect,
     listTimeoutMs: options.listTimeoutMs,
     pollMs: options.pollMs ?? DEFAULT_POLL_MS,
     log: options.log,
   };
-  const users = options.users;
   const views = new Map<string, Promise<GatewayView>>();
   const viewOf = (user: string): Promise<GatewayView> => {
     let view = views.get(user);

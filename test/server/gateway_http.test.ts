@@ -81,7 +81,7 @@ test("the SDK client lists approved tools under catalog ids (annotations, output
   }
 });
 
-test("this project's client lists and calls through the gateway", async () => {
+test("this project's client lists and calls through the gateway, with progress", async () => {
   const client = await connect({ name: "gw", url: gateway.url });
   try {
     const tools = await client.listTools();
@@ -89,6 +89,12 @@ test("this project's client lists and calls through the gateway", async () => {
     assert.ok(!tools.some((t) => t.name === HELD));
     const result = await client.callTool("everything__echo", { message: "through" });
     assert.match(JSON.stringify(result.content), /through/);
+    let steps = 0;
+    const long = await client.callTool(LONG, { duration: 0.3, steps: 3 }, {
+      onProgress: () => void steps++,
+    });
+    assert.notEqual(long.isError, true);
+    assert.ok(steps >= 2, `progress seen by this project's client: ${steps}`);
   } finally {
     await client.close();
   }

@@ -145,7 +145,7 @@ test("with many users, upstream calls default to the strict URL policy (no loopb
   try {
     const before = adaLab.requests.length;
     const result = await client.callTool({ name: "adalab__echo", arguments: { text: "x" } });
-    assert.equal(result.isError, true);
+    assert.equal(result.isError, true, JSON.stringify(result));
     assert.match(JSON.stringify(result.content), /failed on server/);
     assert.equal(adaLab.requests.length, before, "the loopback server was reached");
   } finally {
