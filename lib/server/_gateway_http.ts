@@ -112,6 +112,8 @@ export async function serveHttp(
         return rpcError(res, 404, "Session not found", cors, -32001);
       }
       if (req.method === "POST") acceptsJsonOnly(req);
+      // A change may have come before the stream opened (the SDK drops what no stream carries).
+      if (req.method === "GET") setTimeout(() => found.session.streamOpened(), 50);
       return await found.transport.handleRequest(req, res, body);
     }
     if (req.method !== "POST" || rpc !== "initialize") {

@@ -2,8 +2,8 @@
 // extension's entries, `search_skills`, `get_skill`) plus the approved upstream tools under their
 // catalog ids, or with `discover` the meta-tools `find_tools` and `call_tool`. The session is
 // told `notifications/tools/list_changed` when its view's tools change: at once (a stdio host, an
-// HTTP client with an open GET stream) and again on its next request's own stream, for clients
-// that never open one.
+// HTTP client with an open GET stream), when its GET stream opens if it opened after the change,
+// and again on its next request's own stream, for clients that never open one.
 
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -27,6 +27,8 @@ const DISCOVER_INSTRUCTIONS =
 export interface GatewaySession {
   mcp: McpServer;
   dispose(): void;
+  /** A standalone stream (GET) just opened: tell it of a change the session has not listed yet. */
+  streamOpened(): void;
 }
 
 /** Build the server of one session over `view`. */
@@ -77,5 +79,10 @@ export function buildGatewayServer(
     if (!mcp.isConnected()) return;
     mcp.server.sendToolListChanged().catch(() => {});
   });
-  return { mcp, dispose };
+  const streamOpened = () => {
+    if (seen !== view.version && mcp.isConnected()) {
+      mcp.server.sendToolListChanged().catch(() => {});
+    }
+  };
+  return { mcp, dispose, streamOpened };
 }
