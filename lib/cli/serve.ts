@@ -8,14 +8,46 @@
 import process from "node:process";
 import { resolve } from "node:path";
 import type { ServeSkillsOptions, SkillsServer } from "../server/types.ts";
+import type { GatewayServer, ServeGatewayOptions } from "../server/gateway_types.ts";
+import { createResolver } from "../resolve/resolver.ts";
+import { createDefaultSources } from "../resolve/default_sources.ts";
+import type { SkillSource } from "../resolve/types.ts";
+import { stdio } from "../mcp/transport/stdio.ts";
+import { createFsStorage } from "../storage/fs.ts";
 import { CliError, str } from "./_args.ts";
 import type { Command } from "./_command.ts";
-import { printJson } from "./_context.ts";
+import { ensureConfigDir, printJson } from "./_context.ts";
 import { cliInvocation } from "./_invocation.ts";
 import { hostConfig } from "./_host_config.ts";
 
 interface ServerModule {
   serveSkills(options?: ServeSkillsOptions): Promise<SkillsServer>;
+  serveGateway(options?: ServeGatewayOptions): Promise<GatewayServer>;
+}
+
+type Ctx = Parameters<Command["run"]>[0];
+
+/**
+ * The gateway's sources, as the other commands see them: skills from the whole default chain
+ * (user, community, registered MCP servers, built-in), the registry in config.toml (stored OAuth
+ * tokens used), approvals in approvals.json (what `skillmux approve` writes).
+ */
+async function gatewayOptions(
+  ctx: Ctx,
+): Promise<{ options: ServeGatewayOptions; dispose(): Promise<void> }> {
+  const config = await ensureConfigDir(ctx);
+  const sources = await createDefaultSources(ctx.sourceOptions);
+  const options: ServeGatewayOptions = {
+    registry: await ctx.registry(),
+    resolver: createResolver({ sources }),
+    approvals: { storage: createFsStorage({ root: config, private: true }) },
+    connect: { stdio: stdio(), auth: { store: await ctx.oauthStore() } },
+  };
+  const dispose = async () => {
+    const all = sources.flat() as Array<SkillSource & { dispose?: () => Promise<void> }>;
+    await Promise.all(all.map((s) => s.dispose?.().catch(() => {})));
+  };
+  return { options, dispose };
 }
 
 /** Resolves when `signal` aborts, or on SIGINT/SIGTERM when there is no signal. */
@@ -39,22 +71,38 @@ function stopped(signal: AbortSignal | undefined): Promise<string> {
  * stdout belongs to the protocol.
  */
 async function serveStdio(
-  ctx: Parameters<Command["run"]>[0],
+  ctx: Ctx,
   folder: string | undefined,
   verbose: boolean,
+  gateway: { discover: boolean } | undefined,
 ): Promise<number> {
-  const { serveSkills } = await import("../server/mod.ts") as ServerModule;
-  const server = await serveSkills({
-    transport: "stdio",
-    folder: folder === undefined ? undefined : resolve(folder),
-    log: verbose ? ctx.err : undefined,
-  });
+  const { serveSkills, serveGateway } = await import("../server/mod.ts") as ServerModule;
+  const log = verbose ? ctx.err : undefined;
+  let dispose = () => Promise.resolve();
+  let server: SkillsServer;
+  if (gateway !== undefined) {
+    const made = await gatewayOptions(ctx);
+    dispose = made.dispose;
+    server = await serveGateway({
+      ...made.options,
+      transport: "stdio",
+      discover: gateway.discover,
+      log,
+    });
+  } else {
+    server = await serveSkills({
+      transport: "stdio",
+      folder: folder === undefined ? undefined : resolve(folder),
+      log,
+    });
+  }
   const why = await Promise.race([
     server.closed.then(() => "stdin closed"),
     stopped(ctx.io.signal),
   ]);
   if (verbose) ctx.err(`Stopping (${why})…`);
   await server.close();
+  await dispose();
   return 0;
 }
 
@@ -70,49 +118,71 @@ export const serve: Command = {
     "--token <t>      require Authorization: Bearer <t>",
     "--verbose        log one line per request on stderr",
     "--stdio          speak MCP on stdin/stdout (for a host's `command`); exits when stdin closes",
+    "--gateway        also serve the approved tools of every registered server (one entry for a host)",
+    "--discover       with --gateway: list only find_tools and call_tool instead of every tool",
     "--print-config   print the MCP host configuration for `serve --stdio` and exit",
     "--for <host>     with --print-config: claude (Claude Desktop/Code), cursor or vscode",
   ],
   details: [
     "Prints the URL and an mcpServers snippet, then runs until SIGINT or SIGTERM.",
     "With --stdio, stdout carries only JSON-RPC; logs go to stderr.",
+    "With --gateway: skills from every source, and the tools you approved (skillmux approve)",
+    "under ids like everything__echo; new or changed tools stay out until approved.",
   ],
   spec: {
     stdio: { type: "boolean" },
     "print-config": { type: "boolean" },
     for: { type: "string" },
     gateway: { type: "boolean" },
+    discover: { type: "boolean" },
     port: { type: "string" },
     host: { type: "string" },
     token: { type: "string" },
     verbose: { type: "boolean" },
   },
   async run(ctx, [folder], values) {
-    if (values.gateway === true) {
-      throw new CliError("--gateway is not available yet (issue 24): serve skills without it");
+    const gateway = values.gateway === true ? { discover: values.discover === true } : undefined;
+    if (values.discover === true && gateway === undefined) {
+      throw new CliError("--discover goes with --gateway");
+    }
+    if (gateway !== undefined && folder !== undefined) {
+      throw new CliError(
+        "--gateway serves the skills of every source (user, community, MCP, built-in): drop the folder",
+      );
     }
     if (values["print-config"] === true) {
       const host = str(values, "for");
-      const args = ["serve", "--stdio", ...(folder === undefined ? [] : [resolve(folder)])];
+      const args = gateway === undefined
+        ? ["serve", "--stdio", ...(folder === undefined ? [] : [resolve(folder)])]
+        : ["serve", "--gateway", "--stdio", ...(gateway.discover ? ["--discover"] : [])];
       ctx.out(JSON.stringify(hostConfig(host, args), null, 2));
       return 0;
     }
     if (str(values, "for") !== undefined) throw new CliError("--for goes with --print-config");
-    if (values.stdio === true) return await serveStdio(ctx, folder, values.verbose === true);
+    if (values.stdio === true) {
+      return await serveStdio(ctx, folder, values.verbose === true, gateway);
+    }
     const portText = str(values, "port");
     const port = portText === undefined ? 0 : Number(portText);
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
       throw new CliError(`Invalid --port "${portText}": expected 0–65535`);
     }
-    const { serveSkills } = await import("../server/mod.ts") as ServerModule; // lazy: only `serve` loads the server
+    const { serveSkills, serveGateway } = await import("../server/mod.ts") as ServerModule; // lazy: only `serve` loads the server
     const token = str(values, "token");
-    const server = await serveSkills({
-      folder: folder === undefined ? undefined : resolve(folder),
+    const common = {
       host: str(values, "host"),
       port,
       token,
       log: values.verbose === true ? ctx.err : undefined,
-    }).catch((error) => {
+    };
+    let dispose = () => Promise.resolve();
+    const started = gateway === undefined
+      ? serveSkills({ ...common, folder: folder === undefined ? undefined : resolve(folder) })
+      : gatewayOptions(ctx).then((made) => {
+        dispose = made.dispose;
+        return serveGateway({ ...made.options, ...common, discover: gateway.discover });
+      });
+    const server = await started.catch((error) => {
       if ((error as { code?: string }).code !== "EADDRINUSE") throw error;
       throw new CliError(
         `Port ${port} is taken (something else listens there): pick another with --port <n>, ` +
@@ -130,11 +200,12 @@ export const serve: Command = {
     };
     if (ctx.json) printJson(ctx, { url: server.url, folder: folder ?? null, ...snippet });
     else {
-      ctx.out(
-        `Serving ${
-          folder ? `skills from ${resolve(folder)}` : "the built-in skills"
-        } at ${server.url}`,
-      );
+      const what = gateway !== undefined
+        ? "the gateway (skills and approved tools of the registered servers)"
+        : folder
+        ? `skills from ${resolve(folder)}`
+        : "the built-in skills";
+      ctx.out(`Serving ${what} at ${server.url}`);
       ctx.out(
         `Connect with: ${cliInvocation()} mcp add ${server.url} --name skillmux${
           token ? " --api-key <token>" : ""
@@ -147,6 +218,7 @@ export const serve: Command = {
     const why = await stopped(ctx.io.signal);
     ctx.err(`Stopping (${why})…`);
     await server.close();
+    await dispose();
     return 0;
   },
 };

@@ -71,8 +71,15 @@ export async function search(catalog: SkillCatalog, args: Record<string, unknown
   return { content: [{ type: "text", text }], structuredContent: { results } };
 }
 
-/** An MCP server exposing `catalog`; `before` runs ahead of every list, read and tool call. */
-export function buildMcpServer(catalog: SkillCatalog, before?: BeforeRequest): McpServer {
+/**
+ * An MCP server exposing `catalog`; `before` runs ahead of every list, read and tool call.
+ * `instructions` replaces the default ones (the gateway's).
+ */
+export function buildMcpServer(
+  catalog: SkillCatalog,
+  before?: BeforeRequest,
+  instructions: string = INSTRUCTIONS,
+): McpServer {
   const mcp = new McpServer(
     { name: "skillmux", version: "0.1.0" },
     {
@@ -81,7 +88,7 @@ export function buildMcpServer(catalog: SkillCatalog, before?: BeforeRequest): M
         resources: { listChanged: true },
         extensions: { "io.modelcontextprotocol/skills": {} },
       },
-      instructions: INSTRUCTIONS,
+      instructions,
     },
   );
   type Extra = {

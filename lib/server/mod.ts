@@ -19,8 +19,10 @@
 
 import { importPeer } from "./_peer.ts";
 import type { ServeSkillsOptions, SkillsServer } from "./types.ts";
+import type { GatewayServer, ServeGatewayOptions } from "./gateway_types.ts";
 
 export type { ServeSkillsOptions, SkillsServer } from "./types.ts";
+export type { GatewayServer, GatewayUsers, ServeGatewayOptions } from "./gateway_types.ts";
 
 /**
  * The official MCP SDK, which the server (and only the server) runs on. On npm it is an optional
@@ -77,4 +79,40 @@ export async function serveSkills(options: ServeSkillsOptions = {}): Promise<Ski
   // Lazy, so that a missing SDK is a clear error here rather than a failed import of this module.
   const serve = await importPeer(() => import("./serve.ts"), SDK);
   return await serve.serveSkills(options);
+}
+
+/**
+ * One MCP server in front of the registered servers, for desktop and IDE hosts (Claude Desktop,
+ * Claude Code, Cursor, VS Code) that load every tool of every configured server: the skills as
+ * `serveSkills` serves them, plus the **approved** tools of the registry's servers under their
+ * catalog ids (`everything__echo`) with their annotations and output schemas. Held tools (new or
+ * changed since approved) are never listed. Calls are proxied with the host's progress and
+ * cancellation; tools that require tasks run as tasks upstream. Sessions hear
+ * `notifications/tools/list_changed` when the approvals or the servers change (changes through
+ * `registry` at once; changes by another process within `pollMs`, default 2 s). With `discover`,
+ * only the meta-tools `find_tools` and `call_tool` are listed.
+ *
+ * A failing upstream is contained: listing answers from the catalog without connecting, each
+ * call has its server's timeouts, a broken connection is replaced on the next call, and a failure
+ * is an error result naming the server (`skillmux mcp login <name>` when it needs sign-in).
+ * Over HTTP: the Origin, Host and token rules of `serveSkills`, with sessions; with `users`,
+ * each bearer token maps to one user's view of a multi-user registry.
+ *
+ * @example One host entry for every registered server's approved tools
+ * ```ts
+ * import { createFsStorage, createServerRegistry } from "@skillmux/core";
+ * import { serveGateway } from "@skillmux/core/server";
+ * const storage = createFsStorage({ root: "./config" });
+ * const gateway = await serveGateway({
+ *   registry: createServerRegistry({ storage }),
+ *   approvals: { storage },
+ *   log: console.error,
+ * });
+ * console.log(gateway.url); // e.g. "http://127.0.0.1:41234/mcp"
+ * await gateway.close();
+ * ```
+ */
+export async function serveGateway(options: ServeGatewayOptions = {}): Promise<GatewayServer> {
+  const gateway = await importPeer(() => import("./gateway.ts"), SDK);
+  return await gateway.serveGateway(options);
 }

@@ -1,0 +1,88 @@
+// Private: the MCP server of one gateway session: the skills server (resources, the skills
+// extension's entries, `search_skills`, `get_skill`) plus the approved upstream tools under their
+// catalog ids, or with `discover` the meta-tools `find_tools` and `call_tool`. The session is
+// told `notifications/tools/list_changed` when its view's tools change: at once (a stdio host, an
+// HTTP client with an open GET stream), when its GET stream opens if it opened after the change,
+// and again on its next request's own stream, for clients that never open one.
+
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { buildMcpServer, getSkill, search } from "./_mcp.ts";
+import { SKILL_TOOLS } from "./_tools.ts";
+import type { GatewayView } from "./_gateway_view.ts";
+import { type CallSettings, type HandlerExtra, proxyCall } from "./_gateway_call.ts";
+import { callTool, findTools, META_TOOLS } from "./_gateway_discover.ts";
+
+/** Gateway instructions for the model. */
+const INSTRUCTIONS =
+  "Skills are Markdown documents at skill://<name>: search_skills finds one, get_skill reads it. " +
+  "The other tools are those of the user's MCP servers, named <server>__<tool>.";
+const DISCOVER_INSTRUCTIONS =
+  "Skills are Markdown documents at skill://<name>: search_skills finds one, get_skill reads it. " +
+  "The tools of the user's MCP servers are found with find_tools and run with call_tool.";
+
+/** A gateway session's server and a way to detach it from the view when it closes. */
+export interface GatewaySession {
+  mcp: McpServer;
+  dispose(): void;
+  /** A standalone stream (GET) just opened: tell it of a change the session has not listed yet. */
+  streamOpened(): void;
+}
+
+/** Build the server of one session over `view`. */
+export function buildGatewayServer(
+  view: GatewayView,
+  discover: boolean,
+  settings: CallSettings,
+): GatewaySession {
+  let seen = view.version;
+  type Notify = { sendNotification(n: { method: string }): Promise<void> };
+  const catchUp = async (extra: Notify) => {
+    if (seen === view.version) return;
+    seen = view.version;
+    await extra.sendNotification({ method: "notifications/tools/list_changed" }).catch(() => {});
+  };
+  const mcp = buildMcpServer(
+    view.skills,
+    undefined,
+    discover ? DISCOVER_INSTRUCTIONS : INSTRUCTIONS,
+  );
+  mcp.server.registerCapabilities({ tools: { listChanged: true } });
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => {
+    seen = view.version;
+    return { tools: [...SKILL_TOOLS, ...(discover ? META_TOOLS : view.tools)] };
+  });
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    await catchUp(extra as unknown as Notify);
+    const name = request.params.name;
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    const ex = extra as unknown as HandlerExtra;
+    if (name === "search_skills") return await search(view.skills, args);
+    if (name === "get_skill") return await getSkill(view.skills, args);
+    if (discover) {
+      if (name === "find_tools") return findTools(view, args);
+      if (name === "call_tool") return await callTool(view, args, ex, settings);
+      return {
+        content: [{
+          type: "text",
+          text: `Use find_tools and call_tool: there is no tool "${name.slice(0, 80)}" here`,
+        }],
+        isError: true,
+      };
+    }
+    return await proxyCall(view, name, args, ex, settings);
+  });
+  const dispose = view.onToolsChanged(() => {
+    // `seen` stays: a client without a GET stream misses this and hears it on its next call.
+    if (!mcp.isConnected()) return;
+    mcp.server.sendToolListChanged().catch(() => {});
+  });
+  const streamOpened = () => {
+    if (seen !== view.version && mcp.isConnected()) {
+      mcp.server.sendToolListChanged().catch(() => {});
+    }
+  };
+  return { mcp, dispose, streamOpened };
+}

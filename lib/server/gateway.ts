@@ -1,0 +1,157 @@
+/**
+ * `serveGateway`: one MCP server in front of the registered servers (see mod.ts).
+ *
+ * @module
+ */
+
+import process from "node:process";
+// @ts-types="@modelcontextprotocol/sdk/server/stdio"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createMemoryStorage } from "../storage/memory.ts";
+import { buildGatewayServer } from "./_gateway_mcp.ts";
+import { serveHttp } from "./_gateway_http.ts";
+import { GatewayView, type ViewOptions } from "./_gateway_view.ts";
+import type { CallSettings } from "./_gateway_call.ts";
+import type { GatewayServer, ServeGatewayOptions } from "./gateway_types.ts";
+import type { ServerRegistry } from "../mcp/registry/registry.ts";
+
+const DEFAULT_POLL_MS = 2_000;
+
+function check(options: ServeGatewayOptions): void {
+  const fail = (why: string) => {
+    throw new TypeError(`Cannot serve the gateway: ${why}`);
+  };
+  if (
+    options.transport !== undefined && options.transport !== "http" && options.transport !== "stdio"
+  ) {
+    fail(`transport must be "http" or "stdio", got ${JSON.stringify(options.transport)}`);
+  }
+  if (options.token === "") fail("token must not be empty");
+  if (options.users !== undefined) {
+    if (options.transport === "stdio") {
+      fail("users (many users) needs HTTP: a stdio host is one user");
+    }
+    if (options.token !== undefined) fail("give either token or users.tokens, not both");
+    if (options.registry !== undefined || options.resolver !== undefined) {
+      fail("with users, servers and skills come from users.registry and users.resolvers");
+    }
+    if (Object.keys(options.users.tokens).length === 0) fail("users.tokens is empty");
+  }
+  const poll = options.pollMs;
+  if (poll !== undefined && (!Number.isFinite(poll) || poll < 50)) {
+    fail("pollMs must be at least 50");
+  }
+}
+
+/** The implementation of `serveGateway` (mod.ts loads this module lazily). */
+export async function serveGateway(options: ServeGatewayOptions = {}): Promise<GatewayServer> {
+  check(options);
+  const settings: CallSettings = { callTimeoutMs: options.callTimeoutMs, log: options.log };
+  const users = options.users;
+  // Many users: the service defaults of the multi-user registry (strict URL policy, no `${VAR}`
+  // from this process's environment), so that no user's server reaches an internal host.
+  const connect = users === undefined ? options.connect : {
+    ...options.connect,
+    env: options.connect?.env ?? {},
+    urlPolicy: options.connect?.urlPolicy ?? { mode: "strict" as const },
+  };
+  const base = {
+    connect,
+    listTimeoutMs: options.listTimeoutMs,
+    pollMs: options.pollMs ?? DEFAULT_POLL_MS,
+    log: options.log,
+  };
+  const views = new Map<string, Promise<GatewayView>>();
+  const viewOf = (user: string): Promise<GatewayView> => {
+    let view = views.get(user);
+    if (view === undefined) {
+      const view_options: ViewOptions = users === undefined
+        ? {
+          ...base,
+          registry: options.registry,
+          resolver: options.resolver,
+          approvals: options.approvals,
+        }
+        : {
+          ...base,
+          registry: withoutBuiltins(users.registry.forUser(user)),
+          approvals: users.approvals?.(user) ?? { storage: createMemoryStorage() },
+          resolver: users.resolvers === undefined ? undefined : lazyResolver(users.resolvers, user),
+        };
+      view = GatewayView.open(view_options);
+      views.set(user, view);
+      view.catch(() => views.delete(user));
+    }
+    return view;
+  };
+  const shutdown = async () => {
+    const all = [...views.values()];
+    views.clear();
+    await Promise.all(all.map(async (v) => (await v.catch(() => undefined))?.close()));
+  };
+  const refresh = async () => {
+    await Promise.all([...views.values()].map(async (v) => (await v).check()));
+  };
+  if (options.transport !== "stdio") {
+    // The single user's view is built up front, so that the first request does not wait for it.
+    if (users === undefined) await viewOf("");
+    return await serveHttp(options, viewOf, settings, shutdown, refresh);
+  }
+  const view = await viewOf("");
+  const session = buildGatewayServer(view, options.discover === true, settings);
+  const transport = new StdioServerTransport(process.stdin, process.stdout);
+  let closing: Promise<void> | undefined;
+  let finished!: () => void;
+  const closed = new Promise<void>((done) => (finished = done));
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      process.stdin.off("end", onEnd);
+      process.stdin.off("close", onEnd);
+      session.dispose();
+      await session.mcp.close().catch(() => {});
+      await shutdown();
+      // The SDK pauses stdin on close; destroy it so the event loop can end.
+      process.stdin.destroy();
+      finished();
+    })();
+    return closing;
+  };
+  const onEnd = () => {
+    options.log?.("stdin closed");
+    void close();
+  };
+  process.stdin.on("end", onEnd);
+  process.stdin.on("close", onEnd);
+  transport.onerror = (error: Error) => options.log?.(`stdio: ${error.message}`);
+  await session.mcp.connect(transport);
+  options.log?.(`gateway on stdio: ${view.tools.length} approved tools`);
+  return { url: "stdio:", closed, close, refresh };
+}
+
+/** A resolver that asks the user's chain at each call (chains are cached and rebuilt by `resolvers`). */
+function lazyResolver(
+  resolvers: NonNullable<ServeGatewayOptions["users"]>["resolvers"] & object,
+  user: string,
+): ViewOptions["resolver"] & object {
+  return {
+    resolve: async (name, opts) => await (await resolvers.forUser(user)).resolve(name, opts),
+    list: async (opts) => await (await resolvers.forUser(user)).list(opts),
+  } as ViewOptions["resolver"] & object;
+}
+
+/**
+ * A user's registry view without the built-in virtual servers (`builtin-skills`): they have no
+ * tools (the resolver serves their skills in-process), and the catalog's discovery cannot refresh
+ * them (the view's `refresh` does not know them by name).
+ */
+function withoutBuiltins(registry: ServerRegistry): ServerRegistry {
+  return new Proxy(registry, {
+    get(target, prop) {
+      if (prop === "list") {
+        return async () => (await target.list()).filter((server) => server.scope !== "builtin");
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}

@@ -1,0 +1,84 @@
+// serveGateway({ discover: true }): a host sees only the skill tools and the meta-tools
+// `find_tools` and `call_tool`; find_tools ranks the approved tools (never a held one) and
+// call_tool runs approved tools only.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { serveGateway } from "../../lib/server/mod.ts";
+import type { GatewayServer } from "../../lib/server/gateway_types.ts";
+import { startEverything, type TestServer } from "../mcp/_servers.ts";
+import { registered } from "./_gateway.ts";
+
+const HELD = "everything__get-env";
+let everything: TestServer;
+let gateway: GatewayServer;
+let client: Client;
+
+before(async () => {
+  everything = await startEverything("streamableHttp");
+  const reg = await registered([{ name: "everything", url: everything.url }]);
+  await reg.approve((id) => id !== HELD);
+  gateway = await serveGateway({
+    registry: reg.registry,
+    approvals: reg.approvals,
+    discover: true,
+  });
+  client = new Client({ name: "sdk-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
+});
+after(async () => {
+  await client.close();
+  await gateway.close();
+  await everything.close();
+});
+
+// deno-lint-ignore no-explicit-any
+const text = (result: any): string => JSON.stringify(result.content);
+type Found = { structuredContent?: { tools?: Array<{ id: string; inputSchema: unknown }> } };
+const ids = (result: Found) => (result.structuredContent?.tools ?? []).map((t) => t.id);
+
+test("tools/list holds the skill tools and the two meta-tools only", async () => {
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name).sort(), [
+    "call_tool",
+    "find_tools",
+    "get_skill",
+    "search_skills",
+  ]);
+});
+
+test("find_tools ranks approved tools with their input schemas and never offers a held one", async () => {
+  const found = await client.callTool({
+    name: "find_tools",
+    arguments: { query: "echo a message back" },
+  }) as Found;
+  assert.equal(ids(found)[0], "everything__echo", JSON.stringify(found));
+  assert.ok(found.structuredContent?.tools?.[0].inputSchema);
+  const env = await client.callTool({
+    name: "find_tools",
+    arguments: { query: "environment variables env" },
+  }) as Found;
+  assert.ok(!ids(env).includes(HELD), JSON.stringify(env));
+});
+
+test("call_tool runs an approved tool and refuses held, unknown and unlisted ids", async () => {
+  const echoed = await client.callTool({
+    name: "call_tool",
+    arguments: { id: "everything__echo", arguments: { message: "found and called" } },
+  });
+  assert.notEqual(echoed.isError, true, text(echoed));
+  assert.match(text(echoed), /found and called/);
+  const held = await client.callTool({ name: "call_tool", arguments: { id: HELD, arguments: {} } });
+  assert.equal(held.isError, true);
+  assert.match(text(held), /waits for approval/);
+  for (const id of ["find_tools", "nobody__nothing"]) {
+    const refused = await client.callTool({ name: "call_tool", arguments: { id } });
+    assert.equal(refused.isError, true, id);
+    assert.match(text(refused), /no approved tool/);
+  }
+  const direct = await client.callTool({ name: "everything__echo", arguments: { message: "x" } });
+  assert.equal(direct.isError, true, "a tool that is not listed is not called directly");
+});
