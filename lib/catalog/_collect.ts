@@ -94,8 +94,29 @@ function flagsOf(untrusted: boolean, text: string): { flags?: string[] } {
   return flags.length > 0 ? { flags } : {};
 }
 
+/** What a catalog entry needs of a skill: a listing row's fields, or a parsed skill's. */
+export interface SkillFacts {
+  name: string;
+  description: string;
+  digest: string;
+  tags: readonly string[];
+  /** Concepts and example tasks. */
+  keywords: readonly string[];
+  tasks: readonly string[];
+  /** Granted `allowed-tools` (none for a remote skill). */
+  allowedTools: readonly string[];
+  /** The body, when it was read; else the approval definition names the digest in its place. */
+  body?: string;
+}
+
+/** The facts of a parsed skill. */
+export function factsOf(skill: Skill): SkillFacts {
+  const tasks = skill.examples.map((e) => e.task);
+  return { ...skill, keywords: [...skill.concepts, ...tasks], tasks };
+}
+
 export function skillEntry(
-  skill: Skill,
+  skill: SkillFacts,
   source: string,
   location?: string,
   requested: readonly string[] = [],
@@ -104,7 +125,7 @@ export function skillEntry(
   const remote = source.startsWith("mcp:");
   const fenced = remote || (source === "community" && !trustCommunity);
   const asked = remote ? [...skill.allowedTools, ...requested] : skill.allowedTools;
-  const words = [...skill.concepts, ...skill.examples.map((e) => e.task)];
+  const body = skill.body ?? `(body not read yet: ${skill.digest})\n`;
   return {
     kind: "skill",
     name: skill.name,
@@ -112,8 +133,8 @@ export function skillEntry(
     description: cleanLine(skill.description, DESCRIPTION_MAX),
     source,
     tags: skill.tags.map((t) => cleanLine(t, 64)).filter(Boolean),
-    keywords: words.map((w) => cleanLine(w, WORD_MAX)).filter(Boolean),
-    tasks: skill.examples.map((e) => cleanLine(e.task, WORD_MAX)).filter(Boolean),
+    keywords: skill.keywords.map((w) => cleanLine(w, WORD_MAX)).filter(Boolean),
+    tasks: skill.tasks.map((t) => cleanLine(t, WORD_MAX)).filter(Boolean),
     needsConnection: false,
     remote,
     ...(fenced ? { fenced } : {}),
@@ -121,9 +142,7 @@ export function skillEntry(
     digest: skill.digest,
     location,
     ...(remote && asked.length > 0 ? { requestedTools: [...asked] } : {}),
-    definition: `description: ${skill.description}\nallowed-tools: ${
-      asked.join(" ")
-    }\n\n${skill.body}`,
+    definition: `description: ${skill.description}\nallowed-tools: ${asked.join(" ")}\n\n${body}`,
   };
 }
 
@@ -263,7 +282,12 @@ export async function alternates(
     for (const label of raw.shadows ?? []) {
       try {
         const hit = await resolver.resolve(`${label}:${raw.name}`, { signal });
-        const entry = skillEntry(hit.skill, hit.source, hit.location, hit.requestedAllowedTools);
+        const entry = skillEntry(
+          factsOf(hit.skill),
+          hit.source,
+          hit.location,
+          hit.requestedAllowedTools,
+        );
         out.push({ ...entry, alternate: true });
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
@@ -301,8 +325,9 @@ export async function collect(
       }
     }
     for (const s of listing.skills) {
+      const facts: SkillFacts = s.skill ? factsOf(s.skill) : s;
       const raw = skillEntry(
-        s.skill,
+        facts,
         s.source,
         s.location,
         s.requestedAllowedTools,
