@@ -86,7 +86,19 @@ export function canonicalJson(value: unknown, indent?: number): string {
   return JSON.stringify(sort(value), null, indent);
 }
 
-const digestOf = (text: string) => sha256Digest(encoder.encode(text));
+/** Digests of definitions seen in this process: a warm build digests nothing it digested before. */
+const digests = new Map<string, Promise<string>>();
+const DIGESTS_KEPT = 20_000;
+const digestOf = (text: string): Promise<string> => {
+  let digest = digests.get(text);
+  if (digest === undefined) {
+    if (digests.size >= DIGESTS_KEPT) digests.delete(digests.keys().next().value!);
+    digest = sha256Digest(encoder.encode(text));
+    digests.set(text, digest);
+    digest.catch(() => digests.delete(text));
+  }
+  return digest;
+};
 
 /** `{ flags }` when untrusted `text` seems to address the model. */
 function flagsOf(untrusted: boolean, text: string): { flags?: string[] } {
