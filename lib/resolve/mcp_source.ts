@@ -222,13 +222,13 @@ export function createMcpSkillSource(
     timeoutMs: options.timeoutMs,
     async peek(
       name: string,
-      { signal, cachedOnly }: SourceCallOptions,
+      { signal, cachedOnly, listedOnly }: SourceCallOptions,
     ): Promise<boolean | undefined> {
       if (cachedOnly && listing === undefined) return undefined;
       const found = await (cachedOnly ? listing! : list(signal)).catch(() => undefined);
       if (found === undefined) return undefined;
       if (found.entries?.has(name) || found.uris.has(name)) return true;
-      return found.open ? undefined : false;
+      return found.open && !listedOnly ? undefined : false;
     },
     async get(name: string, { signal }: SourceCallOptions): Promise<SourceEntry | undefined> {
       // Cold listing of a resources server: read skill://<name> while listing, so a cold lookup

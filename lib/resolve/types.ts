@@ -19,6 +19,12 @@ export interface SourceCallOptions {
   signal: AbortSignal;
   /** `peek` only: answer from what is already cached, without any I/O (else `undefined`). */
   cachedOnly?: boolean;
+  /**
+   * `peek` only: answer `false` for a name the cached listing does not name, even where the source
+   * could still serve it unlisted (a `skill://{name}` template). The resolver asks this once another
+   * source of the group lists the name: a listed copy is read, not a guess.
+   */
+  listedOnly?: boolean;
 }
 
 /** Raw skill text as a source holds it; the resolver parses and validates it. */
