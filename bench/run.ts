@@ -11,6 +11,7 @@ import { benchServe } from "./serve.ts";
 import { benchSelectionAccuracy } from "./selection_accuracy.ts";
 import { benchCatalogTokens } from "./catalog_tokens.ts";
 import { benchCatalogScale } from "./catalog_scale.ts";
+import { benchCatalogServers } from "./catalog_servers.ts";
 
 await benchParse();
 await benchResolveLocal();
@@ -19,6 +20,7 @@ await benchServe();
 await benchSelectionAccuracy();
 await benchCatalogTokens();
 await benchCatalogScale();
+await benchCatalogServers();
 if (!("Deno" in globalThis)) {
   await (await import("./bundle.ts")).benchBundle();
   await (await import("./big_list.ts")).benchBigList();

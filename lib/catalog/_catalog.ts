@@ -8,7 +8,7 @@ import { encoder, sha256Digest } from "../skill/_text.ts";
 import { alternates, collect, type CollectSources, type RawEntry } from "./_collect.ts";
 import { lineDiff } from "./_diff.ts";
 import { IdTable } from "./_ids.ts";
-import { buildKeywordIndex } from "./_keyword_index.ts";
+import { sharedKeywordIndex } from "./_keyword_index.ts";
 import { entryLine, renderLines, renderWithin } from "./_render.ts";
 import {
   type ApprovalItem,
@@ -193,7 +193,7 @@ async function settle(
     sorted.filter((x) => x.entry.approval === "approved").map((x) => [x.entry.id, x]),
   );
   const entries = [...usable.values()].map((x) => x.entry);
-  const index = buildKeywordIndex([...usable.values()].map(({ entry: e, raw }) => ({
+  const index = sharedKeywordIndex([...usable.values()].map(({ entry: e, raw }) => ({
     id: e.id,
     name: e.name,
     title: e.title,

@@ -86,7 +86,19 @@ export function canonicalJson(value: unknown, indent?: number): string {
   return JSON.stringify(sort(value), null, indent);
 }
 
-const digestOf = (text: string) => sha256Digest(encoder.encode(text));
+/** Digests of definitions seen in this process: a warm build digests nothing it digested before. */
+const digests = new Map<string, Promise<string>>();
+const DIGESTS_KEPT = 20_000;
+const digestOf = (text: string): Promise<string> => {
+  let digest = digests.get(text);
+  if (digest === undefined) {
+    if (digests.size >= DIGESTS_KEPT) digests.delete(digests.keys().next().value!);
+    digest = sha256Digest(encoder.encode(text));
+    digests.set(text, digest);
+    digest.catch(() => digests.delete(text));
+  }
+  return digest;
+};
 
 /** `{ flags }` when untrusted `text` seems to address the model. */
 function flagsOf(untrusted: boolean, text: string): { flags?: string[] } {
@@ -94,8 +106,29 @@ function flagsOf(untrusted: boolean, text: string): { flags?: string[] } {
   return flags.length > 0 ? { flags } : {};
 }
 
+/** What a catalog entry needs of a skill: a listing row's fields, or a parsed skill's. */
+export interface SkillFacts {
+  name: string;
+  description: string;
+  digest: string;
+  tags: readonly string[];
+  /** Concepts and example tasks. */
+  keywords: readonly string[];
+  tasks: readonly string[];
+  /** Granted `allowed-tools` (none for a remote skill). */
+  allowedTools: readonly string[];
+  /** The body, when it was read; else the approval definition names the digest in its place. */
+  body?: string;
+}
+
+/** The facts of a parsed skill. */
+export function factsOf(skill: Skill): SkillFacts {
+  const tasks = skill.examples.map((e) => e.task);
+  return { ...skill, keywords: [...skill.concepts, ...tasks], tasks };
+}
+
 export function skillEntry(
-  skill: Skill,
+  skill: SkillFacts,
   source: string,
   location?: string,
   requested: readonly string[] = [],
@@ -104,7 +137,7 @@ export function skillEntry(
   const remote = source.startsWith("mcp:");
   const fenced = remote || (source === "community" && !trustCommunity);
   const asked = remote ? [...skill.allowedTools, ...requested] : skill.allowedTools;
-  const words = [...skill.concepts, ...skill.examples.map((e) => e.task)];
+  const body = skill.body ?? `(body not read yet: ${skill.digest})\n`;
   return {
     kind: "skill",
     name: skill.name,
@@ -112,8 +145,8 @@ export function skillEntry(
     description: cleanLine(skill.description, DESCRIPTION_MAX),
     source,
     tags: skill.tags.map((t) => cleanLine(t, 64)).filter(Boolean),
-    keywords: words.map((w) => cleanLine(w, WORD_MAX)).filter(Boolean),
-    tasks: skill.examples.map((e) => cleanLine(e.task, WORD_MAX)).filter(Boolean),
+    keywords: skill.keywords.map((w) => cleanLine(w, WORD_MAX)).filter(Boolean),
+    tasks: skill.tasks.map((t) => cleanLine(t, WORD_MAX)).filter(Boolean),
     needsConnection: false,
     remote,
     ...(fenced ? { fenced } : {}),
@@ -121,9 +154,7 @@ export function skillEntry(
     digest: skill.digest,
     location,
     ...(remote && asked.length > 0 ? { requestedTools: [...asked] } : {}),
-    definition: `description: ${skill.description}\nallowed-tools: ${
-      asked.join(" ")
-    }\n\n${skill.body}`,
+    definition: `description: ${skill.description}\nallowed-tools: ${asked.join(" ")}\n\n${body}`,
   };
 }
 
@@ -263,7 +294,12 @@ export async function alternates(
     for (const label of raw.shadows ?? []) {
       try {
         const hit = await resolver.resolve(`${label}:${raw.name}`, { signal });
-        const entry = skillEntry(hit.skill, hit.source, hit.location, hit.requestedAllowedTools);
+        const entry = skillEntry(
+          factsOf(hit.skill),
+          hit.source,
+          hit.location,
+          hit.requestedAllowedTools,
+        );
         out.push({ ...entry, alternate: true });
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
@@ -301,8 +337,9 @@ export async function collect(
       }
     }
     for (const s of listing.skills) {
+      const facts: SkillFacts = s.skill ? factsOf(s.skill) : s;
       const raw = skillEntry(
-        s.skill,
+        facts,
         s.source,
         s.location,
         s.requestedAllowedTools,

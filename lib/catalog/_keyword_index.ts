@@ -92,6 +92,26 @@ export function buildKeywordIndex(documents: readonly KeywordDocument[]): Keywor
   };
 }
 
+/** Indexes built in this process, by their documents; the most recently used last. */
+const built = new Map<string, KeywordIndex>();
+/** How many indexes a process keeps (a few catalog versions: warm builds and refreshes). */
+const KEEP = 4;
+
+/**
+ * The index of `documents`, built once per process for the same documents: an index is only
+ * searched once built, so catalogs of the same entries (a warm `createCatalog`, a `refresh()` that
+ * found nothing new) share it instead of tokenizing and inserting every entry again.
+ */
+export function sharedKeywordIndex(documents: readonly KeywordDocument[]): KeywordIndex {
+  const key = JSON.stringify(documents);
+  let index = built.get(key);
+  if (index) built.delete(key);
+  else index = buildKeywordIndex(documents);
+  built.set(key, index);
+  if (built.size > KEEP) built.delete(built.keys().next().value!);
+  return index;
+}
+
 /** Higher score first, then id: the one order of every ranking. */
 function before(a: Hit, b: Hit): number {
   return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

@@ -93,11 +93,8 @@ export async function searchSkills(
   }
   if (local.status === "rejected") diagnostics.push(`local: ${(local.reason as Error).message}`);
   else if (local.value !== undefined) {
-    for (const { name, description, source, skill } of local.value.skills) {
-      add({ name, description, source }, {
-        tags: skill.tags,
-        keywords: [...skill.concepts, ...skill.examples.map((example) => example.task)],
-      });
+    for (const { name, description, source, tags, keywords } of local.value.skills) {
+      add({ name, description, source }, { tags, keywords });
     }
     for (const d of local.value.diagnostics) diagnostics.push(`${d.source}: ${d.message}`);
   }

@@ -107,21 +107,29 @@ export async function assemble(options: AssemblePromptOptions): Promise<Assemble
   };
   const skills = selection.skills.map((id) => usable(id, ["skill"])).filter((e) => e !== undefined);
   const tools: CatalogEntry[] = [];
-  for (const entry of selection.tools.map((id) => usable(id, ["tool", "function"]))) {
+  const chosen = selection.tools.map((id) => usable(id, ["tool", "function"]));
+  // Every selected server is connected at once (the session shares one connection per server),
+  // and the selected skills are read meanwhile: the prompt waits for the slowest, not the sum.
+  const connecting = chosen.map((entry) =>
+    entry?.kind === "tool" && options.connect !== false
+      ? session.client(entry.id, { signal }).then(() => undefined, (error: Error) => error)
+      : Promise.resolve(undefined)
+  );
+  const reading = onDemand
+    ? []
+    : skills.map((entry) =>
+      catalog.loadSkill(entry.id, { signal }).then((hit) => hit.skill, (error: Error) => error)
+    );
+  for (const [i, entry] of chosen.entries()) {
     if (!entry) continue;
-    if (entry.kind === "tool" && options.connect !== false) {
-      try {
-        await session.client(entry.id, { signal });
-      } catch (error) {
-        diagnostics.push({
-          id: entry.id,
-          problem: "unavailable",
-          message: `"${entry.id}": cannot connect to ${entry.source}: ${
-            (error as Error).message
-          }; left out`,
-        });
-        continue;
-      }
+    const failed = await connecting[i];
+    if (failed !== undefined) {
+      diagnostics.push({
+        id: entry.id,
+        problem: "unavailable",
+        message: `"${entry.id}": cannot connect to ${entry.source}: ${failed.message}; left out`,
+      });
+      continue;
     }
     for (const flagged of entry.flags ?? []) {
       diagnostics.push({
@@ -153,17 +161,16 @@ export async function assemble(options: AssemblePromptOptions): Promise<Assemble
       loadedSkills.push({ id: entry.id, source: entry.source, inline: false });
       continue;
     }
-    let skill: Skill;
-    try {
-      skill = (await catalog.loadSkill(entry.id, { signal })).skill;
-    } catch (error) {
+    const loaded = await reading[skills.indexOf(entry)];
+    if (loaded instanceof Error) {
       diagnostics.push({
         id: entry.id,
         problem: "unavailable",
-        message: `Skill "${entry.id}": ${(error as Error).message}`,
+        message: `Skill "${entry.id}": ${loaded.message}`,
       });
       continue;
     }
+    const skill: Skill = loaded;
     hasRemote ||= entry.remote || entry.fenced === true;
     const left = budget - await count(compose());
     if (left < MIN_SKILL_TOKENS) {

@@ -3,14 +3,70 @@
 import { mapLimit } from "../_pool.ts";
 import { safeNormalizeSkillName } from "../skill/name.ts";
 import { askOne, callSource, type EntryParser, type SourceHit } from "./_query.ts";
-import type { ListedSkill, ResolveDiagnostic, SkillListing, SkillSource } from "./types.ts";
+import type {
+  ListedSkill,
+  ResolveDiagnostic,
+  SkillListing,
+  SkillSource,
+  SkillSummary,
+} from "./types.ts";
 
 /** How many entries of one source are read and parsed at once while listing. */
 const PER_SOURCE_CONCURRENCY = 16;
 
+/** A skill as one source lists it: read and parsed, or summarised by the source's listing. */
+type Listed = { read: SourceHit } | { summary: SkillSummary; source: string };
+
 interface SourceListing {
-  hits: Map<string, SourceHit>;
+  hits: Map<string, Listed>;
   diagnostics: ResolveDiagnostic[];
+}
+
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+const strings = (value: unknown, max: number): string[] =>
+  Array.isArray(value)
+    ? value.filter((v): v is string => typeof v === "string").slice(0, max).map((v) =>
+      v.slice(0, 1_024)
+    )
+    : [];
+
+/**
+ * The usable summaries of `source` by name; one that is malformed, or whose name is listed twice,
+ * is left out (its skill is read instead). A failing `summaries` is a listing without summaries.
+ */
+async function summariesOf(
+  source: SkillSource,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<Map<string, SkillSummary>> {
+  const out = new Map<string, SkillSummary>();
+  if (source.summaries === undefined) return out;
+  const got = await callSource(source, signal, timeoutMs, undefined, (s) => {
+    return source.summaries!({ signal: s });
+  });
+  if (!got.ok || !Array.isArray(got.value)) return out;
+  const twice = new Set<string>();
+  for (const raw of got.value) {
+    const name = typeof raw?.name === "string" ? safeNormalizeSkillName(raw.name) : undefined;
+    if (
+      name === undefined || typeof raw.description !== "string" ||
+      raw.description.trim() === "" || typeof raw.digest !== "string" || !DIGEST.test(raw.digest)
+    ) continue;
+    if (out.has(name)) twice.add(name);
+    out.set(name, {
+      name,
+      description: raw.description,
+      digest: raw.digest,
+      tags: strings(raw.tags, 64),
+      keywords: strings(raw.keywords, 256),
+      tasks: strings(raw.tasks, 128),
+      ...(typeof raw.location === "string" ? { location: raw.location } : {}),
+      allowedTools: strings(raw.allowedTools, 64),
+      remote: raw.remote === true,
+    });
+  }
+  for (const name of twice) out.delete(name);
+  return out;
 }
 
 async function listOne(
@@ -20,14 +76,17 @@ async function listOne(
   parse: EntryParser,
 ): Promise<SourceListing> {
   const diagnostics: ResolveDiagnostic[] = [];
-  const hits = new Map<string, SourceHit>();
-  const listed = await callSource(
-    source,
-    signal,
-    timeoutMs,
-    undefined,
-    (s) => source.list({ signal: s }),
-  );
+  const hits = new Map<string, Listed>();
+  const [summaries, listed] = await Promise.all([
+    summariesOf(source, signal, timeoutMs),
+    callSource(
+      source,
+      signal,
+      timeoutMs,
+      undefined,
+      (s) => source.list({ signal: s }),
+    ),
+  ]);
   if (!listed.ok) return { hits, diagnostics: [listed.diagnostic] };
   const names = new Set<string>();
   for (const listedName of new Set(listed.value)) {
@@ -42,10 +101,16 @@ async function listOne(
       });
     }
   }
-  await mapLimit([...names].sort(), PER_SOURCE_CONCURRENCY, async (name) => {
+  const unread: string[] = [];
+  for (const name of [...names].sort()) {
+    const summary = summaries.get(name);
+    if (summary) hits.set(name, { summary, source: source.label });
+    else unread.push(name);
+  }
+  await mapLimit(unread, PER_SOURCE_CONCURRENCY, async (name) => {
     if (signal.aborted) return;
     const answer = await askOne(source, name, signal, timeoutMs, parse);
-    if (answer.hit) hits.set(name, answer.hit);
+    if (answer.hit) hits.set(name, { read: answer.hit });
     diagnostics.push(...answer.diagnostics);
   });
   return { hits, diagnostics };
@@ -69,16 +134,41 @@ export async function listSources(
     });
     const [winner, ...shadowed] = owners;
     skills.push({
+      ...row(winner.hit),
       name,
-      description: winner.hit.skill.description,
       source: winner.source.label,
-      location: winner.hit.location,
       shadows: shadowed.map((o) => o.source.label),
-      skill: winner.hit.skill,
-      ...(winner.hit.requestedAllowedTools
-        ? { requestedAllowedTools: winner.hit.requestedAllowedTools }
-        : {}),
     });
   }
   return { skills, diagnostics: listings.flatMap((l) => l.diagnostics) };
+}
+
+/** The fields of a listing row that come from the winning source's copy. */
+function row(listed: Listed): Omit<ListedSkill, "name" | "source" | "shadows"> {
+  if ("read" in listed) {
+    const { skill, location, requestedAllowedTools } = listed.read;
+    const tasks = skill.examples.map((e) => e.task);
+    return {
+      description: skill.description,
+      location,
+      digest: skill.digest,
+      tags: skill.tags,
+      keywords: [...skill.concepts, ...tasks],
+      tasks,
+      allowedTools: skill.allowedTools,
+      skill,
+      ...(requestedAllowedTools ? { requestedAllowedTools } : {}),
+    };
+  }
+  const { summary } = listed;
+  return {
+    description: summary.description,
+    location: summary.location,
+    digest: summary.digest,
+    tags: summary.tags ?? [],
+    keywords: summary.keywords ?? [],
+    tasks: summary.tasks ?? [],
+    allowedTools: summary.remote ? [] : summary.allowedTools ?? [],
+    ...(summary.remote ? { requestedAllowedTools: summary.allowedTools ?? [] } : {}),
+  };
 }

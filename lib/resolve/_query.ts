@@ -131,6 +131,7 @@ export async function peekAll(
   signal: AbortSignal,
   timeoutMs: number,
   cachedOnly = false,
+  listedOnly = false,
 ): Promise<Array<boolean | undefined>> {
   return await Promise.all(sources.map(async (source) => {
     if (source.peek === undefined) return undefined;
@@ -139,7 +140,7 @@ export async function peekAll(
       signal,
       timeoutMs,
       name,
-      (s) => source.peek!(name, { signal: s, cachedOnly }),
+      (s) => source.peek!(name, { signal: s, cachedOnly, ...(listedOnly ? { listedOnly } : {}) }),
     );
     return got.ok ? got.value : undefined;
   }));
@@ -148,8 +149,9 @@ export async function peekAll(
 /**
  * Ask a tier: one source, or a group asked in parallel whose answer is the
  * first valid hit in group order. Members whose cached `peek` says they lack the name are skipped,
- * and so is every member after the first whose `peek` says it has it (reads go only to members
- * that rank above it and cannot tell). Once a hit is known, the members after it are cancelled.
+ * and so is every member after the first whose `peek` says it has it; members above that holder
+ * are read only when they cannot tell without a cached listing (a listed copy beats a template
+ * guess, so a warm hit costs one read). Once a hit is known, the members after it are cancelled.
  */
 export async function askTier(
   tier: readonly SkillSource[],
@@ -163,12 +165,20 @@ export async function askTier(
     // Cached listings only: a cold member is asked directly (it lists and reads at once).
     const says = await peekAll(tier, name, signal, timeoutMs, true);
     const holder = says.indexOf(true);
-    const open = tier.filter((_, i) => says[i] !== false);
+    // A member's listing names the skill: members above it whose cached listing does not name it
+    // are not read on a guess (their skill://{name} template), so a warm hit costs one read.
+    const listed = holder === -1
+      ? says
+      : await peekAll(tier.slice(0, holder), name, signal, timeoutMs, true, true);
+    const guessOnly = (i: number) => i < holder && says[i] === undefined && listed[i] === false;
+    const open = tier.filter((_, i) => says[i] !== false && !guessOnly(i));
     const cut = holder === -1 ? open.length : open.indexOf(tier[holder]) + 1;
     const first = await askGroup(open.slice(0, cut), name, signal, timeoutMs, parse);
-    if (first.hit || cut === open.length) return first;
-    // The holder's copy was unusable: the members after it get their turn.
-    const rest = await askGroup(open.slice(cut), name, signal, timeoutMs, parse);
+    if (first.hit || (cut === open.length && !tier.some((_, i) => guessOnly(i)))) return first;
+    // The holder's copy was unusable: the others (guesses included) get their turn, in order.
+    const asked = new Set(open.slice(0, cut));
+    const others = tier.filter((s, i) => says[i] !== false && !asked.has(s));
+    const rest = await askGroup(others, name, signal, timeoutMs, parse);
     return { hit: rest.hit, diagnostics: [...first.diagnostics, ...rest.diagnostics] };
   }
   return await askGroup(tier, name, signal, timeoutMs, parse);

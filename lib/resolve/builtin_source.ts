@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { SkillSource, SourceEntry } from "./types.ts";
+import type { SkillSource, SkillSummary, SourceEntry } from "./types.ts";
 
 type BuiltinTable = Readonly<Record<string, string>>;
 
@@ -14,6 +14,39 @@ let table: Promise<BuiltinTable> | undefined;
 function loadTable(): Promise<BuiltinTable> {
   table ??= import("./_builtin_skills.ts").then((m) => m.BUILTIN_SKILLS);
   return table;
+}
+
+let summaries: Promise<SkillSummary[]> | undefined;
+
+/**
+ * What the listing needs of every built-in skill, parsed once per process (every catalog and
+ * resolver of the process shares it); a skill's body is parsed again only when it is resolved.
+ */
+function loadSummaries(): Promise<SkillSummary[]> {
+  summaries ??= Promise.all([loadTable(), import("../skill/parse.ts")]).then(
+    async ([skills, { safeParseSkill }]) => {
+      const out: SkillSummary[] = [];
+      for (const name of Object.keys(skills).sort()) {
+        const parsed = await safeParseSkill(skills[name], { name });
+        if (!parsed.success) continue; // read (and reported) the usual way
+        const { skill } = parsed;
+        const tasks = skill.examples.map((e) => e.task);
+        out.push({
+          name,
+          description: skill.description,
+          digest: skill.digest,
+          tags: skill.tags,
+          keywords: [...skill.concepts, ...tasks],
+          tasks,
+          location: `builtin:skills/${name}.md`,
+          allowedTools: skill.allowedTools,
+        });
+      }
+      return out;
+    },
+  );
+  summaries.catch(() => (summaries = undefined));
+  return summaries;
 }
 
 /**
@@ -57,5 +90,6 @@ export function createBuiltinSource(): SkillSource {
     async peek(name: string): Promise<boolean> {
       return Object.hasOwn(await loadTable(), name);
     },
+    summaries: loadSummaries,
   };
 }

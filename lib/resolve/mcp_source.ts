@@ -17,7 +17,7 @@ import { listSkillEntries, loadSkill, offersSkills } from "../mcp/skills/client.
 import type { SkillEntry } from "../mcp/skills/types.ts";
 import type { McpServerConfig } from "../mcp/types.ts";
 import { hasSkillTemplate, skillResources } from "./skill_resources.ts";
-import type { SkillSource, SourceCallOptions, SourceEntry } from "./types.ts";
+import type { SkillSource, SkillSummary, SourceCallOptions, SourceEntry } from "./types.ts";
 
 /** Options of {@linkcode createMcpSkillSource} and {@linkcode createMcpSkillSources}. */
 export interface McpSkillSourceOptions {
@@ -222,13 +222,13 @@ export function createMcpSkillSource(
     timeoutMs: options.timeoutMs,
     async peek(
       name: string,
-      { signal, cachedOnly }: SourceCallOptions,
+      { signal, cachedOnly, listedOnly }: SourceCallOptions,
     ): Promise<boolean | undefined> {
       if (cachedOnly && listing === undefined) return undefined;
       const found = await (cachedOnly ? listing! : list(signal)).catch(() => undefined);
       if (found === undefined) return undefined;
       if (found.entries?.has(name) || found.uris.has(name)) return true;
-      return found.open ? undefined : false;
+      return found.open && !listedOnly ? undefined : false;
     },
     async get(name: string, { signal }: SourceCallOptions): Promise<SourceEntry | undefined> {
       // Cold listing of a resources server: read skill://<name> while listing, so a cold lookup
@@ -245,6 +245,12 @@ export function createMcpSkillSource(
       const found = await list(signal);
       return [...(found.entries?.keys() ?? []), ...found.uris.keys()];
     },
+    async summaries({ signal }: SourceCallOptions): Promise<SkillSummary[]> {
+      const found = await list(signal);
+      return [...found.entries?.values() ?? []].flatMap((entries) =>
+        entries.length === 1 ? summaryOf(entries[0]) : []
+      );
+    },
     async dispose(): Promise<void> {
       const open = client;
       client = undefined;
@@ -253,6 +259,42 @@ export function createMcpSkillSource(
       if (open) await (await open.catch(() => undefined))?.close();
     },
   };
+}
+
+/** The words a skillmux server adds to a `skills/list` entry (`_meta`), for keyword ranking. */
+const SUMMARY_META = "io.skillmux/summary";
+
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+/** A front matter list, written as a list or as one string split on `separator`. */
+const listOf = (value: unknown, separator: RegExp): string[] =>
+  (typeof value === "string" ? value.split(separator) : strings(value)).map((t) => t.trim())
+    .filter(Boolean);
+
+/**
+ * What a verified skills-extension entry says without reading `SKILL.md`: its front matter and the
+ * digest of its `SKILL.md` (checked when the skill is read), plus concepts and example tasks when
+ * the server adds them under `_meta["io.skillmux/summary"]`. None for a `"dynamic"` entry.
+ */
+function summaryOf(entry: SkillEntry): SkillSummary[] {
+  if (entry.resources === "dynamic") return [];
+  const file = entry.resources.find((r) => r.uri === entry.uri);
+  if (file === undefined) return [];
+  const front = entry.frontmatter;
+  const meta = (entry._meta as Record<string, unknown> | undefined)?.[SUMMARY_META] as
+    | { keywords?: unknown; tasks?: unknown }
+    | undefined;
+  return [{
+    name: front.name.toLowerCase(),
+    description: front.description,
+    digest: file.digest,
+    tags: listOf(front.tags, /,/),
+    keywords: strings(meta?.keywords),
+    tasks: strings(meta?.tasks),
+    location: entry.uri,
+    allowedTools: listOf(front["allowed-tools"], /\s+/),
+    remote: true,
+  }];
 }
 
 /**

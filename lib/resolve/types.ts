@@ -19,6 +19,12 @@ export interface SourceCallOptions {
   signal: AbortSignal;
   /** `peek` only: answer from what is already cached, without any I/O (else `undefined`). */
   cachedOnly?: boolean;
+  /**
+   * `peek` only: answer `false` for a name the cached listing does not name, even where the source
+   * could still serve it unlisted (a `skill://{name}` template). The resolver asks this once another
+   * source of the group lists the name: a listed copy is read, not a guess.
+   */
+  listedOnly?: boolean;
 }
 
 /** Raw skill text as a source holds it; the resolver parses and validates it. */
@@ -71,6 +77,48 @@ export interface SkillSource {
    * cannot have a skill and to name the lower sources a winner shadows.
    */
   peek?(name: string, options: SourceCallOptions): Promise<boolean | undefined>;
+  /**
+   * Optional: what the source can say about its skills without reading their bodies (a server's
+   * skills-extension listing, a table built once). The resolver's `list` uses these summaries and
+   * reads only the skills left out; a skill's body is read when it is resolved. A summary is
+   * trusted as far as a listing is: its `digest` is checked when the skill is read.
+   */
+  summaries?(options: SourceCallOptions): Promise<SkillSummary[]>;
+}
+
+/**
+ * One skill as a source's listing describes it, without its body (see `SkillSource.summaries`).
+ *
+ * @example A summary of a skill
+ * ```ts
+ * import type { SkillSummary } from "@skillmux/core";
+ * const summary: SkillSummary = {
+ *   name: "demo",
+ *   description: "Demo skill. Use when testing.",
+ *   digest: "sha256:" + "0".repeat(64),
+ * };
+ * console.log(summary.name);
+ * ```
+ */
+export interface SkillSummary {
+  /** The skill name (checked like any listed name). */
+  name: string;
+  /** What the skill does and when to use it. */
+  description: string;
+  /** `sha256:<64 hex>` of the skill document's bytes: `Skill.digest` once it is read. */
+  digest: string;
+  /** Search tags. */
+  tags?: string[];
+  /** More words for keyword ranking: concepts and example tasks. */
+  keywords?: string[];
+  /** Example tasks, one per line (also in `keywords`). */
+  tasks?: string[];
+  /** Where the document lives (a file path, key or URL). */
+  location?: string;
+  /** `allowed-tools` as the document declares them. */
+  allowedTools?: string[];
+  /** Remote content: its `allowed-tools` are requested, never granted. */
+  remote?: boolean;
 }
 
 /** Why a source was skipped or an entry ignored. */
@@ -121,8 +169,22 @@ export interface ListedSkill {
   location?: string;
   /** Labels of lower sources that have a valid skill of the same name. */
   shadows: string[];
-  /** The winning skill, parsed (frozen: shared with the resolver's parse cache). */
-  skill: Skill;
+  /** `sha256:<64 hex>` of the winning document's bytes (`Skill.digest`). */
+  digest: string;
+  /** Search tags of the winning skill. */
+  tags: string[];
+  /** Concepts and example tasks of the winning skill, for keyword ranking. */
+  keywords: string[];
+  /** Example tasks of the winning skill (also in `keywords`). */
+  tasks: string[];
+  /** The winner's granted `allowed-tools` (none for a remote skill: see `requestedAllowedTools`). */
+  allowedTools: string[];
+  /**
+   * The winning skill, parsed (frozen: shared with the resolver's parse cache), when the listing
+   * read it. A source with `summaries` (the skills extension, the built-ins) is listed without
+   * reading bodies: resolve the name to read it.
+   */
+  skill?: Skill;
   /** A remote skill's `allowed-tools`: requested, not granted (the skill's own list is empty). */
   requestedAllowedTools?: string[];
 }

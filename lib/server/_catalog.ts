@@ -20,6 +20,8 @@ export interface CatalogEntry {
   tags: string[];
   /** Concepts and example tasks, for keyword search. */
   keywords: string[];
+  /** Example tasks (also in `keywords`). */
+  tasks: string[];
   /**
    * The Markdown served for it: the parsed skill rendered with `renderSkill`, every example
    * naming the program it runs in a `**Command:**` line.
@@ -90,6 +92,7 @@ export class SkillCatalog {
         description: skill.description,
         tags: skill.tags,
         keywords: skillKeywords(skill),
+        tasks: skill.examples.map((e) => e.task),
         text: renderSkill(skill, SHOW_COMMANDS),
       };
     } catch {
@@ -112,6 +115,7 @@ export class SkillCatalog {
           description,
           tags: skill.tags,
           keywords: skillKeywords(skill),
+          tasks: skill.examples.map((e) => e.task),
           text: renderSkill(skill, SHOW_COMMANDS),
         };
         return { entry, digest: skill.digest };

@@ -45,9 +45,12 @@ export async function supportingFiles(folder: string, name: string): Promise<Ski
 
 const digest = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
-/** The `skills/list` entry of one served skill. */
+/**
+ * The `skills/list` entry of one served skill. `_meta["io.skillmux/summary"]` carries its concepts
+ * and example tasks, so a client ranks it by keywords without reading `SKILL.md`.
+ */
 export async function skillEntry(
-  entry: { name: string; description: string; text: string },
+  entry: { name: string; description: string; text: string; keywords?: string[]; tasks?: string[] },
   files: readonly SkillFileData[],
 ): Promise<Record<string, unknown>> {
   const uri = `skill://${entry.name}/SKILL.md`;
@@ -66,6 +69,9 @@ export async function skillEntry(
         size: file.bytes.byteLength,
       })),
     ],
+    _meta: {
+      "io.skillmux/summary": { keywords: entry.keywords ?? [], tasks: entry.tasks ?? [] },
+    },
   };
 }
 
