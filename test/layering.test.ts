@@ -14,6 +14,7 @@ const LIB = fileURLToPath(new URL("../lib/", import.meta.url));
 /** Rank of each top-level folder of lib/; files directly in lib/ (`_abort.ts`, …) are shared ground. */
 const LAYERS: Record<string, number> = {
   "": 0,
+  tokenizer: 0.5, // o200k counts: knows nothing else; catalog/tokens.ts loads it at run time
   storage: 1,
   skill: 2,
   mcp: 3,

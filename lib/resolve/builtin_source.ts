@@ -6,14 +6,58 @@
 
 import type { SkillSource, SourceEntry } from "./types.ts";
 
-type BuiltinTable = Readonly<Record<string, string>>;
+/** The built-in skill documents, keyed by skill name (see `@skillmux/core/builtin-skills`). */
+export type BuiltinSkillTable = Readonly<Record<string, string>>;
 
-let table: Promise<BuiltinTable> | undefined;
+/** Options of `createBuiltinSource`. */
+export interface BuiltinSourceOptions {
+  /**
+   * The skill texts to serve, e.g. `BUILTIN_SKILLS` from `@skillmux/core/builtin-skills` (or a
+   * function loading it lazily). Default: the package's `_builtin_skills.json`, loaded by URL
+   * beside this module on the first lookup.
+   */
+  skills?: BuiltinSkillTable | (() => Promise<BuiltinSkillTable>);
+}
 
-/** Load the generated table on first use, so bundles fetch it only when resolution gets here. */
-function loadTable(): Promise<BuiltinTable> {
-  table ??= import("./_builtin_skills.ts").then((m) => m.BUILTIN_SKILLS);
-  return table;
+let shared: Promise<BuiltinSkillTable> | undefined;
+
+/**
+ * Load the package's table on first use. It is JSON found by a URL relative to this module, so
+ * a bundler without code splitting does not inline its 480 kB: Deno and Node import it from the
+ * package's files, Vite and webpack emit it as an asset beside the bundle (`new URL(…,
+ * import.meta.url)`), and a browser fetches it.
+ */
+function loadShared(): Promise<BuiltinSkillTable> {
+  shared ??= loadTable(new URL("./_builtin_skills.json", import.meta.url)).catch((error) => {
+    shared = undefined;
+    throw error;
+  });
+  return shared;
+}
+
+async function loadTable(url: URL): Promise<BuiltinSkillTable> {
+  let table: unknown;
+  try {
+    table = (await import(/* @vite-ignore */ url.href, { with: { type: "json" } })).default;
+  } catch (error) {
+    // A browser where the JSON is an asset of another MIME type, or without JSON modules.
+    const answer = await fetch(url).catch(() => undefined);
+    if (!answer?.ok) {
+      throw new Error(
+        `Cannot load the built-in skills from ${url.href} (${
+          answer ? `HTTP ${answer.status}` : String(error)
+        }): in a bundle that does not ship it, pass createBuiltinSource({ skills: BUILTIN_SKILLS }) ` +
+          `with BUILTIN_SKILLS from "@skillmux/core/builtin-skills"`,
+        { cause: error },
+      );
+    }
+    table = await answer.json();
+  }
+  if (
+    typeof table !== "object" || table === null ||
+    !Object.values(table).every((text) => typeof text === "string")
+  ) throw new Error(`Cannot load the built-in skills from ${url.href}: not a name → text object`);
+  return table as BuiltinSkillTable;
 }
 
 /**
@@ -26,13 +70,14 @@ function loadTable(): Promise<BuiltinTable> {
  * ```
  */
 export async function builtinSkillNames(): Promise<string[]> {
-  return Object.keys(await loadTable()).sort();
+  return Object.keys(await loadShared()).sort();
 }
 
 /**
- * A source over the built-in skills (label `builtin`). They are compiled into
- * the library, so Deno, Node, `jsr:` and browser users get them with no file
- * access; the table loads lazily on the first lookup.
+ * A source over the built-in skills (label `builtin`). They ship inside the package, so Deno,
+ * Node, `jsr:` and browser users get them with no file access: the table (a JSON file beside
+ * this module) loads on the first lookup. A bundle that does not ship that file (one file, no
+ * assets) passes the table itself: `createBuiltinSource({ skills: BUILTIN_SKILLS })`.
  *
  * @example
  * ```ts
@@ -41,21 +86,32 @@ export async function builtinSkillNames(): Promise<string[]> {
  * console.log(hit.source, hit.skill.examples.length); // "builtin" 10
  * ```
  */
-export function createBuiltinSource(): SkillSource {
+export function createBuiltinSource(options: BuiltinSourceOptions = {}): SkillSource {
+  const given = options.skills;
+  let own: Promise<BuiltinSkillTable> | undefined;
+  const table = () =>
+    given === undefined
+      ? loadShared()
+      : typeof given === "function"
+      ? (own ??= given().catch((error) => {
+        own = undefined;
+        throw error;
+      }))
+      : Promise.resolve(given);
   return {
     label: "builtin",
     async get(name: string): Promise<SourceEntry | undefined> {
-      const skills = await loadTable();
+      const skills = await table();
       const text = Object.hasOwn(skills, name) ? skills[name] : undefined;
       return text === undefined
         ? undefined
         : { text, format: "markdown", location: `builtin:skills/${name}.md` };
     },
     async list(): Promise<string[]> {
-      return await builtinSkillNames();
+      return Object.keys(await table()).sort();
     },
     async peek(name: string): Promise<boolean> {
-      return Object.hasOwn(await loadTable(), name);
+      return Object.hasOwn(await table(), name);
     },
   };
 }
