@@ -5,6 +5,8 @@
  * @module
  */
 
+import { loaders } from "../_runtime_loaders.ts";
+
 /**
  * Headroom to keep below a model's limit when counting with o200k for a model
  * with another tokenizer: Claude's tokenizer is not public and o200k
@@ -72,9 +74,10 @@ function tokenizerModule(): string {
  * ```
  */
 export function countTokens(text: string): Promise<number> {
-  encoder ??= import(/* @vite-ignore */ /* webpackIgnore: true */ tokenizerModule()).then(
-    (m: { countO200kTokens: (text: string) => number }) => m.countO200kTokens,
-    () => estimateTokens,
-  );
+  encoder ??= (loaders.tokenizer?.() ??
+    import(/* @vite-ignore */ /* webpackIgnore: true */ tokenizerModule())).then(
+      (m: { countO200kTokens: (text: string) => number }) => m.countO200kTokens,
+      () => estimateTokens,
+    );
   return encoder.then((count) => count(text));
 }

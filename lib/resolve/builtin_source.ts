@@ -5,6 +5,7 @@
  */
 
 import type { SkillSource, SourceEntry } from "./types.ts";
+import { loaders } from "../_runtime_loaders.ts";
 
 /** The built-in skill documents, keyed by skill name (see `@skillmux/core/builtin-skills`). */
 export type BuiltinSkillTable = Readonly<Record<string, string>>;
@@ -28,10 +29,11 @@ let shared: Promise<BuiltinSkillTable> | undefined;
  * import.meta.url)`), and a browser fetches it.
  */
 function loadShared(): Promise<BuiltinSkillTable> {
-  shared ??= loadTable(new URL("./_builtin_skills.json", import.meta.url)).catch((error) => {
-    shared = undefined;
-    throw error;
-  });
+  shared ??= (loaders.builtinSkills?.() ??
+    loadTable(new URL("./_builtin_skills.json", import.meta.url))).catch((error) => {
+      shared = undefined;
+      throw error;
+    });
   return shared;
 }
 
