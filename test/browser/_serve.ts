@@ -17,6 +17,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { build } from "esbuild";
+import { readFile } from "node:fs/promises";
 
 /** Options of {@linkcode serveBundle}. */
 export interface ServeBundleOptions {
@@ -89,6 +90,10 @@ export async function serveBundle(
     `<!doctype html>\n<html><head><meta charset="utf-8"><title>${title}</title>${css}</head>` +
       `<body>${options.body ?? ""}<script type="module" src="/bundle.js"></script></body></html>\n`,
   );
+  // The built-in skills are a JSON file the library loads by URL beside its module: an esbuild
+  // app copies it beside its bundle and chunks (Vite emits it as an asset by itself).
+  const skills = await readFile(path.resolve("lib/resolve/_builtin_skills.json"));
+  for (const dir of ["", "/chunks"]) files.set(`${dir}/_builtin_skills.json`, skills);
   for (const [urlPath, content] of Object.entries(options.files ?? {})) files.set(urlPath, content);
 
   const server = createServer((request, response) => {

