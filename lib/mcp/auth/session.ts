@@ -95,6 +95,11 @@ export class OAuthSession {
   #dpop: OAuth.DPoPHandle | undefined;
   #dpopKey: DPoPKey | undefined;
 
+  /** The server's name in messages: the registry name `connect()` passes, else the URL's host. */
+  get server(): string {
+    return this.#name;
+  }
+
   /** A session for the MCP server at `url`. */
   constructor(url: string | URL, options: AuthOptions, session: OAuthSessionOptions = {}) {
     this.url = new URL(url);
