@@ -1,6 +1,7 @@
 // The npm package as a user gets it: `npm pack` (which builds dist/), install the tarball into a
 // fresh Node project, then
 //   1. import every export path in Node, and check the zero-config resolver and the built-ins;
+//      run README.md's Node example as written in a default `npm init -y` project;
 //   2. without the optional peer @modelcontextprotocol/sdk, `./server` still imports and
 //      `serveSkills()` / `skillmux serve` say which package to install; with it, the server serves;
 //      likewise `./ai-sdk` and `./langchain` without and with `ai` and `@langchain/core`;
@@ -16,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import process from "node:process";
 import { promisify } from "node:util";
+import { blockAfter } from "./_markdown.ts";
 
 const root = resolve(import.meta.dirname ?? ".", "..");
 const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as {
@@ -93,6 +95,22 @@ console.log(JSON.stringify({
   step(
     `imported ${entries.length} entries in Node; user skills win over ${got.builtins} built-ins`,
   );
+
+  // README.md's Node example, as written, in the project `npm init -y` makes (CommonJS by default).
+  const initProject = join(home, "npm-init");
+  await mkdir(initProject);
+  sh("npm", ["init", "-y"], initProject);
+  await symlink(join(consumer, "node_modules"), join(initProject, "node_modules"), "dir");
+  const example = blockAfter(await readFile(join(root, "README.md"), "utf8"), "### Node", "js");
+  await writeFile(join(initProject, "app.mjs"), example);
+  const printed = sh(process.execPath, ["app.mjs"], initProject);
+  assert.match(
+    printed,
+    /^samtools builtin\b/m,
+    `README's app.mjs lists the built-ins:\n${printed}`,
+  );
+  assert.match(printed, /^builtin \S/m, `README's app.mjs resolves samtools:\n${printed}`);
+  step("README.md's Node example runs as app.mjs in an `npm init -y` project");
 
   // 2. The server without and with its optional peer.
   const missing = await script(

@@ -1,5 +1,6 @@
 // Private: "did you mean …?" for a skill or server name the user mistyped.
 
+import type { Catalog } from "../catalog/types.ts";
 import { CliError } from "./_args.ts";
 
 /** Edit distance (insert, delete, substitute, swap two neighbours) of `a` and `b`, capped past `max`. */
@@ -62,4 +63,9 @@ export async function suggesting<T>(
     if (hint === "") throw error;
     throw new CliError(`${(error as Error).message}${hint}`, { cause: error });
   }
+}
+
+/** Every id of `catalog`, usable or waiting for approval: what a typed catalog id may mean. */
+export function catalogIds(catalog: Catalog): string[] {
+  return [...catalog.entries.map((e) => e.id), ...catalog.held.map((h) => h.entry.id)];
 }

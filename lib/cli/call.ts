@@ -14,6 +14,7 @@ import { stdio } from "../mcp/transport/stdio.ts";
 import { schemaProblems } from "../prompt/_execute.ts";
 import { skillText } from "../prompt/_fence.ts";
 import { CliError, str, UsageError, type Values } from "./_args.ts";
+import { catalogIds, didYouMean } from "./_suggest.ts";
 import type { Command } from "./_command.ts";
 import { type Context, printJson } from "./_context.ts";
 import { withCatalog } from "./catalog.ts";
@@ -42,7 +43,11 @@ function entryOf(catalog: Catalog, id: string): CatalogEntry {
       `"${id}" waits for approval; review it with "skillmux approve", then run: skillmux approve ${id}`,
     );
   }
-  throw new CliError(`No catalog entry "${id}" (list them with: skillmux tools)`);
+  throw new CliError(
+    `No catalog entry "${id}" (list them with: skillmux tools)${
+      didYouMean(id, catalogIds(catalog))
+    }`,
+  );
 }
 
 /** One content block as terminal text (remote text cleaned of hidden and control characters). */

@@ -18,6 +18,7 @@ import { createResolver } from "../resolve/resolver.ts";
 import type { SkillSource } from "../resolve/types.ts";
 import { createFsStorage } from "../storage/fs.ts";
 import { CliError, str, UsageError, type Values } from "./_args.ts";
+import { catalogIds, didYouMean } from "./_suggest.ts";
 import type { Command } from "./_command.ts";
 import { cliInvocation } from "./_invocation.ts";
 import { type Context, ensureConfigDir, printJson } from "./_context.ts";
@@ -223,7 +224,10 @@ const approve: Command = {
       const unknown = chosen.filter((id) =>
         !held.some((h) => h.entry.id === id) && !catalog.get(id)
       );
-      if (unknown.length > 0) throw new CliError(`No catalog entry "${unknown[0]}"`);
+      if (unknown.length > 0) {
+        const hint = didYouMean(unknown[0], catalogIds(catalog));
+        throw new CliError(`No catalog entry "${unknown[0]}"${hint}`);
+      }
       await catalog.approve(chosen);
       if (ctx.json) return printJson(ctx, { approved: chosen, held: catalog.held }), 0;
       ctx.out(`${ctx.paint.ok("✓")} Approved ${chosen.join(", ")}`);

@@ -9,7 +9,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { listSkills, resolveSkill } from "../resolve/default_sources.ts";
-import { createBuiltinSource } from "../resolve/builtin_source.ts";
+import { builtinSkillNames, createBuiltinSource } from "../resolve/builtin_source.ts";
 import { isSkillNotFoundError } from "../resolve/errors.ts";
 import { normalizeSkillName } from "../skill/name.ts";
 import { parseSkill } from "../skill/parse.ts";
@@ -110,7 +110,7 @@ const add: Command = {
   summary: "Install a skill file (or a folder with SKILL.md) into the user or community folder",
   options: [
     "--community    install into the community folder instead of the user folder",
-    "--force        replace a skill of the same name in that folder",
+    "--force        replace a skill of the same name in that folder, or install one with lint errors",
   ],
   spec: { community: { type: "boolean" }, force: { type: "boolean" } },
   async run(ctx, [file], values) {
@@ -133,17 +133,29 @@ const add: Command = {
         }); use --force to replace it`,
       );
     }
+    // A skill that fails the quality bar would still win over a curated built-in in every
+    // prompt: refused unless --force, naming the built-in it would shadow.
+    const errors = lintSkill(skill).filter((d) => d.severity === "error");
+    const builtin = (await builtinSkillNames()).includes(skill.name);
+    const shadows = builtin ? `; it would shadow the built-in "${skill.name}" skill` : "";
+    if (errors.length > 0 && values.force !== true) {
+      throw new CliError(
+        `Skill "${skill.name}" fails skillmux skill lint with ${errors.length} error${
+          errors.length === 1 ? "" : "s"
+        } (first: ${errors[0].message})${shadows}; fix them or use --force to install it anyway`,
+      );
+    }
     if ((root + sep).startsWith(folders.config + sep)) await ensureConfigDir(ctx);
     const key = `${skill.name}${skill.format === "toml" ? ".toml" : ".md"}`;
     await storage.set(key, text);
     for (const old of existing) if (old !== key) await storage.delete(old);
     for (const d of diagnostics) ctx.err(`warning: ${d.message}`);
-    const problems = lintSkill(skill).filter((d) => d.severity === "error").length;
-    if (problems > 0) {
+    if (errors.length > 0) {
       ctx.err(
-        `note: "${skill.name}" misses the quality bar (${problems} problems); see skillmux skill lint ${file}`,
+        `note: "${skill.name}" misses the quality bar (${errors.length} problems); see skillmux skill lint ${file}`,
       );
     }
+    if (builtin) ctx.err(`note: "${skill.name}" now shadows the built-in "${skill.name}" skill`);
     if (ctx.json) {
       return printJson(ctx, { name: skill.name, source: tier, path: join(root, key) }), 0;
     }

@@ -134,3 +134,21 @@ test("call: a task-required tool runs as a task, with task status lines", async 
   assert.match(stderr, /everything__simulate-research-query: task working Gathering sources/);
   assert.match(stderr, /everything__simulate-research-query: task completed/);
 });
+
+test("call and approve: a mistyped catalog id gets a did-you-mean", async () => {
+  const call = await sub(["call", "everything__eco", '{"message":"hi"}'], home.env);
+  assert.equal(call.code, 1);
+  assert.match(
+    call.stderr,
+    /No catalog entry "everything__eco".*; did you mean "everything__echo"\?/,
+  );
+  // A held entry is a catalog id too: approve suggests it.
+  const approve = await sub(["approve", "everything__get-sun"], home.env);
+  assert.equal(approve.code, 1);
+  assert.match(
+    approve.stderr,
+    /No catalog entry "everything__get-sun"; did you mean "everything__get-sum"\?/,
+  );
+  const far = await sub(["call", "zzzz"], home.env);
+  assert.doesNotMatch(far.stderr, /did you mean/);
+});

@@ -99,8 +99,15 @@ describe("skill list / show", () => {
 
 describe("skill add / remove", () => {
   test("add installs into the user folder, shadowing the built-in, where resolveSkill sees it", async () => {
-    const added = await cli(["skill", "add", join(files, "samtools.md")], env);
+    // samtools.md misses the quality bar: refused without --force, naming the built-in.
+    const refused = await sub(["skill", "add", join(files, "samtools.md")], env);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /"samtools" fails skillmux skill lint with \d+ errors \(first: /);
+    assert.match(refused.stderr, /it would shadow the built-in "samtools" skill; .*--force/);
+    await assert.rejects(stat(join(env.XDG_CONFIG_HOME, "skillmux", "skills", "samtools.md")));
+    const added = await cli(["skill", "add", join(files, "samtools.md"), "--force"], env);
     assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stderr, /now shadows the built-in "samtools" skill/);
     const path = join(env.XDG_CONFIG_HOME, "skillmux", "skills", "samtools.md");
     assert.match(added.stdout, /Installed "samtools" in the user skills/);
     assert.equal(
@@ -124,10 +131,23 @@ describe("skill add / remove", () => {
   });
 
   test("--community installs into the community folder", async () => {
-    const added = await cli(["skill", "add", join(files, "weak.md"), "--community"], env);
+    const refused = await cli(["skill", "add", join(files, "weak.md"), "--community"], env);
+    assert.equal(refused.code, 1);
+    assert.doesNotMatch(refused.stderr, /shadow/, "weak is no built-in");
+    const added = await cli(
+      ["skill", "add", join(files, "weak.md"), "--community", "--force"],
+      env,
+    );
     assert.equal(added.code, 0);
     assert.match(added.stderr, /misses the quality bar/);
     assert.equal((await resolveSkill("weak", { env })).source, "community");
+  });
+
+  test("a skill that passes lint installs without --force and shadows nothing", async () => {
+    const added = await cli(["skill", "add", join(files, "demo.md")], env);
+    assert.equal(added.code, 0, added.stderr);
+    assert.equal(added.stderr, "");
+    assert.equal((await cli(["skill", "remove", "demo"], env)).code, 0);
   });
 
   test("invalid or unreadable files are refused and nothing is written", async () => {

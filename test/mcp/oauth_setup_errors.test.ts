@@ -66,3 +66,15 @@ test("an iss refusal says the sign-in was rejected", async () => {
   assert.match(error.message, /the sign-in was rejected$/);
   assert.doesNotMatch(error.message, /ignored/);
 });
+
+test("a step-up that gives up names the server by its name, not host:port", async () => {
+  // Every token is refused with 403 insufficient_scope, so step-up runs out of rounds.
+  const always = { has: () => true } as unknown as Set<string>;
+  const error = await signInError({ forbid: always }, {
+    redirectUri: "http://127.0.0.1:9/cb",
+    maxStepUps: 1,
+  });
+  assert.ok(isOAuthError(error, "insufficient_scope"), String(error));
+  assert.match(error.message, /^docs: the server still refuses the request for want of scope/);
+  assert.doesNotMatch(error.message, /127\.0\.0\.1|localhost/);
+});

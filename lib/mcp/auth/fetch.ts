@@ -50,9 +50,9 @@ export function createAuthFetch(
         if (await session.insufficientScope(challenge)) continue;
         throw new OAuthError(
           "insufficient_scope",
-          `${session.url.host}: the server still refuses the request for want of scope ` +
+          `${session.server}: the server still refuses the request for want of scope ` +
             `"${challenge.scope ?? ""}" after the step-up limit`,
-          { server: session.url.host },
+          { server: session.server },
         );
       }
       if (response.ok) session.succeeded();

@@ -19,6 +19,7 @@ import type {
   OAuthTokenRecord,
   SignOutOptions,
   SignOutResult,
+  TokenRequest,
 } from "./types.ts";
 import { authorize } from "./_authorize.ts";
 import { createDPoP, dpopAlgorithm, dpopKey } from "./_dpop.ts";
@@ -91,15 +92,24 @@ export class OAuthSession {
   #discovery: Discovery | undefined;
   #requested: string | undefined;
   #stepUps = 0;
+  /** The token `auth.getToken` gave last. */
+  #external: string | undefined;
+  #addSecret: (value: string) => void;
   /** The DPoP handle (its key pair lives only here, never in the store), once the AS did DPoP. */
   #dpop: OAuth.DPoPHandle | undefined;
   #dpopKey: DPoPKey | undefined;
+
+  /** The server's name in messages: the registry name `connect()` passes, else the URL's host. */
+  get server(): string {
+    return this.#name;
+  }
 
   /** A session for the MCP server at `url`. */
   constructor(url: string | URL, options: AuthOptions, session: OAuthSessionOptions = {}) {
     this.url = new URL(url);
     this.#options = options;
     const add = secretAdder(session.secrets);
+    this.#addSecret = add;
     optionSecrets(options).forEach(add);
     this.#store = revealingStore(options.store ?? createMemoryOAuthStore(), add);
     this.#name = session.server ?? this.url.host;
@@ -138,9 +148,51 @@ export class OAuthSession {
    * ```
    */
   async credentials(): Promise<{ token?: string; dpop?: DPoPKey }> {
+    if (this.#options.getToken !== undefined) {
+      return { token: this.#external ?? await this.#externalToken("initial", undefined) };
+    }
     const token = await this.#accessToken();
     if (token === undefined) return {};
     return token.bound ? { token: token.value, dpop: this.#dpopKey } : { token: token.value };
+  }
+
+  /** A token from `auth.getToken`, kept for later requests and added to the redaction list. */
+  #externalToken(
+    reason: TokenRequest["reason"],
+    challenge: BearerChallenge | undefined,
+  ): Promise<string> {
+    return this.#serial(async () => {
+      if (reason === "initial" && this.#external !== undefined) return this.#external;
+      return await this.#fetchExternal(reason, challenge);
+    });
+  }
+
+  /** Ask `auth.getToken` (the caller holds the session's turn). */
+  async #fetchExternal(
+    reason: TokenRequest["reason"],
+    challenge: BearerChallenge | undefined,
+  ): Promise<string> {
+    {
+      const token = await this.#options.getToken!({
+        reason,
+        server: this.#name,
+        resource: this.url.href,
+        ...(challenge?.scope !== undefined ? { scope: challenge.scope } : {}),
+        ...(challenge?.resourceMetadata !== undefined
+          ? { resourceMetadata: challenge.resourceMetadata }
+          : {}),
+      });
+      if (typeof token !== "string" || token === "") {
+        throw new OAuthError(
+          "sign_in_required",
+          `${this.#name}: auth.getToken (${reason}) gave no token; it must resolve with a non-empty string`,
+          { server: this.#name },
+        );
+      }
+      this.#addSecret(token);
+      this.#external = token;
+      return token;
+    }
   }
 
   /** Tokens this session can present: a DPoP-bound token only with the key it is bound to. */
@@ -184,6 +236,10 @@ export class OAuthSession {
    * when the server publishes no OAuth metadata and there is no way to sign in.
    */
   unauthorized(challenge: BearerChallenge | undefined, sent: string | undefined): Promise<boolean> {
+    if (this.#options.getToken !== undefined) {
+      if (this.#external !== undefined && this.#external !== sent) return Promise.resolve(true);
+      return this.#externalToken("unauthorized", challenge).then(() => true);
+    }
     return this.#serial(async () => {
       const record = await this.#store.get(this.url.href);
       if (
@@ -220,6 +276,10 @@ export class OAuthSession {
     return this.#serial(async () => {
       if (this.#stepUps >= (this.#options.maxStepUps ?? 2)) return false;
       this.#stepUps++;
+      if (this.#options.getToken !== undefined) {
+        await this.#fetchExternal("insufficient_scope", challenge);
+        return true;
+      }
       const discovery = await this.#discover(challenge.resourceMetadata);
       const record = this.#bind(await this.#store.get(this.url.href), discovery);
       await this.#obtain(record, discovery, union(this.#requested, challenge.scope));

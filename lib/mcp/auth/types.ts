@@ -115,6 +115,29 @@ export interface AuthOptions {
    * bearer tokens.
    */
   dpop?: boolean;
+  /**
+   * A token obtained elsewhere (an enterprise identity provider's token exchange, a workload
+   * identity's JWT bearer grant, a secret manager): when set, the session does no discovery,
+   * registration or sign-in of its own. It calls `getToken` before the first request (reason
+   * `"initial"`), again after a 401 (`"unauthorized"`, at most twice per request) and after a 403
+   * `insufficient_scope` (`"insufficient_scope"`, with the scope asked for, up to `maxStepUps`),
+   * and sends the answer as a bearer token. Tokens it returns are redacted like the session's own.
+   */
+  getToken?: (request: TokenRequest) => Promise<string>;
+}
+
+/** What {@linkcode AuthOptions.getToken} is asked for. */
+export interface TokenRequest {
+  /** Why a token is needed: before the first request, after a 401, or after a 403 step-up. */
+  reason: "initial" | "unauthorized" | "insufficient_scope";
+  /** The server's name (as in messages). */
+  server: string;
+  /** The MCP server URL: the `resource` (RFC 8707) the token is for. */
+  resource: string;
+  /** The scope the server's challenge asked for, when it named one. */
+  scope?: string;
+  /** The protected-resource metadata URL of the server's challenge, when it named one. */
+  resourceMetadata?: string;
 }
 
 /** Options of `OAuthSession.signOut()`. */
