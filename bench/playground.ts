@@ -4,18 +4,23 @@
 //    (built-in skill texts, tokenizer tables);
 //  - time from navigation to the first listed skill in Chromium, against `npm start`'s skills
 //    server, side by side with the time to DOMContentLoaded of the same page (the ratio says how
-//    much of the wait is the library's own work: discovery, listing, parsing).
-// Run: node --import tsx bench/playground.ts [runs=5]
+//    much of the wait is the library's own work: discovery, listing, parsing), median of `runs`
+//    fresh browser profiles, with the requests and the waves of chunks of one visit;
+//  - requests in IDLE_SECONDS (default 30) idle seconds on each view, with server-everything
+//    added (target 0), and which views loaded the tokenizer tables (o200k chunk).
+// Timings are printed, never asserted. Run: node --import tsx bench/playground.ts [runs=10]
 
 import { spawn } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import * as path from "node:path";
 import process from "node:process";
 import { gzipSync } from "node:zlib";
-import { chromium } from "@playwright/test";
+import { chromium, type Page } from "@playwright/test";
+import { startEverything } from "../test/mcp/_servers.ts";
 
 const dist = path.resolve("playground/dist");
-const runs = Number(process.argv[2] ?? 5);
+const runs = Number(process.argv[2] ?? 10);
+const idleMs = Number(process.env.IDLE_SECONDS ?? 30) * 1_000;
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
 const { build } = await import("vite");
@@ -67,10 +72,14 @@ try {
   });
   const skill: number[] = [];
   const dcl: number[] = [];
+  /** One visit's requests: [ms since navigation, url], to see chunk waves. */
+  let visit: Array<[number, string]> = [];
   for (let i = 0; i <= runs; i++) {
     const context = await browser.newContext(); // fresh IndexedDB: a first visit every time
     const page = await context.newPage();
     const t0 = Date.now();
+    const seen: Array<[number, string]> = [];
+    page.on("request", (r) => void seen.push([Date.now() - t0, r.url()]));
     await page.goto(url, { waitUntil: "domcontentloaded" });
     const t1 = Date.now();
     await page.locator('[data-testid="skill-list"] li').first().waitFor({ timeout: 30_000 });
@@ -78,16 +87,90 @@ try {
     if (i > 0) { // the first run warms the server and the OS caches
       dcl.push(t1 - t0);
       skill.push(t2 - t0);
+      if (i === 1) visit = seen.filter(([ms]) => ms <= t2 - t0);
     }
     await context.close();
   }
-  await browser.close();
-  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const [s, d] = [median(skill), median(dcl)];
   console.log(
     `navigation → first listed skill: median ${s} ms over ${runs} fresh visits ` +
-      `(DOMContentLoaded ${d} ms; ratio ${(s / Math.max(d, 1)).toFixed(1)}x)`,
+      `(min ${Math.min(...skill)}, max ${Math.max(...skill)}; DOMContentLoaded ${d} ms; ` +
+      `ratio ${(s / Math.max(d, 1)).toFixed(1)}x)`,
   );
+  const chunks = visit.filter(([, u]) => /\/assets\//.test(u));
+  const waves = new Set(chunks.map(([ms]) => Math.round(ms / 50))).size;
+  console.log(
+    `  one visit: ${visit.length} requests until the first skill, ${chunks.length} of them ` +
+      `chunks in ${waves} waves (50 ms apart), the last requested at ${
+        chunks.at(-1)?.[0] ?? 0
+      } ms; ` +
+      `tokenizer tables ` +
+      `${visit.some(([, u]) => /o200k/.test(u)) ? "LOADED" : "not loaded"}`,
+  );
+  await idle(browser, url);
+  await browser.close();
 } finally {
   start.kill("SIGTERM");
+}
+
+/** Requests in `idleMs` on each view once it settled, with server-everything added. */
+async function idle(browser: import("@playwright/test").Browser, url: string): Promise<void> {
+  const everything = await startEverything("streamableHttp");
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const sent: string[] = [];
+  let view = "first load";
+  const tokenizerIn = new Set<string>();
+  page.on("request", (r) => {
+    sent.push(`${r.method()} ${r.url()}`);
+    if (/o200k/.test(r.url())) tokenizerIn.add(view);
+  });
+  try {
+    await page.goto(url);
+    await page.getByTestId("tab-servers").click();
+    await page.getByLabel("Name", { exact: true }).fill("everything");
+    await page.getByLabel("URL", { exact: true }).fill(everything.url);
+    await page.getByTestId("server-add").click();
+    await page.getByTestId("server-everything").waitFor();
+    const views = [
+      "servers",
+      "skills",
+      "tools",
+      "resources",
+      "prompts",
+      "prompt",
+      "approvals",
+      "activity",
+      "settings",
+    ];
+    const rows: string[] = [];
+    for (view of views) {
+      await page.getByTestId(`tab-${view}`).click();
+      await settle(page, sent);
+      const before = sent.length;
+      await page.waitForTimeout(idleMs);
+      const during = sent.slice(before);
+      rows.push(
+        `${view} ${during.length}${during.length ? ` (${during.slice(0, 3).join(", ")})` : ""}`,
+      );
+    }
+    console.log(`requests in ${idleMs / 1000} idle s per view (target 0): ${rows.join(" · ")}`);
+    console.log(
+      `  tokenizer tables loaded on: ${[...tokenizerIn].join(", ") || "no view"}`,
+    );
+  } finally {
+    await context.close();
+    await everything.close();
+  }
+}
+
+/** Wait until no request started for 2 s (the view finished loading), at most 30 s. */
+async function settle(page: Page, sent: string[]): Promise<void> {
+  const until = Date.now() + 30_000;
+  let seen = -1;
+  while (sent.length !== seen && Date.now() < until) {
+    seen = sent.length;
+    await page.waitForTimeout(2_000);
+  }
 }

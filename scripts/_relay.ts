@@ -11,6 +11,12 @@
  * - it forwards only to targets the page registered with that token (`POST /targets`
  *   `{"url": "https://…"}` answers the route `/t/<id>`); any other path is refused.
  *
+ * With `stdio: true` (`RELAY_STDIO=1 npm start`) it also starts stdio servers the page registered
+ * with that token (`POST /stdio` `{"command", "args", "env"}` answers the route `/s/<id>`, which
+ * speaks Streamable HTTP; one child per session, ended by DELETE of the session, by
+ * `DELETE /stdio/<id>` and when the relay closes; see scripts/_relay_stdio.ts). Off, `POST /stdio`
+ * is refused with 403 and nothing is started.
+ *
  * A refusal answers before anything reaches a target: 421 wrong Host, 403 wrong Origin, 401
  * missing or wrong token, 403 a route nobody registered; the body is JSON `{ "error": … }`.
  * Forwarded: the MCP request headers, the body, the status, the MCP answer headers and the body
@@ -22,6 +28,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { parseCommand, StdioRoutes } from "./_relay_stdio.ts";
 
 /** Request headers passed on to the target (lower case). */
 const REQUEST_HEADERS = [
@@ -52,6 +59,8 @@ export interface RelayOptions {
   origins: readonly string[];
   /** Port on 127.0.0.1; 0 (default) for any free one. */
   port?: number;
+  /** Start the stdio servers the page registers (default false: `POST /stdio` is refused). */
+  stdio?: boolean;
 }
 
 /** A running relay. */
@@ -60,6 +69,10 @@ export interface Relay {
   url: string;
   /** The per-run token the page must send in `X-Skillmux-Relay-Token`. */
   token: string;
+  /** Whether it starts stdio servers. */
+  stdio: boolean;
+  /** How many stdio children run now. */
+  children(): number;
   close(): Promise<void>;
 }
 
@@ -67,6 +80,7 @@ export interface Relay {
 export async function startRelay(options: RelayOptions): Promise<Relay> {
   const token = randomBytes(32).toString("base64url");
   const targets = new Map<string, string>();
+  const stdio = new StdioRoutes();
   let host = "";
   const server = createServer((req, res) => {
     handle(req, res).catch((error) => {
@@ -121,6 +135,9 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     }
     const path = new URL(req.url ?? "/", "http://relay").pathname;
     if (path === "/targets" && req.method === "POST") return await register(req, res, origin);
+    if (path === "/stdio" || path.startsWith("/stdio/") || path.startsWith("/s/")) {
+      return await stdioRoute(req, res, origin, path);
+    }
     const target = path.startsWith("/t/") ? targets.get(path.slice(3)) : undefined;
     if (target === undefined) {
       return refuse(
@@ -149,6 +166,50 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     targets.set(id, url.href);
     res.writeHead(201, { "content-type": "application/json", ...cors(origin) });
     res.end(JSON.stringify({ url: `http://${host}/t/${id}`, target: url.href }));
+  }
+
+  async function stdioRoute(
+    req: IncomingMessage,
+    res: ServerResponse,
+    origin: string,
+    path: string,
+  ): Promise<void> {
+    if (!options.stdio) {
+      return refuse(
+        res,
+        403,
+        "relay: this npm start does not start stdio servers (start it with RELAY_STDIO=1)",
+        origin,
+      );
+    }
+    if (path === "/stdio" && req.method === "POST") {
+      let command;
+      try {
+        command = parseCommand(JSON.parse((await readBody(req)).toString("utf8")));
+      } catch (error) {
+        return refuse(res, 400, `relay: POST /stdio: ${(error as Error).message}`, origin);
+      }
+      const id = stdio.register(command);
+      res.writeHead(201, { "content-type": "application/json", ...cors(origin) });
+      return void res.end(JSON.stringify({ url: `http://${host}/s/${id}` }));
+    }
+    if (path.startsWith("/stdio/") && req.method === "DELETE") {
+      const known = stdio.unregister(path.slice(7));
+      res.writeHead(known ? 204 : 404, cors(origin));
+      return void res.end();
+    }
+    let body: unknown;
+    if (req.method === "POST") {
+      try {
+        body = JSON.parse((await readBody(req)).toString("utf8"));
+      } catch {
+        return refuse(res, 400, "relay: the body is not JSON", origin);
+      }
+    }
+    for (const [name, value] of Object.entries(cors(origin))) res.setHeader(name, value);
+    if (!path.startsWith("/s/") || !(await stdio.handle(path.slice(3), req, res, body))) {
+      return refuse(res, 403, `relay: ${path} is not a stdio server the page added`, origin);
+    }
   }
 
   async function forward(
@@ -199,11 +260,15 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   return {
     url: `http://${host}`,
     token,
-    close: () =>
-      new Promise<void>((resolve) => {
+    stdio: options.stdio === true,
+    children: () => stdio.running,
+    close: async () => {
+      await stdio.close();
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+    },
   };
 }
 

@@ -8,7 +8,8 @@
  * Environment: `PORT` (playground, default 5173), `SKILLS_PORT` (skills server, default 3737),
  * `RELAY_PORT` (default 0: any free port), `SKILLS_FOLDER` (the folder the skills server serves,
  * default `examples/team-skills`; `skills` serves every built-in), `SKIP_BUILD=1` to serve an
- * existing `playground/dist`.
+ * existing `playground/dist`, `RELAY_STDIO=1` to let the relay start the stdio servers the person
+ * adds in the page (off by default: a page script holding the token could then run commands).
  * A taken port moves to the next one (10 tries, as Vite does); when all are taken it says how to
  * pick another and exits 1.
  *
@@ -31,6 +32,7 @@ const root = path.resolve("playground/dist");
 const port = Number(process.env.PORT ?? 5173);
 const skillsPort = Number(process.env.SKILLS_PORT ?? 3737);
 const relayPort = Number(process.env.RELAY_PORT ?? 0);
+const relayStdio = process.env.RELAY_STDIO === "1";
 // The skills server's folder: the example team folder, so that the page shows the priority chain
 // (user > mcp:skills > builtin) with most skills built in and one team convention shadowing one.
 const folder = path.resolve(process.env.SKILLS_FOLDER || "examples/team-skills");
@@ -80,9 +82,16 @@ const skills = await listenFrom(
   "skills server",
   (port) => serveSkills({ port, allowedOrigins: origins, folder }),
 ).catch((error) => portTaken(error, skillsPort, "SKILLS_PORT"));
-const relay = await listenFrom(relayPort, "relay", (port) => startRelay({ port, origins }))
+const relay = await listenFrom(
+  relayPort,
+  "relay",
+  (port) => startRelay({ port, origins, stdio: relayStdio }),
+)
   .catch((error) => portTaken(error, relayPort, "RELAY_PORT"));
-config = JSON.stringify({ server: skills.url, relay: { url: relay.url, token: relay.token } });
+config = JSON.stringify({
+  server: skills.url,
+  relay: { url: relay.url, token: relay.token, stdio: relay.stdio },
+});
 
 let stopping = false;
 async function stop(): Promise<void> {
@@ -112,4 +121,9 @@ if (process.env.SKIP_BUILD !== "1") {
 console.log(`skillmux playground: ${origin}/`);
 console.log(`skills server: ${skills.url}`);
 console.log(`relay for servers without CORS: ${relay.url} (token in /playground.json)`);
+console.log(
+  relay.stdio
+    ? "  it also starts the stdio servers you add in the page (RELAY_STDIO=1)"
+    : "  stdio servers: restart with RELAY_STDIO=1 to add them in the page",
+);
 console.log(`  connect another client: ${cliInvocation()} mcp add ${skills.url} --name skillmux`);

@@ -23,8 +23,11 @@ export async function explain(
   // Before the policy case: the library's advice (pass stdio()) is meant for code, not a page.
   if (/is a stdio server/.test(message)) {
     return `${message.split(":")[0]}: a page cannot start processes. Run it as a Streamable HTTP server and add its URL ` +
-      `(tick "via the npm start relay" if it sends no CORS headers); the relay does not spawn stdio servers yet.`;
+      `(tick "via the npm start relay" if it sends no CORS headers), or restart npm start with RELAY_STDIO=1 and ` +
+      `add it again (under "Add a stdio server", or paste it): the relay then starts it.`;
   }
+  // The relay's own words (refusals, stdio off): already meant for a person.
+  if (/npm start relay|RELAY_STDIO/.test(message)) return message;
   if (name === "PolicyError" || /policy/i.test(name)) {
     return `Refused before sending anything: ${message}`;
   }

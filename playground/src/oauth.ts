@@ -10,7 +10,7 @@
 // Cross-Origin-Opener-Policy cuts `window.opener`) and closes. Tokens live in IndexedDB, the
 // secret fields sealed under a non-extractable WebCrypto key.
 import { createSecretBox, prepareServer, type RegisteredServer } from "@skillmux/core";
-import { createOAuthStore, OAuthSession } from "@skillmux/core/oauth";
+import { createOAuthStore, type OAuthRecord, type OAuthStore, OAuthSession } from "@skillmux/core/oauth";
 import { createIndexedDbStorage, loadIndexedDbCryptoKey } from "@skillmux/core/indexed-db";
 import { answers } from "./errors.ts";
 import { signInPopupUrl } from "./popup_url.ts";
@@ -19,9 +19,37 @@ const CHANNEL = "skillmux-oauth";
 const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 
 /** Registrations and tokens, per MCP server, in IndexedDB, sealed. */
-export const oauthStore = createOAuthStore(createIndexedDbStorage({ dbName: "skillmux-oauth" }), {
+const sealed = createOAuthStore(createIndexedDbStorage({ dbName: "skillmux-oauth" }), {
   box: createSecretBox({ key: () => loadIndexedDbCryptoKey({ name: "oauth" }) }),
 });
+
+/**
+ * The sealed store with the records this page already read kept in memory: a session's DELETE
+ * from `pagehide` then has its token at once (an IndexedDB read and a WebCrypto decrypt finish
+ * only after the page is gone, and the DELETE was lost). Other tabs say when they change a record
+ * (a refresh rotates tokens), and this tab reads it afresh.
+ */
+const held = new Map<string, OAuthRecord | undefined>();
+const changes = new BroadcastChannel("skillmux-oauth-store");
+changes.onmessage = (event) => void held.delete(String(event.data));
+export const oauthStore: OAuthStore = {
+  async get(resource) {
+    if (held.has(resource)) return structuredClone(held.get(resource));
+    const record = await sealed.get(resource);
+    held.set(resource, record);
+    return structuredClone(record);
+  },
+  async set(resource, record) {
+    await sealed.set(resource, record);
+    held.set(resource, structuredClone(record));
+    changes.postMessage(resource);
+  },
+  async delete(resource) {
+    await sealed.delete(resource);
+    held.delete(resource);
+    changes.postMessage(resource);
+  },
+};
 
 /** Where the authorization server sends the browser back: this page, marked as a callback. */
 export function redirectUri(): string {

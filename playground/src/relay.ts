@@ -2,12 +2,26 @@
 // headers). The registry keeps each server's real URL; the set of relayed URLs lives in
 // localStorage, and `viaRelay` sends their requests to the relay's route for them, registered
 // with the per-run token from /playground.json (the relay forwards nowhere else).
+// A stdio server the person adds is kept in the registry under a placeholder URL
+// (https://stdio.relay.invalid/<name>, never fetched) and its command in localStorage; its
+// requests go to the relay's route for that command, which starts it (`RELAY_STDIO=1 npm start`).
 const KEY = "skillmux-playground/relayed";
+const STDIO_KEY = "skillmux-playground/stdio";
+const STDIO_HOST = "stdio.relay.invalid";
 const TOKEN_HEADER = "X-Skillmux-Relay-Token";
 
 interface RelayInfo {
   url: string;
   token: string;
+  /** Whether it starts stdio servers (`RELAY_STDIO=1 npm start`). */
+  stdio?: boolean;
+}
+
+/** A stdio server as the person added it. */
+export interface StdioCommand {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
 }
 
 let info: Promise<RelayInfo | undefined> | undefined;
@@ -20,6 +34,49 @@ export function relayInfo(): Promise<RelayInfo | undefined> {
     .then((config) => config?.relay as RelayInfo | undefined)
     .catch(() => undefined);
   return info;
+}
+
+function commands(): Record<string, StdioCommand> {
+  try {
+    return JSON.parse(localStorage.getItem(STDIO_KEY) ?? "{}");
+  } catch {
+    return {};
+  }
+}
+
+/** The command of a stdio server added through the relay, or undefined. */
+export function stdioCommand(url: string | undefined): StdioCommand | undefined {
+  return url === undefined ? undefined : commands()[url];
+}
+
+/** Keep `command` for a stdio server named `name`; returns the placeholder URL to register. */
+export function addStdio(name: string, command: StdioCommand): string {
+  const url = `https://${STDIO_HOST}/${encodeURIComponent(name)}`;
+  localStorage.setItem(STDIO_KEY, JSON.stringify({ ...commands(), [url]: command }));
+  routes.delete(url);
+  return url;
+}
+
+/** The person removed a stdio server: forget its command and let the relay end its processes. */
+export async function removeStdio(url: string | undefined): Promise<void> {
+  if (stdioCommand(url) === undefined) return;
+  const { [url!]: _, ...rest } = commands();
+  localStorage.setItem(STDIO_KEY, JSON.stringify(rest));
+  const route = routes.get(url!);
+  routes.delete(url!);
+  const relay = await relayInfo();
+  const at = await route?.catch(() => undefined);
+  if (!relay || !at) return;
+  await fetch(`${relay.url}/stdio/${at.split("/s/")[1]}`, {
+    method: "DELETE",
+    headers: { [TOKEN_HEADER]: relay.token },
+    keepalive: true,
+  }).catch(() => {});
+}
+
+/** `npx -y "a b" c` → ["npx", "-y", "a b", "c"]. */
+export function splitCommandLine(line: string): string[] {
+  return [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
 }
 
 function relayed(): string[] {
@@ -46,10 +103,11 @@ export function setRelayed(url: string | undefined, on: boolean): void {
 async function routeFor(relay: RelayInfo, url: string): Promise<string> {
   let route = routes.get(url);
   if (!route) {
-    route = fetch(`${relay.url}/targets`, {
+    const command = stdioCommand(url);
+    route = fetch(`${relay.url}/${command ? "stdio" : "targets"}`, {
       method: "POST",
       headers: { "content-type": "application/json", [TOKEN_HEADER]: relay.token },
-      body: JSON.stringify({ url }),
+      body: JSON.stringify(command ?? { url }),
     }).then(async (r) => {
       const body = await r.json().catch(() => ({}));
       if (!r.ok) throw new Error(`The npm start relay refused ${url}: ${body.error ?? r.status}`);
@@ -65,8 +123,15 @@ async function routeFor(relay: RelayInfo, url: string): Promise<string> {
 export function viaRelay(inner: typeof fetch): typeof fetch {
   return async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
-    if (!isRelayed(url)) return inner(input, init);
+    const command = stdioCommand(url);
+    if (!command && !isRelayed(url)) return inner(input, init);
     const relay = await relayInfo();
+    if (command && !relay?.stdio) {
+      throw new Error(
+        `"${command.command}" is a stdio server: the npm start relay starts it, ` +
+          (relay ? "but this npm start does not start stdio servers: restart it with RELAY_STDIO=1" : "but this page was not served by npm start"),
+      );
+    }
     if (!relay) {
       throw new Error(`${url} is set to go through the npm start relay, but this page was not served by npm start`);
     }

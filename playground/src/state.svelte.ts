@@ -69,7 +69,16 @@ export const app = $state({
   version: 0,
   /** Bumped when an approval is recorded, so views showing the catalog render it again. */
   approvals: 0,
+  /** `notifications/resources/updated` from the Tools/Resources/Prompts sessions, newest first. */
+  updates: [] as ResourceUpdate[],
 });
+
+/** A server said a subscribed resource changed. */
+export interface ResourceUpdate {
+  server: string;
+  uri: string;
+  at: string;
+}
 
 let nextId = 1;
 rootsFrom(() => app.settings.roots);
@@ -287,7 +296,12 @@ export async function clientFor(name: string): Promise<McpClient> {
   if (!client) {
     const server = await registry.get(name);
     if (!server) throw new Error(`No server named "${name}"`);
-    client = optionsFor(server).then((options) => connect(server, { ...options, listen: true }));
+    const onNotification = (message: { method: string; params?: Record<string, unknown> }) => {
+      if (message.method !== "notifications/resources/updated") return;
+      const update = { server: name, uri: String(message.params?.uri), at: new Date().toLocaleTimeString() };
+      app.updates = [update, ...app.updates].slice(0, 50);
+    };
+    client = optionsFor(server).then((options) => connect(server, { ...options, listen: true, onNotification }));
     clients.set(name, client);
     client.catch(() => clients.delete(name));
   }

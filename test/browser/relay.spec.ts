@@ -66,6 +66,8 @@ test.describe("playground via the npm start relay", () => {
   });
 
   test("a pasted stdio server says a page cannot start processes, not the library's advice", async () => {
+    // Without RELAY_STDIO=1, the stdio form says how to let the relay start them.
+    await expect(page.getByTestId("stdio-off")).toContainText("RELAY_STDIO=1");
     await page.getByTestId("server-json").fill(
       JSON.stringify({ mcpServers: { local: { command: "node", args: ["server.js"] } } }),
     );
@@ -75,5 +77,6 @@ test.describe("playground via the npm start relay", () => {
     await card.getByTestId("server-ping").click();
     await expect(card.getByTestId("server-error")).toContainText("a page cannot start processes");
     await expect(card.getByTestId("server-error")).not.toContainText("@skillmux/core/stdio");
+    await expect(card.getByTestId("server-error")).toContainText("RELAY_STDIO=1");
   });
 });

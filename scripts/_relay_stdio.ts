@@ -1,0 +1,206 @@
+/**
+ * Private: the relay's stdio part (scripts/_relay.ts, on only with `RELAY_STDIO=1`). The page
+ * registers a command the person added (`POST /stdio` `{"command", "args", "env"}`, with the
+ * token and from the playground's Origin) and gets a route `/s/<id>`; that route speaks
+ * Streamable HTTP (SDK server transport) and each `initialize` on it starts one child process,
+ * whose stdio the session is bridged to. The child ends with its session (DELETE), with its
+ * registration (`DELETE /stdio/<id>`, when the person removes the server) and with the relay.
+ *
+ * A started process waits for each route (a spare), so that a session's `initialize` does not
+ * wait for a program's start-up (often seconds for `npx`/`node`): it is taken by the next
+ * session and another is started; spares end with the registration and the relay too.
+ *
+ * stdio carries no request/stream link, so a message the child sends that is not an answer goes
+ * on the stream of the request its `progressToken` names, else of the newest request still open,
+ * else on the session's GET stream (sampling and elicitation asked during a call reach the page).
+ *
+ * @module
+ */
+
+import { createHash, randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import process from "node:process";
+// @ts-types="@modelcontextprotocol/sdk/server/streamableHttp"
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+/** A stdio server as the person added it in the page. */
+export interface StdioCommand {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+type Message = Record<string, unknown> & { id?: string | number; method?: string };
+
+interface Bridge {
+  route: string;
+  http: StreamableHTTPServerTransport;
+  child: StdioClientTransport;
+}
+
+/** Validate the body of `POST /stdio`; throws with the field that is wrong. */
+export function parseCommand(value: unknown): StdioCommand {
+  const v = value as Partial<StdioCommand> | null;
+  if (typeof v?.command !== "string" || v.command.trim() === "") {
+    throw new Error(`"command" must be a non-empty string`);
+  }
+  const args = v.args ?? [];
+  if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) {
+    throw new Error(`"args" must be an array of strings`);
+  }
+  const env = v.env ?? {};
+  if (typeof env !== "object" || !Object.values(env).every((e) => typeof e === "string")) {
+    throw new Error(`"env" must be an object of strings`);
+  }
+  return { command: v.command, args, env };
+}
+
+/** The registered commands and their running sessions. */
+export class StdioRoutes {
+  readonly #commands = new Map<string, StdioCommand>();
+  readonly #sessions = new Map<string, Bridge>();
+  readonly #spares = new Map<string, Promise<StdioClientTransport>>();
+
+  /** Register `command`; the same command always gets the same id. */
+  register(command: StdioCommand): string {
+    const id = createHash("sha256").update(JSON.stringify(command)).digest("base64url").slice(
+      0,
+      16,
+    );
+    this.#commands.set(id, command);
+    this.#spare(id, command);
+    return id;
+  }
+
+  /** Forget route `id` and end its children; false when nothing was registered there. */
+  unregister(id: string): boolean {
+    for (const bridge of [...this.#sessions.values()]) {
+      if (bridge.route === id) void bridge.http.close();
+    }
+    this.#dropSpare(id);
+    return this.#commands.delete(id);
+  }
+
+  /** How many children run (for tests). */
+  get running(): number {
+    return this.#sessions.size;
+  }
+
+  /** Serve one request on route `id`; false when `id` is not registered. */
+  async handle(id: string, req: IncomingMessage, res: ServerResponse, body: unknown) {
+    const command = this.#commands.get(id);
+    if (command === undefined) return false;
+    const session = req.headers["mcp-session-id"];
+    if (typeof session === "string") {
+      const bridge = this.#sessions.get(session);
+      if (bridge === undefined || bridge.route !== id) {
+        res.writeHead(404, { "content-type": "application/json" });
+        res.end(JSON.stringify({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32001, message: "Session not found (its process ended)" },
+        }));
+        return true;
+      }
+      await bridge.http.handleRequest(req, res, body);
+      return true;
+    }
+    if (req.method !== "POST" || (body as Message | undefined)?.method !== "initialize") {
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(JSON.stringify({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32000, message: "Bad Request: initialize first (no Mcp-Session-Id)" },
+      }));
+      return true;
+    }
+    const bridge = await this.#open(id, command);
+    await bridge.http.handleRequest(req, res, body);
+    return true;
+  }
+
+  /** End every child. */
+  async close(): Promise<void> {
+    for (const id of [...this.#spares.keys()]) this.#dropSpare(id);
+    await Promise.all([...this.#sessions.values()].map((b) => b.http.close()));
+    this.#commands.clear();
+  }
+
+  /** Start a process for `route` unless one waits already. */
+  #spare(route: string, command: StdioCommand): void {
+    if (this.#spares.has(route)) return;
+    const child = new StdioClientTransport({
+      command: command.command,
+      args: command.args,
+      env: { ...(process.env as Record<string, string>), ...command.env },
+      stderr: "ignore",
+    });
+    const started = child.start().then(() => child);
+    started.catch(() => this.#spares.get(route) === started && this.#spares.delete(route));
+    this.#spares.set(route, started);
+  }
+
+  #dropSpare(route: string): void {
+    this.#spares.get(route)?.then((child) => child.close()).catch(() => {});
+    this.#spares.delete(route);
+  }
+
+  /** The waiting process of `route` (another is started for the next session). */
+  async #take(route: string, command: StdioCommand): Promise<StdioClientTransport> {
+    this.#spare(route, command);
+    const child = this.#spares.get(route)!;
+    this.#spares.delete(route);
+    this.#spare(route, command);
+    return await child;
+  }
+
+  async #open(route: string, command: StdioCommand): Promise<Bridge> {
+    const child = await this.#take(route, command);
+    const http = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => void this.#sessions.set(sessionId, bridge),
+    });
+    const bridge: Bridge = { route, http, child };
+    /** Requests from the page still open, oldest first, and the progress tokens they carry. */
+    const open: Array<string | number> = [];
+    const tokens = new Map<unknown, string | number>();
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      if (http.sessionId !== undefined) this.#sessions.delete(http.sessionId);
+      void child.close();
+      void http.close();
+    };
+    http.onclose = end;
+    child.onclose = end;
+    child.onerror = () => end();
+    http.onmessage = (message) => {
+      const m = message as Message;
+      if (m.method !== undefined && m.id !== undefined) {
+        open.push(m.id);
+        const token = (m.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta
+          ?.progressToken;
+        if (token !== undefined) tokens.set(token, m.id);
+      }
+      child.send(message).catch(end);
+    };
+    child.onmessage = (message) => {
+      const m = message as Message;
+      if (m.method === undefined && m.id !== undefined) {
+        const at = open.indexOf(m.id);
+        if (at >= 0) open.splice(at, 1);
+        for (const [token, id] of tokens) if (id === m.id) tokens.delete(token);
+        return void http.send(message).catch(() => {});
+      }
+      const token = (m.params as { progressToken?: unknown } | undefined)?.progressToken;
+      const related = tokens.get(token) ?? open.at(-1);
+      http.send(message, related === undefined ? undefined : { relatedRequestId: related })
+        .catch(() => http.send(message).catch(() => {}));
+    };
+    await http.start();
+    return bridge;
+  }
+}

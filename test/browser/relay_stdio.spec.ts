@@ -1,0 +1,112 @@
+// A stdio server added in the page runs through `RELAY_STDIO=1 npm start`'s relay: labelled
+// "stdio via relay", its tools listed and called (progress on the call, roots asked during it),
+// and its process ends when the person removes it. Started without RELAY_STDIO, the page says
+// how to turn it on and the relay starts nothing.
+import { readdirSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import process from "node:process";
+import { expect, type Page, test } from "@playwright/test";
+import { type RunningPlayground, startPlayground } from "./_playground.ts";
+
+const EVERYTHING = resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+// An extra argument server-everything ignores: it tells this run's children from any other.
+const MARK = `--skillmux-test-${process.pid}-${Date.now()}`;
+
+/** How many processes run with MARK on their command line (Linux /proc). */
+function children(): number {
+  let count = 0;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(MARK)) count++;
+    } catch { /* ended meanwhile */ }
+  }
+  return count;
+}
+
+let start: RunningPlayground;
+let page: Page;
+
+test.describe.configure({ mode: "serial" });
+
+test.describe("a stdio server through the npm start relay", () => {
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(120_000);
+    start = await startPlayground({ RELAY_STDIO: "1" });
+    page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    await page.goto(start.url);
+  });
+
+  test.afterAll(async () => {
+    await page?.close();
+    start?.stop();
+  });
+
+  test("added by command, labelled, listed and pinged; its tools are called", async () => {
+    test.setTimeout(120_000);
+    await page.getByTestId("tab-servers").click();
+    await page.getByTestId("stdio-name").fill("everything");
+    await page.getByTestId("stdio-command").fill(`node "${EVERYTHING}" stdio ${MARK}`);
+    await page.getByTestId("stdio-add").click();
+    const card = page.getByTestId("server-everything");
+    await expect(card.getByTestId("server-via-relay")).toHaveText("stdio via relay");
+    await expect(card.getByTestId("server-command")).toContainText(`stdio ${MARK}`);
+    // A process's start-up can outlast the 5 s initialize on a loaded machine: ping until it answers.
+    await expect(async () => {
+      await card.getByTestId("server-ping").click();
+      await expect(card.getByTestId("server-ping-result")).toContainText(/everything.* 19 tools/);
+    }).toPass({ timeout: 45_000 });
+    expect(children()).toBeGreaterThan(0);
+
+    await page.getByTestId("tab-tools").click();
+    await page.getByTestId("tool-everything-echo").click();
+    await page.getByLabel(/^message/).fill("hello over stdio");
+    await page.getByTestId("tool-call").click();
+    await expect(page.getByTestId("tool-result")).toContainText("hello over stdio");
+
+    await page.getByTestId("tool-everything-trigger-long-running-operation").click();
+    await page.getByLabel(/^duration/).fill("2");
+    await page.getByLabel(/^steps/).fill("2");
+    await page.getByTestId("tool-call").click();
+    await expect(page.getByTestId("tool-progress")).toContainText(/1 \/ 2/);
+    await expect(page.getByTestId("tool-result")).toContainText(/completed/i);
+
+    // The server asks the page for its roots during the call (a server→client request).
+    await page.getByTestId("tool-everything-get-roots-list").click();
+    await page.getByTestId("tool-call").click();
+    await expect(page.getByTestId("tool-result")).toContainText(/roots/i);
+  });
+
+  test("removing it ends its processes", async () => {
+    await page.getByTestId("tab-servers").click();
+    await page.getByTestId("server-everything").getByTestId("server-remove").click();
+    await expect(page.getByTestId("server-everything")).toHaveCount(0);
+    await expect.poll(children, { timeout: 10_000 }).toBe(0);
+  });
+
+  test("the page's own token cannot start a command from another Origin", async ({ browser }) => {
+    const relay = await page.evaluate(async () =>
+      (await (await fetch("./playground.json")).json()).relay
+    );
+    const other = await browser.newPage();
+    try {
+      await other.goto("about:blank");
+      const status = await other.evaluate(async ({ relay, mark }) => {
+        try {
+          const r = await fetch(`${relay.url}/stdio`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "X-Skillmux-Relay-Token": relay.token },
+            body: JSON.stringify({ command: "node", args: ["-e", "setTimeout(()=>{},9e3)", mark] }),
+          });
+          return r.status;
+        } catch {
+          return "blocked";
+        }
+      }, { relay, mark: MARK });
+      // The preflight from another Origin is refused, so the POST is never sent.
+      expect(status).toBe("blocked");
+      expect(children()).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,135 @@
+// The relay's stdio part (scripts/_relay_stdio.ts): with `stdio: true` it starts a command the
+// page registered with the token and speaks Streamable HTTP for it, one child per session, ended
+// by the session's DELETE, by removing the registration and by closing the relay; without the
+// token, from another Origin, or with `stdio` off it starts nothing.
+import assert from "node:assert/strict";
+import http from "node:http";
+import process from "node:process";
+import { after, describe, test } from "node:test";
+import { connect } from "../lib/mcp/client.ts";
+import { type Relay, startRelay, TOKEN_HEADER } from "../scripts/_relay.ts";
+import { waitUntil } from "./_wait.ts";
+
+const ORIGIN = "http://127.0.0.1:5173";
+const EVERYTHING = {
+  command: process.execPath,
+  args: ["node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"],
+};
+
+function send(url: string, headers: Record<string, string>, method: string, body = "") {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent: false }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, body: text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+function headersFor(relay: Relay): Record<string, string> {
+  return {
+    host: new URL(relay.url).host,
+    origin: ORIGIN,
+    [TOKEN_HEADER]: relay.token,
+    "content-type": "application/json",
+  };
+}
+
+function relayedFetch(relay: Relay): typeof fetch {
+  return (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set(TOKEN_HEADER, relay.token);
+    headers.set("origin", ORIGIN);
+    return fetch(input, { ...init, headers });
+  };
+}
+
+describe("npm start's relay for stdio servers", () => {
+  const relays: Relay[] = [];
+  after(async () => {
+    await Promise.all(relays.map((r) => r.close()));
+  });
+
+  test("server-everything over stdio: list, call with progress, DELETE ends the child", async () => {
+    const relay = await startRelay({ origins: [ORIGIN], stdio: true });
+    relays.push(relay);
+    const added = await send(
+      `${relay.url}/stdio`,
+      headersFor(relay),
+      "POST",
+      JSON.stringify(EVERYTHING),
+    );
+    assert.equal(added.status, 201, added.body);
+    const route = JSON.parse(added.body).url as string;
+    const client = await connect({ name: "everything", url: route }, {
+      http: { fetch: relayedFetch(relay), retries: 0 },
+      timeoutMs: 20_000,
+    });
+    assert.equal(relay.children(), 1);
+    const tools = await client.listTools();
+    assert.ok(tools.some((t) => t.name === "echo"), JSON.stringify(tools.map((t) => t.name)));
+    const echoed = await client.callTool("echo", { message: "over stdio" });
+    assert.match(JSON.stringify(echoed.content), /over stdio/);
+    const progress: number[] = [];
+    const long = await client.callTool("trigger-long-running-operation", {
+      duration: 1,
+      steps: 2,
+    }, { onProgress: (p) => void progress.push(p.progress) });
+    assert.match(JSON.stringify(long.content), /completed/i);
+    assert.deepEqual(progress, [1, 2], "progress arrives on the call's own stream");
+    await client.close();
+    await waitUntil(() => relay.children() === 0, 10_000);
+  });
+
+  test("removing the registration and closing the relay end the children", async () => {
+    const relay = await startRelay({ origins: [ORIGIN], stdio: true });
+    relays.push(relay);
+    const added = await send(
+      `${relay.url}/stdio`,
+      headersFor(relay),
+      "POST",
+      JSON.stringify(EVERYTHING),
+    );
+    const route = JSON.parse(added.body).url as string;
+    const options = { http: { fetch: relayedFetch(relay), retries: 0 }, timeoutMs: 20_000 };
+    const one = await connect({ name: "a", url: route }, options);
+    await connect({ name: "b", url: route }, options);
+    assert.equal(relay.children(), 2, "one child per session");
+    const id = new URL(route).pathname.slice(3);
+    const removed = await send(`${relay.url}/stdio/${id}`, headersFor(relay), "DELETE");
+    assert.equal(removed.status, 204);
+    await waitUntil(() => relay.children() === 0, 10_000);
+    await assert.rejects(one.listTools());
+    await connect({ name: "c", url: route }, options).then(
+      () => assert.fail("a removed route still starts processes"),
+      () => {},
+    );
+    assert.equal(relay.children(), 0);
+  });
+
+  test("refused before anything starts: no token, another Origin, stdio off, bad body", async () => {
+    const on = await startRelay({ origins: [ORIGIN], stdio: true });
+    const off = await startRelay({ origins: [ORIGIN] });
+    relays.push(on, off);
+    const body = JSON.stringify(EVERYTHING);
+    const { [TOKEN_HEADER]: _, ...noToken } = headersFor(on);
+    const cases: [Relay, Record<string, string>, string, number, RegExp][] = [
+      [on, noToken, body, 401, /token/],
+      [on, { ...headersFor(on), origin: "http://evil.example" }, body, 403, /Origin/],
+      [off, headersFor(off), body, 403, /RELAY_STDIO=1/],
+      [on, headersFor(on), '{"command":""}', 400, /"command"/],
+      [on, headersFor(on), '{"command":"x","args":"-c rm"}', 400, /"args"/],
+    ];
+    for (const [relay, headers, text, status, error] of cases) {
+      const answer = await send(`${relay.url}/stdio`, headers, "POST", text);
+      assert.equal(answer.status, status, answer.body);
+      assert.match(JSON.parse(answer.body).error, error);
+    }
+    const unknown = await send(`${on.url}/s/unknown`, headersFor(on), "POST", "{}");
+    assert.equal(unknown.status, 403);
+    assert.equal(on.children() + off.children(), 0);
+  });
+});
