@@ -29,6 +29,19 @@ export interface ShellResult {
 }
 
 const KEEP = 64 * 1024;
+/** Process groups of examples still running. */
+const LIVE = new Set<number>();
+
+/** Stops every example still running (for an interrupted run). */
+export function stopAll(): void {
+  for (const pgid of LIVE) killGroup(pgid);
+}
+
+function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch { /* already gone */ }
+}
 
 /** Runs `script` with bash in `cwd`, stopped (its whole process group) after `timeoutS` seconds. */
 export function shell(script: string, cwd: string, timeoutS: number): Promise<ShellResult> {
@@ -49,14 +62,14 @@ export function shell(script: string, cwd: string, timeoutS: number): Promise<Sh
       stderr = (stderr + d.toString("utf8")).slice(-KEEP);
     });
     let timedOut = false;
+    if (child.pid !== undefined) LIVE.add(child.pid);
     const timer = setTimeout(() => {
       timedOut = true;
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch { /* already gone */ }
+      killGroup(child.pid!);
     }, timeoutS * 1000);
     child.on("close", (code) => {
       clearTimeout(timer);
+      LIVE.delete(child.pid!);
       done({ code, stdout, stderr, timedOut, seconds: (performance.now() - started) / 1000 });
     });
   });
@@ -151,7 +164,8 @@ async function judge(
 ): Promise<string | undefined> {
   if (r.timedOut) return `timed out after ${r.seconds.toFixed(0)} s`;
   const want = exp.exit ?? 0;
-  if (r.code !== want) return `exit ${r.code} (expected ${want}): ${tail(r.stderr || r.stdout)}`;
+  // 141: a writer stopped by SIGPIPE because a reader (head) had enough, as in `... | head`.
+  if (r.code !== want && !(r.code === 141 && want === 0)) return `exit ${r.code} (expected ${want}): ${tail(r.stderr || r.stdout)}`;
   for (const f of exp.files ?? []) {
     if (!(await nonEmpty(join(dir, f)))) return `${f} is missing or empty`;
   }

@@ -20,7 +20,7 @@ import { BUILTIN_SKILLS } from "../lib/resolve/_builtin_skills.ts";
 import { parseSkill, type Skill } from "../lib/skill/mod.ts";
 import { helpEntries } from "../test/_help_check.ts";
 import { checkExampleMap, readExampleMap } from "./_example_map.ts";
-import { type ExampleResult, runSkillExamples } from "./_example_run.ts";
+import { type ExampleResult, runSkillExamples, stopAll } from "./_example_run.ts";
 import { renderReport, type SkillOutcome } from "./_example_report.ts";
 import { buildToyData, TOY_VERSION } from "./_toy_data.ts";
 
@@ -52,6 +52,13 @@ function sameVersion(checked: string, installed: string): boolean {
   return norm(installed).startsWith(norm(checked)) || norm(checked).startsWith(norm(installed));
 }
 
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    stopAll();
+    process.exit(130);
+  });
+}
+
 const started = performance.now();
 const deadline = started + Number(values.budget) * 1000;
 const map = await readExampleMap();
@@ -63,7 +70,7 @@ for (const [name, text] of Object.entries(BUILTIN_SKILLS)) {
   if (values.quick && !help[name]?.quick) continue;
   skills.push((await parseSkill(text, { name })).skill);
 }
-const problems = checkExampleMap(map, skills);
+const problems = checkExampleMap(map, skills, Object.keys(BUILTIN_SKILLS));
 if (problems.length > 0) {
   console.error(`test/skill_examples.json:\n  ${problems.join("\n  ")}`);
   process.exit(1);
