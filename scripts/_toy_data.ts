@@ -20,7 +20,7 @@ import {
 } from "./_toy_sequences.ts";
 
 /** Bump when the data changes, so a cached folder is rebuilt. */
-export const TOY_VERSION = 2;
+export const TOY_VERSION = 4;
 
 /** The toy files, by key (what test/skill_examples.json names), as file names in the folder. */
 export const TOY_FILES: Readonly<Record<string, string>> = {
@@ -94,9 +94,9 @@ bwa index genome.fa 2>/dev/null
 bwa mem -t 2 -R '@RG\\tID:sample\\tSM:sample\\tPL:ILLUMINA\\tLB:lib1' genome.fa reads_1.fq.gz reads_2.fq.gz 2>/dev/null > aln.sam
 samtools sort -o aln.bam aln.sam 2>/dev/null && samtools index aln.bam
 samtools sort -n -o aln.name.bam aln.sam 2>/dev/null
-bwa mem -t 2 -R '@RG\\tID:rna\\tSM:rna' genome.fa rna_1.fq.gz rna_2.fq.gz 2>/dev/null | samtools sort -o rna.bam - 2>/dev/null
+bwa mem -t 2 -R '@RG\\tID:rna\\tSM:rna\\tPL:ILLUMINA' genome.fa rna_1.fq.gz rna_2.fq.gz 2>/dev/null | samtools sort -o rna.bam - 2>/dev/null
 samtools index rna.bam
-minimap2 -ax map-ont -R '@RG\\tID:ont\\tSM:ont' genome.fa long.fq.gz 2>/dev/null | samtools sort -o long.bam - 2>/dev/null
+minimap2 -ax map-ont -R '@RG\\tID:ont\\tSM:ont\\tPL:ONT' genome.fa long.fq.gz 2>/dev/null | samtools sort -o long.bam - 2>/dev/null
 samtools index long.bam
 minimap2 -x ava-ont long.fq.gz long.fq.gz 2>/dev/null | gzip > long_ava.paf.gz
 bcftools mpileup -Ou -f genome.fa aln.bam 2>/dev/null | bcftools call -mv -Oz -o calls.vcf.gz 2>/dev/null
@@ -192,13 +192,13 @@ async function writeSequences(dir: string): Promise<void> {
   await writeCohort(rand, g.chroms, put);
 }
 
-/** A 20-sample VCF of 300 biallelic SNPs with ids, plus sample and phenotype lists. */
+/** A 60-sample VCF of 300 biallelic SNPs with ids, plus sample and phenotype lists. */
 async function writeCohort(
   rand: () => number,
   chroms: [string, string][],
   put: (name: string, text: string) => Promise<void>,
 ): Promise<void> {
-  const samples = Array.from({ length: 20 }, (_, i) => `S${String(i + 1).padStart(2, "0")}`);
+  const samples = Array.from({ length: 60 }, (_, i) => `S${String(i + 1).padStart(2, "0")}`);
   const lines = [
     "##fileformat=VCFv4.2",
     ...chroms.map(([n, s]) => `##contig=<ID=${n},length=${s.length}>`),
