@@ -1,6 +1,7 @@
 // Private: runs one built-in skill's examples in a fresh folder on the toy data and judges each
 // (exit code and a plausible output). Used by scripts/skill_examples.ts.
 import { spawn } from "node:child_process";
+import { closeSync, openSync, readSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -43,36 +44,52 @@ function killGroup(pgid: number): void {
   } catch { /* already gone */ }
 }
 
-/** Runs `script` with bash in `cwd`, stopped (its whole process group) after `timeoutS` seconds. */
-export function shell(script: string, cwd: string, timeoutS: number): Promise<ShellResult> {
+/**
+ * Runs `script` with bash in `cwd`, stopped (its whole process group) after `timeoutS` seconds.
+ * Stdout goes to a file, as in real use (`/dev/stdout` cannot be opened on the socket a pipe
+ * from Node is); its first 64 KiB are returned.
+ */
+export async function shell(script: string, cwd: string, timeoutS: number): Promise<ShellResult> {
   const started = performance.now();
-  return new Promise((done) => {
-    const child = spawn("bash", ["-o", "pipefail", "-c", script], {
-      cwd,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, TMPDIR: cwd, LC_ALL: "C.UTF-8", LANG: "C.UTF-8" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      if (stdout.length < KEEP) stdout += d.toString("utf8");
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr = (stderr + d.toString("utf8")).slice(-KEEP);
-    });
-    let timedOut = false;
-    if (child.pid !== undefined) LIVE.add(child.pid);
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid!);
-    }, timeoutS * 1000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      LIVE.delete(child.pid!);
-      done({ code, stdout, stderr, timedOut, seconds: (performance.now() - started) / 1000 });
-    });
-  });
+  const outDir = await mkdtemp(join(tmpdir(), "skillmux-out-"));
+  const outPath = join(outDir, "stdout");
+  const out = openSync(outPath, "w");
+  try {
+    const { code, stderr, timedOut } = await new Promise<{ code: number | null; stderr: string; timedOut: boolean }>(
+      (done) => {
+        const child = spawn("bash", ["-o", "pipefail", "-c", script], {
+          cwd,
+          detached: true,
+          stdio: ["ignore", out, "pipe"],
+          env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, TMPDIR: cwd, LC_ALL: "C.UTF-8", LANG: "C.UTF-8" },
+        });
+        let stderr = "";
+        child.stderr!.on("data", (d: Buffer) => {
+          stderr = (stderr + d.toString("utf8")).slice(-KEEP);
+        });
+        let timedOut = false;
+        if (child.pid !== undefined) LIVE.add(child.pid);
+        const timer = setTimeout(() => {
+          timedOut = true;
+          killGroup(child.pid!);
+        }, timeoutS * 1000);
+        child.on("close", (code) => {
+          clearTimeout(timer);
+          LIVE.delete(child.pid!);
+          done({ code, stderr, timedOut });
+        });
+      },
+    );
+    const head = Buffer.alloc(KEEP);
+    const fd = openSync(outPath, "r");
+    const n = readSync(fd, head, 0, KEEP, 0);
+    closeSync(fd);
+    const stdout = head.subarray(0, n).toString("utf8");
+    return { code, stdout, stderr, timedOut, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    closeSync(out);
+    await rm(outDir, { recursive: true, force: true });
+  }
 }
 
 /** Files under `dir` (relative path → size and mtime), folders walked. */
@@ -120,7 +137,7 @@ export async function runSkillExamples(skill: Skill, map: ExampleMap, opts: RunO
     let setupError: string | undefined;
     if (entry.setup) {
       const r = await shell(entry.setup, dir, Math.max(opts.timeoutS, 120));
-      if (r.code !== 0) setupError = `setup failed (exit ${r.code}${r.timedOut ? ", timed out" : ""}): ${tail(r.stderr)}`;
+      if (r.code !== 0 && r.code !== 141) setupError = `setup failed (exit ${r.code}${r.timedOut ? ", timed out" : ""}): ${tail(r.stderr)}`;
     }
     for (const example of skill.examples) {
       const command = exampleCommandLine(skill, example);
