@@ -48,7 +48,9 @@ export interface ExampleMap {
 }
 
 /** Reads test/skill_examples.json. */
-export async function readExampleMap(url = new URL("../test/skill_examples.json", import.meta.url)): Promise<ExampleMap> {
+export async function readExampleMap(
+  url = new URL("../test/skill_examples.json", import.meta.url),
+): Promise<ExampleMap> {
   const map = JSON.parse(await readFile(url, "utf8")) as ExampleMap;
   return { aliases: map.aliases ?? {}, skills: map.skills ?? {} };
 }
@@ -78,7 +80,9 @@ export function toyFor(name: string, aliases: Record<string, string>): string | 
   if (/\.gff3?$/.test(base)) return "gff3";
   if (base.endsWith(".bed")) return /target/.test(base) ? "targets.bed" : "genes.bed";
   if (base.endsWith(".faa")) return /aln/.test(base) ? "protein_aln" : "proteins";
-  if (/\.(fa|fasta|fna)\.gz$/.test(base)) return /transcript/.test(base) ? "transcripts.gz" : "genome.gz";
+  if (/\.(fa|fasta|fna)\.gz$/.test(base)) {
+    return /transcript/.test(base) ? "transcripts.gz" : "genome.gz";
+  }
   if (/\.(fa|fasta|fna)$/.test(base)) {
     if (/aln/.test(base)) return "dna_aln";
     if (/contig|assembly|draft|scaffold/.test(base)) return "contigs";
@@ -91,15 +95,22 @@ export function toyFor(name: string, aliases: Record<string, string>): string | 
 }
 
 /** The input files of an entry as name → toy key; throws naming the skill and file on a bad one. */
-export function entryFiles(skill: string, entry: SkillExampleEntry, aliases: Record<string, string>): Record<string, string> {
+export function entryFiles(
+  skill: string,
+  entry: SkillExampleEntry,
+  aliases: Record<string, string>,
+): Record<string, string> {
   const out: Record<string, string> = {};
-  const given = Array.isArray(entry.files) ? Object.fromEntries(entry.files.map((f) => [f, ""])) : entry.files ?? {};
+  const given = Array.isArray(entry.files)
+    ? Object.fromEntries(entry.files.map((f) => [f, ""]))
+    : entry.files ?? {};
   for (const [name, key] of Object.entries(given)) {
     const toy = key === "" ? toyFor(name, aliases) : key;
     if (toy === undefined || TOY_FILES[toy] === undefined) {
       throw new Error(
         `test/skill_examples.json: skills.${skill}.files: no toy file for "${name}"` +
-          (toy ? ` (unknown key "${toy}")` : "") + `; give one of: ${Object.keys(TOY_FILES).join(", ")}`,
+          (toy ? ` (unknown key "${toy}")` : "") +
+          `; give one of: ${Object.keys(TOY_FILES).join(", ")}`,
       );
     }
     out[name] = toy;
@@ -120,7 +131,9 @@ export function checkExampleMap(map: ExampleMap, skills: Skill[], builtins: stri
   for (const skill of skills) {
     const entry = map.skills[skill.name];
     if (entry === undefined) continue;
-    if (entry.skip !== undefined && entry.skip.trim() === "") problems.push(`skills.${skill.name}.skip: give the reason`);
+    if (entry.skip !== undefined && entry.skip.trim() === "") {
+      problems.push(`skills.${skill.name}.skip: give the reason`);
+    }
     try {
       entryFiles(skill.name, entry, map.aliases);
     } catch (e) {

@@ -26,7 +26,9 @@ export function renderReport(outcomes: SkillOutcome[]): string {
     "VCFs, GFF3/GTF, protein and DNA families), with Debian 12's package; test/skill_examples.json maps",
     "file names to toy files and holds the expectations and the reason for every skip.",
     "",
-    `**${all.length} examples in ${outcomes.length} skills: ${n(all, "passed")} passed, ${n(all, "failed")} failed, ` +
+    `**${all.length} examples in ${outcomes.length} skills: ${n(all, "passed")} passed, ${
+      n(all, "failed")
+    } failed, ` +
     `${n(all, "skipped")} skipped.**`,
     "",
     "| skill | checked_version | Debian | examples | passed | failed | skipped |",
@@ -37,7 +39,9 @@ export function renderReport(outcomes: SkillOutcome[]): string {
       ? "not packaged"
       : (o.installed ?? "not installed") + (o.versionMismatch ? " ⚠ differs" : "");
     lines.push(
-      `| ${o.skill} | ${o.checked ?? "—"} | ${debian} | ${o.results.length} | ${n(o.results, "passed")} | ` +
+      `| ${o.skill} | ${o.checked ?? "—"} | ${debian} | ${o.results.length} | ${
+        n(o.results, "passed")
+      } | ` +
         `${n(o.results, "failed")} | ${n(o.results, "skipped")} |`,
     );
   }
@@ -52,7 +56,9 @@ export function renderReport(outcomes: SkillOutcome[]): string {
     }
     lines.push(`### ${o.skill}`, "");
     for (const [reason, tasks] of reasons) {
-      const which = tasks.length === o.results.length ? "all examples" : tasks.map((t) => `“${t}”`).join(", ");
+      const which = tasks.length === o.results.length
+        ? "all examples"
+        : tasks.map((t) => `“${t}”`).join(", ");
       lines.push(`- ${cell(which)}: ${cell(reason)}`);
     }
     lines.push("");

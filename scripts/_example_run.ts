@@ -55,13 +55,21 @@ export async function shell(script: string, cwd: string, timeoutS: number): Prom
   const outPath = join(outDir, "stdout");
   const out = openSync(outPath, "w");
   try {
-    const { code, stderr, timedOut } = await new Promise<{ code: number | null; stderr: string; timedOut: boolean }>(
+    const { code, stderr, timedOut } = await new Promise<
+      { code: number | null; stderr: string; timedOut: boolean }
+    >(
       (done) => {
         const child = spawn("bash", ["-o", "pipefail", "-c", script], {
           cwd,
           detached: true,
           stdio: ["ignore", out, "pipe"],
-          env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, TMPDIR: cwd, LC_ALL: "C.UTF-8", LANG: "C.UTF-8" },
+          env: {
+            PATH: process.env.PATH ?? "/usr/bin:/bin",
+            HOME: cwd,
+            TMPDIR: cwd,
+            LC_ALL: "C.UTF-8",
+            LANG: "C.UTF-8",
+          },
         });
         let stderr = "";
         child.stderr!.on("data", (d: Buffer) => {
@@ -97,7 +105,7 @@ async function snapshot(dir: string, prefix = ""): Promise<Map<string, string>> 
   const out = new Map<string, string>();
   for (const e of await readdir(join(dir, prefix), { withFileTypes: true })) {
     const rel = join(prefix, e.name);
-    if (e.isDirectory()) for (const [k, v] of await snapshot(dir, rel)) out.set(k, v);
+    if (e.isDirectory()) { for (const [k, v] of await snapshot(dir, rel)) out.set(k, v); }
     else {
       const s = await stat(join(dir, rel)).catch(() => undefined);
       if (s) out.set(rel, `${s.size}:${s.mtimeMs}`);
@@ -122,7 +130,11 @@ export interface RunOptions {
 }
 
 /** Runs the examples of `skill` per its entry in `map`; the entry must exist and not skip the skill. */
-export async function runSkillExamples(skill: Skill, map: ExampleMap, opts: RunOptions): Promise<ExampleResult[]> {
+export async function runSkillExamples(
+  skill: Skill,
+  map: ExampleMap,
+  opts: RunOptions,
+): Promise<ExampleResult[]> {
   const entry = map.skills[skill.name]!;
   const dir = await mkdtemp(join(tmpdir(), `skillmux-ex-${skill.name}-`));
   const results: ExampleResult[] = [];
@@ -137,7 +149,11 @@ export async function runSkillExamples(skill: Skill, map: ExampleMap, opts: RunO
     let setupError: string | undefined;
     if (entry.setup) {
       const r = await shell(entry.setup, dir, Math.max(opts.timeoutS, 120));
-      if (r.code !== 0 && r.code !== 141) setupError = `setup failed (exit ${r.code}${r.timedOut ? ", timed out" : ""}): ${tail(r.stderr)}`;
+      if (r.code !== 0 && r.code !== 141) {
+        setupError = `setup failed (exit ${r.code}${r.timedOut ? ", timed out" : ""}): ${
+          tail(r.stderr)
+        }`;
+      }
     }
     for (const example of skill.examples) {
       const command = exampleCommandLine(skill, example);
@@ -152,12 +168,20 @@ export async function runSkillExamples(skill: Skill, map: ExampleMap, opts: RunO
         continue;
       }
       if (performance.now() > opts.deadline) {
-        results.push({ ...base, status: "skipped", reason: "the run's total time budget was spent" });
+        results.push({
+          ...base,
+          status: "skipped",
+          reason: "the run's total time budget was spent",
+        });
         continue;
       }
       const before = await snapshot(dir);
       const pre = entry.before?.[example.task];
-      const r = await shell(pre ? `${pre}\n${command}` : command, dir, exp.timeout ?? opts.timeoutS);
+      const r = await shell(
+        pre ? `${pre}\n${command}` : command,
+        dir,
+        exp.timeout ?? opts.timeoutS,
+      );
       const reason = await judge(r, exp, dir, before);
       results.push({ ...base, status: reason ? "failed" : "passed", reason, seconds: r.seconds });
     }
@@ -182,13 +206,17 @@ async function judge(
   if (r.timedOut) return `timed out after ${r.seconds.toFixed(0)} s`;
   const want = exp.exit ?? 0;
   // 141: a writer stopped by SIGPIPE because a reader (head) had enough, as in `... | head`.
-  if (r.code !== want && !(r.code === 141 && want === 0)) return `exit ${r.code} (expected ${want}): ${tail(r.stderr || r.stdout)}`;
+  if (r.code !== want && !(r.code === 141 && want === 0)) {
+    return `exit ${r.code} (expected ${want}): ${tail(r.stderr || r.stdout)}`;
+  }
   for (const f of exp.files ?? []) {
     if (!(await nonEmpty(join(dir, f)))) return `${f} is missing or empty`;
   }
   if (exp.count) {
     const n = Number(/-?\d+/.exec(r.stdout)?.[0] ?? NaN);
-    if (!(n > 0)) return `the count is ${Number.isNaN(n) ? "missing" : n} (stdout: ${tail(r.stdout)})`;
+    if (!(n > 0)) {
+      return `the count is ${Number.isNaN(n) ? "missing" : n} (stdout: ${tail(r.stdout)})`;
+    }
   }
   if (exp.stdout !== undefined && !new RegExp(exp.stdout, "m").test(r.stdout)) {
     return `stdout does not match /${exp.stdout}/: ${tail(r.stdout)}`;

@@ -88,7 +88,8 @@ export async function buildToyData(dir: string): Promise<string> {
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
   await writeSequences(tmp);
-  const sh = (script: string) => execFileSync("bash", ["-euo", "pipefail", "-c", script], { cwd: tmp, stdio: "pipe" });
+  const sh = (script: string) =>
+    execFileSync("bash", ["-euo", "pipefail", "-c", script], { cwd: tmp, stdio: "pipe" });
   sh(`samtools faidx genome.fa
 bwa index genome.fa 2>/dev/null
 bwa mem -t 2 -R '@RG\\tID:sample\\tSM:sample\\tPL:ILLUMINA\\tLB:lib1' genome.fa reads_1.fq.gz reads_2.fq.gz 2>/dev/null > aln.sam
@@ -124,7 +125,9 @@ async function writeSequences(dir: string): Promise<void> {
   await put("strain3.fa", fasta(strain(40)));
   const contigs: [string, string][] = [];
   for (const [, s] of sample) {
-    for (let i = 0; i < s.length; i += 12_000) contigs.push([`contig_${contigs.length + 1}`, s.slice(i, i + 12_000)]);
+    for (let i = 0; i < s.length; i += 12_000) {
+      contigs.push([`contig_${contigs.length + 1}`, s.slice(i, i + 12_000)]);
+    }
   }
   await put("contigs.fa", fasta(contigs));
   // Annotation: a gene, an mRNA/transcript, one exon and a CDS per ORF.
@@ -137,16 +140,27 @@ async function writeSequences(dir: string): Promise<void> {
     gff.push(`${f("mRNA")}ID=${x.id}.t1;Parent=${x.id}`);
     gff.push(`${f("exon")}ID=${x.id}.t1.exon1;Parent=${x.id}.t1`);
     gff.push(`${f("CDS", "0")}ID=${x.id}.t1.cds;Parent=${x.id}.t1`);
-    const ids = `gene_id "${x.id}"; transcript_id "${x.id}.t1"; gene_name "${x.id.toUpperCase()}"; gene_biotype "protein_coding";`;
-    gtf.push(`${f("gene")}gene_id "${x.id}"; gene_name "${x.id.toUpperCase()}"; gene_biotype "protein_coding";`);
+    const ids =
+      `gene_id "${x.id}"; transcript_id "${x.id}.t1"; gene_name "${x.id.toUpperCase()}"; gene_biotype "protein_coding";`;
+    gtf.push(
+      `${
+        f("gene")
+      }gene_id "${x.id}"; gene_name "${x.id.toUpperCase()}"; gene_biotype "protein_coding";`,
+    );
     gtf.push(`${f("transcript")}${ids}`);
     gtf.push(`${f("exon")}${ids} exon_number "1";`);
     gtf.push(`${f("CDS", "0")}${ids} exon_number "1";`);
   }
   await put("genes.gff3", gff.join("\n") + "\n");
   await put("genes.gtf", gtf.join("\n") + "\n");
-  await put("genes.bed", g.genes.map((x) => `${x.chrom}\t${x.start - 1}\t${x.end}\t${x.id}\t0\t${x.strand}\n`).join(""));
-  await put("targets.bed", g.genes.slice(0, 20).map((x) => `${x.chrom}\t${x.start - 1}\t${x.end}\n`).join(""));
+  await put(
+    "genes.bed",
+    g.genes.map((x) => `${x.chrom}\t${x.start - 1}\t${x.end}\t${x.id}\t0\t${x.strand}\n`).join(""),
+  );
+  await put(
+    "targets.bed",
+    g.genes.slice(0, 20).map((x) => `${x.chrom}\t${x.start - 1}\t${x.end}\n`).join(""),
+  );
   await put("cds.fna", fasta(g.genes.map((x) => [x.id, x.cds])));
   await put("proteins.faa", fasta(g.genes.map((x) => [x.id, translate(x.cds).replace(/\*$/, "")])));
   const tx: [string, string][] = g.genes.map((x) => [`${x.id}.t1`, x.cds]);
@@ -154,7 +168,11 @@ async function writeSequences(dir: string): Promise<void> {
   await gz("transcripts.fa.gz", fasta(tx));
   await put("tx2gene.tsv", g.genes.map((x) => `${x.id}.t1\t${x.id}\n`).join(""));
   // Reads: DNA from the sample genome (about 10x), reverse-stranded RNA from the transcripts.
-  const [r1, r2] = pairedReads(rand, sample.map(([, s]) => s), 5_000, { len: 100, insert: 300, prefix: "dna" });
+  const [r1, r2] = pairedReads(rand, sample.map(([, s]) => s), 5_000, {
+    len: 100,
+    insert: 300,
+    prefix: "dna",
+  });
   await gz("reads_1.fq.gz", fastq(r1));
   await gz("reads_2.fq.gz", fastq(r2));
   await put("reads_1.fq", fastq(r1));
@@ -174,10 +192,16 @@ async function writeSequences(dir: string): Promise<void> {
   await gz("long.fq.gz", fastq(long));
   await put("long.fq", fastq(long));
   await put("long.fa", fasta(long.map(([n, s]) => [n.split(" ")[0], s])));
-  await put("adapters.fa", ">TruSeq_Read1\nAGATCGGAAGAGCACACGTCTGAACTCCAGTCAC\n>TruSeq_Read2\nAGATCGGAAGAGCGTCGTGTAGGGAAAGAGTGT\n>Nextera\nCTGTCTCTTATACACATCT\n");
+  await put(
+    "adapters.fa",
+    ">TruSeq_Read1\nAGATCGGAAGAGCACACGTCTGAACTCCAGTCAC\n>TruSeq_Read2\nAGATCGGAAGAGCGTCGTGTAGGGAAAGAGTGT\n>Nextera\nCTGTCTCTTATACACATCT\n",
+  );
   // Families for alignment and trees: substitutions only, so the unaligned set is also aligned.
   const root = randomDna(rand, 800);
-  const family = Array.from({ length: 12 }, (_, i) => [`taxon${i + 1}`, mutate(rand, root, 10 + i * 2)[0]] as [string, string]);
+  const family = Array.from(
+    { length: 12 },
+    (_, i) => [`taxon${i + 1}`, mutate(rand, root, 10 + i * 2)[0]] as [string, string],
+  );
   await put("dna_family.fa", fasta(family));
   await put("dna_aln.fa", fasta(family));
   const prot = family.map(([n, s]) => [n, translate(s).replaceAll("*", "W")] as [string, string]);
@@ -205,7 +229,9 @@ async function writeCohort(
     '##INFO=<ID=AF,Number=A,Type=Float,Description="Allele frequency">',
     '##FORMAT=<ID=GT,Number=1,Type=String,Description="Genotype">',
     '##FORMAT=<ID=DP,Number=1,Type=Integer,Description="Read depth">',
-    ["#CHROM", "POS", "ID", "REF", "ALT", "QUAL", "FILTER", "INFO", "FORMAT", ...samples].join("\t"),
+    ["#CHROM", "POS", "ID", "REF", "ALT", "QUAL", "FILTER", "INFO", "FORMAT", ...samples].join(
+      "\t",
+    ),
   ];
   let id = 1;
   for (const [n, s] of chroms) {
@@ -213,11 +239,29 @@ async function writeCohort(
       const ref = s[pos - 1];
       const alt = "ACGT".replace(ref, "")[Math.floor(rand() * 3)];
       const af = 0.05 + rand() * 0.5;
-      const gts = samples.map(() => `${rand() < af ? 1 : 0}|${rand() < af ? 1 : 0}:${10 + Math.floor(rand() * 30)}`);
-      lines.push([n, pos, `rs${id++}`, ref, alt, 50 + Math.floor(rand() * 50), "PASS", `AF=${af.toFixed(3)}`, "GT:DP", ...gts].join("\t"));
+      const gts = samples.map(() =>
+        `${rand() < af ? 1 : 0}|${rand() < af ? 1 : 0}:${10 + Math.floor(rand() * 30)}`
+      );
+      lines.push(
+        [
+          n,
+          pos,
+          `rs${id++}`,
+          ref,
+          alt,
+          50 + Math.floor(rand() * 50),
+          "PASS",
+          `AF=${af.toFixed(3)}`,
+          "GT:DP",
+          ...gts,
+        ].join("\t"),
+      );
     }
   }
   await put("cohort.vcf", lines.join("\n") + "\n");
   await put("samples.txt", samples.slice(0, 10).join("\n") + "\n");
-  await put("pheno.txt", "#FID\tIID\tPHENO\n" + samples.map((s, i) => `${s}\t${s}\t${i % 2 + 1}`).join("\n") + "\n");
+  await put(
+    "pheno.txt",
+    "#FID\tIID\tPHENO\n" + samples.map((s, i) => `${s}\t${s}\t${i % 2 + 1}`).join("\n") + "\n",
+  );
 }

@@ -94,7 +94,11 @@ export function makeGenome(rand: () => number, sizes: [string, number][]): Genom
 export function mutate(rand: () => number, seq: string, every: number): [string, number[]] {
   const out = seq.split("");
   const sites: number[] = [];
-  for (let i = 50 + Math.floor(rand() * every); i < out.length - 50; i += every / 2 + rand() * every) {
+  for (
+    let i = 50 + Math.floor(rand() * every);
+    i < out.length - 50;
+    i += every / 2 + rand() * every
+  ) {
     const p = Math.floor(i);
     const others = BASES.replace(out[p], "");
     out[p] = others[Math.floor(rand() * 3)];
@@ -137,7 +141,13 @@ export function pairedReads(
   rand: () => number,
   sources: string[],
   pairs: number,
-  opts: { len: number; insert: number; prefix: string; weights?: number[]; reverseStranded?: boolean },
+  opts: {
+    len: number;
+    insert: number;
+    prefix: string;
+    weights?: number[];
+    reverseStranded?: boolean;
+  },
 ): [Read[], Read[]] {
   const adapter = "AGATCGGAAGAGCACACGTCTGAACTCCAGTCAC";
   const weights = opts.weights ?? sources.map(() => 1);
@@ -178,7 +188,10 @@ export function longReads(rand: () => number, chroms: [string, string][], n: num
       if (r < 0.02) out += BASES[Math.floor(rand() * 4)]; // insertion
       out += r < 0.03 ? BASES[Math.floor(rand() * 4)] : b;
     }
-    const qual = Array.from({ length: out.length }, () => String.fromCharCode(33 + 10 + Math.floor(rand() * 15)))
+    const qual = Array.from(
+      { length: out.length },
+      () => String.fromCharCode(33 + 10 + Math.floor(rand() * 15)),
+    )
       .join("");
     reads.push([`read${i + 1} runid=toy ch=1`, out, qual]);
   }

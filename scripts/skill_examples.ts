@@ -38,9 +38,14 @@ const { values } = parseArgs({
 /** The installed version of a Debian package, without epoch and Debian revision, or undefined. */
 function debianVersion(pkg: string): string | undefined {
   try {
-    const v = execFileSync("dpkg-query", ["-W", "-f", "${Status} ${Version}", pkg], { encoding: "utf8" });
+    const v = execFileSync("dpkg-query", ["-W", "-f", "${Status} ${Version}", pkg], {
+      encoding: "utf8",
+    });
     if (!v.startsWith("install ok installed")) return undefined;
-    return v.split(" ").at(-1)!.replace(/^\d+:/, "").replace(/-[^-]*$/, "").replace(/[+~](dfsg|ds).*$/, "");
+    return v.split(" ").at(-1)!.replace(/^\d+:/, "").replace(/-[^-]*$/, "").replace(
+      /[+~](dfsg|ds).*$/,
+      "",
+    );
   } catch {
     return undefined;
   }
@@ -83,15 +88,22 @@ for (const skill of skills) {
   const entry = map.skills[skill.name];
   const pkg = help[skill.name]?.package ?? undefined;
   const installed = pkg ? debianVersion(pkg) : undefined;
-  const outcome: SkillOutcome = { skill: skill.name, checked: skill.checkedVersion, package: pkg, installed, results: [] };
+  const outcome: SkillOutcome = {
+    skill: skill.name,
+    checked: skill.checkedVersion,
+    package: pkg,
+    installed,
+    results: [],
+  };
   outcome.versionMismatch = installed !== undefined && skill.checkedVersion !== undefined &&
     !sameVersion(skill.checkedVersion, installed);
   const skipAll = (reason: string): ExampleResult[] =>
     skill.examples.map((e) => ({ task: e.task, command: "", status: "skipped" as const, reason }));
   if (entry === undefined) outcome.results = skipAll("no entry in test/skill_examples.json yet");
   else if (entry.skip !== undefined) outcome.results = skipAll(entry.skip);
-  else if (pkg && installed === undefined) outcome.results = skipAll(`the Debian package ${pkg} is not installed`);
-  else {
+  else if (pkg && installed === undefined) {
+    outcome.results = skipAll(`the Debian package ${pkg} is not installed`);
+  } else {
     outcome.results = await runSkillExamples(skill, map, {
       toyDir,
       timeoutS: Number(values.timeout),
@@ -103,7 +115,9 @@ for (const skill of skills) {
   const n = (s: string) => outcome.results.filter((r) => r.status === s).length;
   console.log(
     `${skill.name}: ${n("passed")} passed, ${n("failed")} failed, ${n("skipped")} skipped` +
-      (outcome.versionMismatch ? ` (checked ${skill.checkedVersion}, Debian has ${installed})` : ""),
+      (outcome.versionMismatch
+        ? ` (checked ${skill.checkedVersion}, Debian has ${installed})`
+        : ""),
   );
   for (const r of outcome.results.filter((r) => r.status === "failed")) {
     console.log(`  FAIL ${r.task}\n    $ ${r.command}\n    ${r.reason}`);
@@ -114,7 +128,9 @@ const all = outcomes.flatMap((o) => o.results);
 const count = (s: string) => all.filter((r) => r.status === s).length;
 const seconds = ((performance.now() - started) / 1000).toFixed(0);
 console.log(
-  `\nexamples: ${all.length} in ${skills.length} skills; ${count("passed")} passed, ${count("failed")} failed, ` +
+  `\nexamples: ${all.length} in ${skills.length} skills; ${count("passed")} passed, ${
+    count("failed")
+  } failed, ` +
     `${count("skipped")} skipped (${seconds} s)`,
 );
 if (values.report) {
