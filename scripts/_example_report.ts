@@ -26,6 +26,13 @@ export function renderReport(outcomes: SkillOutcome[]): string {
     "VCFs, GFF3/GTF, protein and DNA families), with Debian 12's package; test/skill_examples.json maps",
     "file names to toy files and holds the expectations and the reason for every skip.",
     "",
+    "What runs where: `npm test` runs only test/skill_examples.test.ts (the map is valid for the",
+    "current built-ins, and the runner's rules hold; about 2 s, no tools needed). The examples",
+    "themselves run in `npm run test:examples` (for CI; options `--quick`, `--skill a,b`, `--timeout`,",
+    "`--budget`, `--keep`, `--report`). A new skill joins by adding an entry under `skills` in",
+    "test/skill_examples.json: its input file names (toy files are guessed from the names, or given",
+    "as `name: toy key`), an optional `setup`, and per example `files`/`count`/`stdout`/`exit` or `skip`.",
+    "",
     `**${all.length} examples in ${outcomes.length} skills: ${n(all, "passed")} passed, ${
       n(all, "failed")
     } failed, ` +
