@@ -11,7 +11,6 @@ import { BUILTIN_SKILLS } from "../lib/resolve/_builtin_skills.ts";
 import { parseSkill } from "../lib/skill/mod.ts";
 import {
   checkExampleMap,
-  entryFiles,
   type ExampleMap,
   readExampleMap,
   toyFor,
