@@ -350,8 +350,12 @@ export async function collect(
     }
   }
   const tools: RawEntry[] = [];
+  // Virtual servers (a multi-user view's `builtin-skills`) have no URL or command: no tools to
+  // list, and their skills come through the resolver.
   const servers = sources.registry
-    ? (await sources.registry.list()).filter((s) => s.enabled !== false)
+    ? (await sources.registry.list()).filter((s) =>
+      s.enabled !== false && (s.url !== undefined || s.command !== undefined)
+    )
     : [];
   const found = await Promise.all(
     servers.map((server) => discovery(sources.registry!, server, sources, diagnostics)),

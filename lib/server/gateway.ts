@@ -13,7 +13,6 @@ import { serveHttp } from "./_gateway_http.ts";
 import { GatewayView, type ViewOptions } from "./_gateway_view.ts";
 import type { CallSettings } from "./_gateway_call.ts";
 import type { GatewayServer, ServeGatewayOptions } from "./gateway_types.ts";
-import type { ServerRegistry } from "../mcp/registry/registry.ts";
 
 const DEFAULT_POLL_MS = 2_000;
 
@@ -74,7 +73,7 @@ export async function serveGateway(options: ServeGatewayOptions = {}): Promise<G
         }
         : {
           ...base,
-          registry: withoutBuiltins(users.registry.forUser(user)),
+          registry: users.registry.forUser(user),
           approvals: users.approvals?.(user) ?? { storage: createMemoryStorage() },
           resolver: users.resolvers === undefined ? undefined : lazyResolver(users.resolvers, user),
         };
@@ -137,21 +136,4 @@ function lazyResolver(
     resolve: async (name, opts) => await (await resolvers.forUser(user)).resolve(name, opts),
     list: async (opts) => await (await resolvers.forUser(user)).list(opts),
   } as ViewOptions["resolver"] & object;
-}
-
-/**
- * A user's registry view without the built-in virtual servers (`builtin-skills`): they have no
- * tools (the resolver serves their skills in-process), and the catalog's discovery cannot refresh
- * them (the view's `refresh` does not know them by name).
- */
-function withoutBuiltins(registry: ServerRegistry): ServerRegistry {
-  return new Proxy(registry, {
-    get(target, prop) {
-      if (prop === "list") {
-        return async () => (await target.list()).filter((server) => server.scope !== "builtin");
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
 }
