@@ -70,7 +70,7 @@ summary() {
   else
     echo "chromium: not run"
   fi
-  # The notebook: "notebook: 11 of 11 cells run, 0 failed, 7 rich (text/html)"
+  # The notebook: "notebook: 12 of 12 cells run, 0 failed, 7 rich (text/html)"
   line=$(grep -E '^notebook: [0-9]+ of [0-9]+ cells run' "$LOG" | tail -n 1 || true)
   if [ -n "$line" ]; then
     local cr cf
