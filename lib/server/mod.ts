@@ -100,7 +100,8 @@ export async function serveSkills(options: ServeSkillsOptions = {}): Promise<Ski
  *
  * @example One host entry for every registered server's approved tools
  * ```ts
- * import { createFsStorage, createServerRegistry } from "@skillmux/core";
+ * import { createServerRegistry } from "@skillmux/core";
+ * import { createFsStorage } from "@skillmux/core/fs";
  * import { serveGateway } from "@skillmux/core/server";
  * const storage = createFsStorage({ root: "./config" });
  * const gateway = await serveGateway({
