@@ -33,7 +33,10 @@ function closest(word: string, names: Iterable<string>): string | undefined {
   for (const name of [...new Set(names)].sort()) {
     const lower = name.toLowerCase();
     if (lower === typed) continue;
-    const score = typed.length >= 3 && lower.startsWith(typed) ? max : distance(typed, lower, max);
+    // A name the word starts ("samtool" → "samtools") is close even past `max` edits, but never
+    // closer than its real distance: "bamtools" (2 edits) must not beat "samtools" (1).
+    const edits = distance(typed, lower, max);
+    const score = edits > max && typed.length >= 3 && lower.startsWith(typed) ? max : edits;
     if (score <= max && (best === undefined || score < best.score)) best = { name, score };
   }
   return best?.name;

@@ -33,7 +33,17 @@ const list: Command = {
   async run(ctx) {
     const { skills, diagnostics } = await listSkills({ ...ctx.sourceOptions, deadlineMs: 20_000 });
     if (ctx.json) {
-      const rows = skills.map(({ skill: _skill, ...row }) => row);
+      // What a person or a script wants of a listing; the ranking material (keywords, tasks,
+      // allowed tools) stays out.
+      const rows = skills.map(({ name, source, location, description, shadows, digest, tags }) => ({
+        name,
+        source,
+        location,
+        description,
+        shadows,
+        digest,
+        tags,
+      }));
       return printJson(ctx, { skills: rows, diagnostics }), 0;
     }
     for (const d of diagnostics) {

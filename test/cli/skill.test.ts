@@ -66,10 +66,12 @@ describe("skill list / show", () => {
     assert.equal(parsed.skills.length, BUILTINS);
     assert.deepEqual(Object.keys(parsed.skills[0]).sort(), [
       "description",
+      "digest",
       "location",
       "name",
       "shadows",
       "source",
+      "tags",
     ]);
     assert.deepEqual(parsed.diagnostics, []);
   });
