@@ -69,6 +69,7 @@ export const scopes = {
   registry: {
     mutate: [
       "lib/mcp/registry/**/*.ts",
+      "lib/mcp/sealing/**/*.ts",
       "!lib/mcp/registry/_display.ts",
       "!lib/mcp/registry/_displayable.ts",
     ],

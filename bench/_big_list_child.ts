@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import process from "node:process";
-import { connect } from "../lib/mcp/client.ts";
+import { connect } from "../lib/mcp/client/client.ts";
 
 const [which, url] = process.argv.slice(2);
 // Warm up fetch (Node loads it lazily, several MiB) so only the answer's cost is measured.

@@ -29,7 +29,7 @@ const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 export async function benchBundle(): Promise<void> {
   {
     const mod = await measure('export * from "./lib/mod.ts";');
-    const client = await measure('export { connect } from "./lib/mcp/client.ts";');
+    const client = await measure('export { connect } from "./lib/mcp/client/client.ts";');
     const sdk = await measure(
       'export { Client } from "@modelcontextprotocol/sdk/client/index.js";\n' +
         'export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";\n',

@@ -18,7 +18,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { countTokens } from "../lib/catalog/tokens.ts";
-import { connect } from "../lib/mcp/client.ts";
+import { connect } from "../lib/mcp/client/client.ts";
 import { serveGateway } from "../lib/server/mod.ts";
 import { listenLocal, startEverything } from "../test/mcp/_servers.ts";
 import { cli, command, ROOT, tempHome } from "../test/cli/_helpers.ts";

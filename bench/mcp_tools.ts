@@ -8,8 +8,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { MultiServerMCPClient } from "@langchain/mcp-adapters";
-import { connect } from "../lib/mcp/client.ts";
-import type { ServerHint } from "../lib/mcp/connect_options.ts";
+import { connect } from "../lib/mcp/client/client.ts";
+import type { ServerHint } from "../lib/mcp/client/connect_options.ts";
 import { createMcpSkillSource } from "../lib/resolve/mcp_source.ts";
 import { createResolver } from "../lib/resolve/resolver.ts";
 import { serveSkills } from "../lib/server/mod.ts";

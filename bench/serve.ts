@@ -2,8 +2,8 @@
 // next to @modelcontextprotocol/server-everything (Streamable HTTP) reading one of its resources,
 // measured in the same run with the same client (ours).
 
-import { connect } from "../lib/mcp/client.ts";
-import type { McpClient } from "../lib/mcp/client_types.ts";
+import { connect } from "../lib/mcp/client/client.ts";
+import type { McpClient } from "../lib/mcp/client/client_types.ts";
 import { serveSkills } from "../lib/server/mod.ts";
 import { startEverything } from "../test/mcp/_servers.ts";
 import { fmt, quantile, runtime } from "./_stats.ts";

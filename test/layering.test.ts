@@ -89,6 +89,52 @@ test("no module imports a layer above its own, and only cli/ imports server/", (
   assert.deepEqual(bad, []);
 });
 
+/**
+ * Rank of each room of lib/mcp/, bottom up, so the folder reads top-down: protocol/ (errors,
+ * wire types, pure encoders) knows nothing else; sealing/ (secret boxes, shared by auth/ and
+ * registry/) sits below both; policy/ checks targets; transport/ carries messages; auth/ signs
+ * requests over a transport; client/ is the client core built on all of these; skills/ and
+ * registry/ build on the client. lib/mcp/mod.ts, the public entry, is the one loose file.
+ */
+const MCP_ROOMS: Record<string, number> = {
+  protocol: 0,
+  sealing: 1,
+  policy: 2,
+  transport: 3,
+  auth: 4,
+  client: 5,
+  skills: 6,
+  registry: 7,
+};
+
+function mcpRoomOf(file: string): string | undefined {
+  const parts = file.split(path.sep);
+  if (parts[0] !== "mcp") return undefined;
+  return parts.length === 2 ? "" : parts[1];
+}
+
+test("every file of lib/mcp/ but its entry mod.ts lives in a ranked room", () => {
+  const loose = [...graph.keys()].filter((f) => {
+    const room = mcpRoomOf(f);
+    return room !== undefined && f !== path.join("mcp", "mod.ts") && !(room in MCP_ROOMS);
+  });
+  assert.deepEqual(loose, [], "put lib/mcp/ files in a room and rank new rooms in MCP_ROOMS");
+});
+
+test("no module of lib/mcp/ imports a room above its own", () => {
+  const bad: string[] = [];
+  for (const [file, imports] of graph) {
+    const from = mcpRoomOf(file);
+    if (from === undefined || from === "") continue;
+    for (const target of imports) {
+      const to = mcpRoomOf(target);
+      if (to === undefined || to === from) continue;
+      if (to === "" || MCP_ROOMS[to] > MCP_ROOMS[from]) bad.push(`${file} → ${target}`);
+    }
+  }
+  assert.deepEqual(bad, []);
+});
+
 test("only frameworks/ imports the AI SDK or LangChain, and nothing reaches frameworks/ from the main entry", async () => {
   const importers: string[] = [];
   for (const file of await libFiles()) {

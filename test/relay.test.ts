@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import { after, before, describe, test } from "node:test";
-import { connect } from "../lib/mcp/client.ts";
+import { connect } from "../lib/mcp/client/client.ts";
 import { type Relay, startRelay, TOKEN_HEADER } from "../scripts/_relay.ts";
 import { type SdkServer, startSdkServer } from "./mcp/_servers.ts";
 import { deadUrl } from "./_closed_port.ts";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import process from "node:process";
 import { after, describe, test } from "node:test";
-import { connect } from "../lib/mcp/client.ts";
+import { connect } from "../lib/mcp/client/client.ts";
 import { type Relay, startRelay, TOKEN_HEADER } from "../scripts/_relay.ts";
 import { waitUntil } from "./_wait.ts";
 

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { connect } from "../lib/mcp/client.ts";
+import { connect } from "../lib/mcp/client/client.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const ENV = { ...process.env, SKIP_BUILD: "1", PORT: "0", SKILLS_PORT: "0", NO_COLOR: "1" };

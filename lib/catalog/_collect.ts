@@ -1,10 +1,10 @@
 // Private: gather the raw entries of a catalog from its three kinds of source: the resolver's
 // winning skills, MCP tools (registry discovery cache, or open clients) and host functions.
 
-import type { McpClient } from "../mcp/client_types.ts";
+import type { McpClient } from "../mcp/client/client_types.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
 import type { ServerDiscovery } from "../mcp/registry/discover.ts";
-import type { McpServerConfig, Tool } from "../mcp/types.ts";
+import type { McpServerConfig, Tool } from "../mcp/protocol/types.ts";
 import type { Resolver } from "../resolve/types.ts";
 import type { Skill } from "../skill/types.ts";
 import { encoder, sha256Digest } from "../skill/_text.ts";

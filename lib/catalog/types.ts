@@ -6,8 +6,8 @@
  */
 
 import type { Resolution } from "../resolve/types.ts";
-import type { McpClient } from "../mcp/client_types.ts";
-import type { McpServerConfig, Tool } from "../mcp/types.ts";
+import type { McpClient } from "../mcp/client/client_types.ts";
+import type { McpServerConfig, Tool } from "../mcp/protocol/types.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
 import type { Resolver } from "../resolve/types.ts";
 import type { Storage } from "../storage/types.ts";

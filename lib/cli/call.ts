@@ -8,8 +8,8 @@
 import process from "node:process";
 import type { Catalog, CatalogEntry } from "../catalog/types.ts";
 import { stripHidden } from "../catalog/_text.ts";
-import { connect } from "../mcp/client.ts";
-import type { CallToolResult, ContentBlock, Progress } from "../mcp/types.ts";
+import { connect } from "../mcp/client/client.ts";
+import type { CallToolResult, ContentBlock, Progress } from "../mcp/protocol/types.ts";
 import { stdio } from "../mcp/transport/stdio.ts";
 import { schemaProblems } from "../prompt/_execute.ts";
 import { skillText } from "../prompt/_fence.ts";

@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { nameFromUrl, parseMcpServersJson } from "../mcp/registry/config_formats.ts";
-import type { McpServerConfig } from "../mcp/types.ts";
+import type { McpServerConfig } from "../mcp/protocol/types.ts";
 import { skillResources } from "../resolve/skill_resources.ts";
 import { CliError, splitCommand, str, UsageError } from "./_args.ts";
 import type { Command } from "./_command.ts";

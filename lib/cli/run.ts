@@ -5,7 +5,7 @@
  * @module
  */
 
-import { isMcpError } from "../mcp/errors.ts";
+import { isMcpError } from "../mcp/protocol/errors.ts";
 import { isSkillNotFoundError } from "../resolve/errors.ts";
 import { isInvalidSkillNameError, isSkillParseError } from "../skill/errors.ts";
 import { leadingWords, parse, UsageError } from "./_args.ts";

@@ -4,7 +4,7 @@ import { Validator } from "@cfworker/json-schema";
 import { raceSignal, scopedSignal } from "../_abort.ts";
 import { addressesModel, cleanLine } from "../catalog/_text.ts";
 import type { CatalogEntry, JsonSchema } from "../catalog/types.ts";
-import type { ContentBlock } from "../mcp/types.ts";
+import type { ContentBlock } from "../mcp/protocol/types.ts";
 import { fence, skillText } from "./_fence.ts";
 import { reply } from "./_results.ts";
 import {

@@ -1,6 +1,6 @@
 // Private: MCP tool results in the shapes the model APIs expect.
 
-import type { ContentBlock } from "../mcp/types.ts";
+import type { ContentBlock } from "../mcp/protocol/types.ts";
 import type { AnthropicResultBlock, ToolCallResult } from "./types.ts";
 
 /** A short description of a block that is not text. */

@@ -1,8 +1,8 @@
 // Private: tool sessions, the MCP connections prompt assembly and tool calls use, opened only
 // for the servers of selected tools and shared until closed.
 
-import { connect, type ConnectOptions } from "../mcp/client.ts";
-import type { McpClient } from "../mcp/client_types.ts";
+import { connect, type ConnectOptions } from "../mcp/client/client.ts";
+import type { McpClient } from "../mcp/client/client_types.ts";
 import type { Catalog } from "../catalog/types.ts";
 import type { ToolSession } from "./types.ts";
 

@@ -5,10 +5,10 @@
  * @module
  */
 
-import type { ContentBlock } from "../mcp/types.ts";
+import type { ContentBlock } from "../mcp/protocol/types.ts";
 import type { Catalog, JsonSchema, TokenCounter } from "../catalog/types.ts";
 import type { Selection } from "../catalog/select_types.ts";
-import type { McpClient } from "../mcp/client_types.ts";
+import type { McpClient } from "../mcp/client/client_types.ts";
 
 /** An OpenAI chat-completions tool definition. */
 export interface OpenAiTool {

@@ -8,7 +8,7 @@
 import { nodeBuiltins } from "../_node.ts";
 import { deniedMessage, isPermissionError } from "../_permission.ts";
 import { createFsStorage } from "../storage/fs.ts";
-import { PolicyError } from "../mcp/errors.ts";
+import { PolicyError } from "../mcp/protocol/errors.ts";
 import { createServerRegistry } from "../mcp/registry/registry.ts";
 import { stdio } from "../mcp/transport/stdio.ts";
 import { createMcpSkillSources } from "./mcp_source.ts";

@@ -8,14 +8,14 @@
  * @module
  */
 
-import { connect } from "../mcp/client.ts";
-import type { ConnectOptions } from "../mcp/connect_options.ts";
-import type { McpClient } from "../mcp/client_types.ts";
-import { CircuitOpenError, isMcpError } from "../mcp/errors.ts";
+import { connect } from "../mcp/client/client.ts";
+import type { ConnectOptions } from "../mcp/client/connect_options.ts";
+import type { McpClient } from "../mcp/client/client_types.ts";
+import { CircuitOpenError, isMcpError } from "../mcp/protocol/errors.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
 import { listSkillEntries, loadSkill, offersSkills } from "../mcp/skills/client.ts";
 import type { SkillEntry } from "../mcp/skills/types.ts";
-import type { McpServerConfig } from "../mcp/types.ts";
+import type { McpServerConfig } from "../mcp/protocol/types.ts";
 import { hasSkillTemplate, skillResources } from "./skill_resources.ts";
 import type { SkillSource, SkillSummary, SourceCallOptions, SourceEntry } from "./types.ts";
 

@@ -5,7 +5,7 @@
  */
 
 import { safeNormalizeSkillName } from "../skill/name.ts";
-import type { Resource, ResourceTemplate } from "../mcp/types.ts";
+import type { Resource, ResourceTemplate } from "../mcp/protocol/types.ts";
 
 /** A resource recognised as a skill. */
 export interface SkillResource {

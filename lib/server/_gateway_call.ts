@@ -5,7 +5,7 @@
 // arrive as progress). A failure is an error result naming the server, never a thrown error,
 // and a server that needs sign-in says so, pointing at `skillmux mcp login <name>`.
 
-import type { CallToolResult, Tool } from "../mcp/types.ts";
+import type { CallToolResult, Tool } from "../mcp/protocol/types.ts";
 import type { GatewayView } from "./_gateway_view.ts";
 import { isBroken } from "./_gateway_pool.ts";
 

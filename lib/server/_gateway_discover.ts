@@ -5,7 +5,7 @@
 // approved tool.
 
 import { findTools as rank } from "../catalog/find_tools.ts";
-import type { CallToolResult, Tool } from "../mcp/types.ts";
+import type { CallToolResult, Tool } from "../mcp/protocol/types.ts";
 import type { GatewayView } from "./_gateway_view.ts";
 import { type CallSettings, type HandlerExtra, proxyCall } from "./_gateway_call.ts";
 

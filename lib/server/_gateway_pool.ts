@@ -6,9 +6,9 @@
 
 import { raceSignal } from "../_abort.ts";
 import type { Catalog, CatalogEntry } from "../catalog/types.ts";
-import { connect } from "../mcp/client.ts";
-import type { McpClient } from "../mcp/client_types.ts";
-import type { ConnectOptions } from "../mcp/connect_options.ts";
+import { connect } from "../mcp/client/client.ts";
+import type { McpClient } from "../mcp/client/client_types.ts";
+import type { ConnectOptions } from "../mcp/client/connect_options.ts";
 
 /** Errors after which a connection is not used again. */
 const BROKEN = new Set([

@@ -11,9 +11,9 @@
 import { createHash } from "node:crypto";
 import { createCatalog } from "../catalog/catalog.ts";
 import type { ApprovalOptions, Catalog } from "../catalog/types.ts";
-import type { ConnectOptions } from "../mcp/connect_options.ts";
+import type { ConnectOptions } from "../mcp/client/connect_options.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
-import type { Tool } from "../mcp/types.ts";
+import type { Tool } from "../mcp/protocol/types.ts";
 import { createMemoryStorage } from "../storage/memory.ts";
 import type { Resolver } from "../resolve/types.ts";
 import { SkillCatalog } from "./_catalog.ts";

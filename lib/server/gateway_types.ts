@@ -5,7 +5,7 @@
  */
 
 import type { ApprovalOptions } from "../catalog/types.ts";
-import type { ConnectOptions } from "../mcp/connect_options.ts";
+import type { ConnectOptions } from "../mcp/client/connect_options.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
 import type { MultiUserRegistry } from "../mcp/registry/users.ts";
 import type { Resolver } from "../resolve/types.ts";

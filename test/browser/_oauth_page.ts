@@ -7,7 +7,7 @@
 
 import { createOAuthStore } from "../../lib/mcp/auth/store.ts";
 import type { OAuthRecord } from "../../lib/mcp/auth/types.ts";
-import { createSecretBox } from "../../lib/mcp/registry/secrets.ts";
+import { createSecretBox } from "../../lib/mcp/sealing/secrets.ts";
 import { createIndexedDbStorage, loadIndexedDbCryptoKey } from "../../lib/storage/indexed_db.ts";
 
 const dbName = "oauth-test";

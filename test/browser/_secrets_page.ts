@@ -6,7 +6,7 @@
  */
 
 import { createServerRegistry } from "../../lib/mcp/registry/registry.ts";
-import { createSecretBox } from "../../lib/mcp/registry/secrets.ts";
+import { createSecretBox } from "../../lib/mcp/sealing/secrets.ts";
 import { createIndexedDbStorage, loadIndexedDbCryptoKey } from "../../lib/storage/indexed_db.ts";
 
 const dbName = "secrets-test";

@@ -6,7 +6,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import process from "node:process";
 import { test } from "node:test";
-import { connect } from "../../lib/mcp/client.ts";
+import { connect } from "../../lib/mcp/client/client.ts";
 import { cli, command, ROOT, tempHome } from "./_helpers.ts";
 import { waitUntil, within } from "../_wait.ts";
 

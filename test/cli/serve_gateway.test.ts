@@ -12,7 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { connect } from "../../lib/mcp/client.ts";
+import { connect } from "../../lib/mcp/client/client.ts";
 import { stdio } from "../../lib/mcp/transport/stdio.ts";
 import { startEverything, type TestServer } from "../mcp/_servers.ts";
 import { cli, command, ROOT, sub, tempHome } from "./_helpers.ts";

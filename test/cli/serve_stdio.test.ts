@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { connect } from "../../lib/mcp/client.ts";
+import { connect } from "../../lib/mcp/client/client.ts";
 import { stdio } from "../../lib/mcp/transport/stdio.ts";
 import { command, ROOT, sub } from "./_helpers.ts";
 import { within } from "../_wait.ts";

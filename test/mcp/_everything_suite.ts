@@ -1,8 +1,8 @@
 // One server-everything over Streamable HTTP for a test file, and a `connect` whose clients are
 // closed after each test, passed or failed (a listening client holds the process).
 import { after, afterEach, before } from "node:test";
-import { connect as connectTo } from "../../lib/mcp/client.ts";
-import type { McpClient } from "../../lib/mcp/client_types.ts";
+import { connect as connectTo } from "../../lib/mcp/client/client.ts";
+import type { McpClient } from "../../lib/mcp/client/client_types.ts";
 import { startEverything, type TestServer } from "./_servers.ts";
 
 /** Registers the hooks; call at the top level of a test file. */

@@ -9,7 +9,11 @@ import { createStreamableHttpTransport } from "../../lib/mcp/transport/streamabl
 import type { HttpTransportOptions } from "../../lib/mcp/transport/http_options.ts";
 import { test } from "node:test";
 import { type FaultServer, startFaultServer } from "./_fault_server.ts";
-import type { JsonRpcRequest, JsonRpcResponse, McpServerConfig } from "../../lib/mcp/types.ts";
+import type {
+  JsonRpcRequest,
+  JsonRpcResponse,
+  McpServerConfig,
+} from "../../lib/mcp/protocol/types.ts";
 import { within } from "../_wait.ts";
 
 /** A prepared HTTP server config. */

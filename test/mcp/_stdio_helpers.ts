@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { type PreparedServer, prepareServer } from "../../lib/mcp/policy/prepare.ts";
-import type { McpServerConfig } from "../../lib/mcp/types.ts";
+import type { McpServerConfig } from "../../lib/mcp/protocol/types.ts";
 
 /** The repository root (children run there, so `--import tsx` resolves). */
 export const ROOT: string = fileURLToPath(new URL("../../", import.meta.url));

@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { after, before, describe, test } from "node:test";
-import { connect } from "../../lib/mcp/client.ts";
+import { connect } from "../../lib/mcp/client/client.ts";
 import { stdio } from "../../lib/mcp/transport/stdio.ts";
-import type { McpClient } from "../../lib/mcp/client_types.ts";
+import type { McpClient } from "../../lib/mcp/client/client_types.ts";
 import { type SdkServer, startEverything, startSdkServer, type TestServer } from "./_servers.ts";
 
 const SKILL =

@@ -2,7 +2,7 @@
 // negotiation, endless or looping pagination, and policy refusals before any I/O.
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, test } from "node:test";
-import { connect } from "../../lib/mcp/client.ts";
+import { connect } from "../../lib/mcp/client/client.ts";
 import {
   type FaultServer,
   hangHeaders,

@@ -6,7 +6,7 @@ import {
   toMcpServersJson,
   toServersToml,
 } from "../../lib/mcp/registry/config_formats.ts";
-import { isMcpError } from "../../lib/mcp/errors.ts";
+import { isMcpError } from "../../lib/mcp/protocol/errors.ts";
 
 describe("mcpServers JSON", () => {
   test("reads stdio and http entries of desktop clients (and VS Code's servers key)", () => {

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import { test } from "node:test";
-import { connect } from "../../lib/mcp/client.ts";
+import { connect } from "../../lib/mcp/client/client.ts";
 import { listenLocal } from "./_servers.ts";
 
 test("a 404 names the POST, its URL with the path, and the POST's body, once", async () => {

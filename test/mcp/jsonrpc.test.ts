@@ -3,14 +3,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { isMcpError } from "../../lib/mcp/errors.ts";
+import { isMcpError } from "../../lib/mcp/protocol/errors.ts";
 import {
   createIdSequence,
   decodeMessage,
   decodeMessages,
   idKey,
   parseMessages,
-} from "../../lib/mcp/_jsonrpc.ts";
+} from "../../lib/mcp/transport/_jsonrpc.ts";
 
 test("requests, notifications, results and errors are classified", () => {
   assert.equal(decodeMessage({ jsonrpc: "2.0", id: 1, method: "ping" }).kind, "request");

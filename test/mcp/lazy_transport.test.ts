@@ -4,11 +4,11 @@
 // Against the scripted fault server, through the public factories.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { isMcpError } from "../../lib/mcp/errors.ts";
+import { isMcpError } from "../../lib/mcp/protocol/errors.ts";
 import { prepareServer } from "../../lib/mcp/policy/prepare.ts";
 import { createLegacySseTransport } from "../../lib/mcp/transport/legacy_sse.ts";
 import { createStreamableHttpTransport } from "../../lib/mcp/transport/streamable_http.ts";
-import type { JsonRpcNotification } from "../../lib/mcp/types.ts";
+import type { JsonRpcNotification } from "../../lib/mcp/protocol/types.ts";
 import {
   type FaultServer,
   legacy,

@@ -3,11 +3,11 @@
 // ids, stream ends, size caps, timeouts, secrets).
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { isMcpError } from "../../lib/mcp/errors.ts";
+import { isMcpError } from "../../lib/mcp/protocol/errors.ts";
 import type { HttpTransportOptions } from "../../lib/mcp/transport/http_options.ts";
 import { createLegacySseTransport } from "../../lib/mcp/transport/legacy_sse.ts";
 import type { McpTransport } from "../../lib/mcp/transport/interface.ts";
-import type { Progress } from "../../lib/mcp/types.ts";
+import type { Progress } from "../../lib/mcp/protocol/types.ts";
 import {
   type FaultServer,
   legacy,

@@ -4,9 +4,9 @@
 // elicitation form) counts against neither.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { DEFAULT_CALL_TIMEOUT_MS } from "../../lib/mcp/client.ts";
-import { isMcpError } from "../../lib/mcp/errors.ts";
-import type { Progress } from "../../lib/mcp/types.ts";
+import { DEFAULT_CALL_TIMEOUT_MS } from "../../lib/mcp/client/client.ts";
+import { isMcpError } from "../../lib/mcp/protocol/errors.ts";
+import type { Progress } from "../../lib/mcp/protocol/types.ts";
 import { parseServersToml, toServersToml } from "../../lib/mcp/registry/config_formats.ts";
 import { everythingSuite } from "./_everything_suite.ts";
 

@@ -1,7 +1,7 @@
 // checkConnectTarget: the connect-time DNS check of the strict URL policy (§6.D item 32).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { isMcpError, type PolicyError } from "../../lib/mcp/errors.ts";
+import { isMcpError, type PolicyError } from "../../lib/mcp/protocol/errors.ts";
 import { checkConnectTarget, type ResolvedAddress } from "../../lib/mcp/policy/connect_target.ts";
 
 function fakeLookup(addresses: ResolvedAddress[] | Error) {

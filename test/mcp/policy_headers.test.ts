@@ -1,7 +1,7 @@
 // Header policy (§1.2, §6.D item 35, prior-art §8 item 4): checked at registration, before any I/O.
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, test } from "node:test";
-import { isMcpError, type PolicyError } from "../../lib/mcp/errors.ts";
+import { isMcpError, type PolicyError } from "../../lib/mcp/protocol/errors.ts";
 import {
   blockedHeaderReason,
   checkHeaders,
@@ -9,7 +9,7 @@ import {
   MAX_HEADER_VALUE_BYTES,
   MAX_HEADERS_TOTAL_BYTES,
 } from "../../lib/mcp/policy/headers.ts";
-import { connect } from "../../lib/mcp/client.ts";
+import { connect } from "../../lib/mcp/client/client.ts";
 import { type FaultServer, initialize, startFaultServer } from "./_fault_server.ts";
 
 const VALUE = "VALUE-never-in-messages-7c1d";

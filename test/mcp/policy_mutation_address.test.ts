@@ -3,7 +3,7 @@
 // zones and brackets, the reasons and flags of each class, and the exact errors.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { isMcpError, type NetworkError, type PolicyError } from "../../lib/mcp/errors.ts";
+import { isMcpError, type NetworkError, type PolicyError } from "../../lib/mcp/protocol/errors.ts";
 import { classifyAddress, parseIPv4, parseIPv6 } from "../../lib/mcp/policy/_address.ts";
 import { checkConnectTarget } from "../../lib/mcp/policy/connect_target.ts";
 

@@ -3,9 +3,9 @@
 // that could be blanked, a type check that could be dropped, without any test noticing).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { isMcpError, type PolicyError } from "../../lib/mcp/errors.ts";
+import { isMcpError, type PolicyError } from "../../lib/mcp/protocol/errors.ts";
 import { prepareServer } from "../../lib/mcp/policy/prepare.ts";
-import type { McpServerConfig } from "../../lib/mcp/types.ts";
+import type { McpServerConfig } from "../../lib/mcp/protocol/types.ts";
 
 /** The PolicyError `config` is refused with (fails when it is accepted). */
 function refusal(config: unknown): PolicyError {

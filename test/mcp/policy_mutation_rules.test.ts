@@ -3,7 +3,7 @@
 // messages, a password without a user name, a "}" before a placeholder, adjacent secrets.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { isMcpError, type PolicyError } from "../../lib/mcp/errors.ts";
+import { isMcpError, type PolicyError } from "../../lib/mcp/protocol/errors.ts";
 import {
   blockedHeaderReason,
   checkHeaderName,

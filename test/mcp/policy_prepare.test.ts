@@ -1,9 +1,9 @@
 // prepareServer: names, url xor command, /mcp appending, API key, secrets, stdio fields.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { isMcpError, type PolicyError } from "../../lib/mcp/errors.ts";
+import { isMcpError, type PolicyError } from "../../lib/mcp/protocol/errors.ts";
 import { prepareServer, type PrepareServerOptions } from "../../lib/mcp/policy/prepare.ts";
-import type { McpServerConfig } from "../../lib/mcp/types.ts";
+import type { McpServerConfig } from "../../lib/mcp/protocol/types.ts";
 
 function refused(
   config: Partial<McpServerConfig>,

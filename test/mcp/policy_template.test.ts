@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import process from "node:process";
 import { describe, test } from "node:test";
-import { isMcpError, type PolicyError } from "../../lib/mcp/errors.ts";
+import { isMcpError, type PolicyError } from "../../lib/mcp/protocol/errors.ts";
 import { prepareServer } from "../../lib/mcp/policy/prepare.ts";
 import { expandTemplate } from "../../lib/mcp/policy/template.ts";
 

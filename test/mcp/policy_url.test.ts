@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
-import { isMcpError, type PolicyError } from "../../lib/mcp/errors.ts";
+import { isMcpError, type PolicyError } from "../../lib/mcp/protocol/errors.ts";
 import { classifyAddress, parseIPv6 } from "../../lib/mcp/policy/_address.ts";
 import { checkUrl, isLoopbackHost, type UrlPolicyOptions } from "../../lib/mcp/policy/url.ts";
 

@@ -3,8 +3,8 @@
 // skip the probe, elicitation with schema defaults, the GET notification stream, and request().
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { connect } from "../../lib/mcp/client.ts";
-import type { JsonRpcNotification } from "../../lib/mcp/types.ts";
+import { connect } from "../../lib/mcp/client/client.ts";
+import type { JsonRpcNotification } from "../../lib/mcp/protocol/types.ts";
 import { serveSkills } from "../../lib/server/mod.ts";
 import type { SkillsServer } from "../../lib/server/types.ts";
 import { type SdkServer, startEverything, startSdkServer, type TestServer } from "./_servers.ts";

@@ -7,11 +7,11 @@
 // Real servers throughout: node:http on 127.0.0.1 and a child process.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { connect } from "../../lib/mcp/client.ts";
-import { isMcpError } from "../../lib/mcp/errors.ts";
+import { connect } from "../../lib/mcp/client/client.ts";
+import { isMcpError } from "../../lib/mcp/protocol/errors.ts";
 import { REDACTED } from "../../lib/mcp/policy/redact.ts";
 import { createStdioTransport, type StdioTransport } from "../../lib/mcp/transport/stdio.ts";
-import type { JsonRpcNotification, McpServerConfig } from "../../lib/mcp/types.ts";
+import type { JsonRpcNotification, McpServerConfig } from "../../lib/mcp/protocol/types.ts";
 import { type EchoForm, startEchoServer } from "./_echo_server.ts";
 import { legacy, redirect, startFaultServer } from "./_fault_server.ts";
 import { API_KEY, assertNoLeak, ENV_SECRET, HEADER_SECRET, rejectionOf } from "./_leak.ts";

@@ -4,7 +4,7 @@
 // straight to `/`.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { connect } from "../../lib/mcp/client.ts";
+import { connect } from "../../lib/mcp/client/client.ts";
 import { createMemoryStorage, createServerRegistry } from "../../lib/mod.ts";
 import { startSdkServer } from "./_servers.ts";
 

@@ -6,7 +6,7 @@
 // before the server sees a single request.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { connect } from "../../lib/mcp/client.ts";
+import { connect } from "../../lib/mcp/client/client.ts";
 import { prepareServer } from "../../lib/mcp/policy/prepare.ts";
 import { createStreamableHttpTransport } from "../../lib/mcp/transport/streamable_http.ts";
 import type { HostLookup, ResolvedAddress } from "../../lib/mcp/policy/url.ts";

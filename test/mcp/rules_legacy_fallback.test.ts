@@ -3,7 +3,7 @@
 // POST and serves a legacy SSE stream on GET. Other statuses are errors, not a fallback.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { connect } from "../../lib/mcp/client.ts";
+import { connect } from "../../lib/mcp/client/client.ts";
 import { legacy, startFaultServer, status } from "./_fault_server.ts";
 
 // deno-lint-ignore no-explicit-any

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { createServerRegistry } from "../../lib/mcp/registry/registry.ts";
-import { createSecretBox, isSealedSecret } from "../../lib/mcp/registry/secrets.ts";
+import { createSecretBox, isSealedSecret } from "../../lib/mcp/sealing/secrets.ts";
 import { createMultiUserRegistry } from "../../lib/mcp/registry/users.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
 import { createMemoryStorage } from "../../lib/storage/memory.ts";

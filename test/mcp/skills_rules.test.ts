@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import http from "node:http";
 import { test } from "node:test";
-import { connect } from "../../lib/mcp/client.ts";
+import { connect } from "../../lib/mcp/client/client.ts";
 import { listSkillEntries, loadSkill } from "../../lib/mcp/skills/client.ts";
 import { MAX_SKILL_BYTES } from "../../lib/mcp/skills/extension.ts";
 import type { SkillEntry } from "../../lib/mcp/skills/types.ts";

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { createStdioTransport, type StdioTransport } from "../../lib/mcp/transport/stdio.ts";
-import type { JsonRpcResponse, Progress } from "../../lib/mcp/types.ts";
+import type { JsonRpcResponse, Progress } from "../../lib/mcp/protocol/types.ts";
 import { alive, everything, rpc, stdioServer } from "./_stdio_helpers.ts";
 
 let transport: StdioTransport;

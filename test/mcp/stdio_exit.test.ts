@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 const everything = createRequire(import.meta.url)
   .resolve("@modelcontextprotocol/server-everything/package.json")
   .replace(/package\.json$/, "dist/index.js");
-const client = fileURLToPath(new URL("../../lib/mcp/client.ts", import.meta.url));
+const client = fileURLToPath(new URL("../../lib/mcp/client/client.ts", import.meta.url));
 const stdioEntry = fileURLToPath(new URL("../../lib/mcp/transport/stdio.ts", import.meta.url));
 
 /** This runtime's command line for running a TypeScript file. */

@@ -2,9 +2,9 @@
 // server requests, timeouts that kill, exits, spawn failures, giant lines.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { isMcpError } from "../../lib/mcp/errors.ts";
+import { isMcpError } from "../../lib/mcp/protocol/errors.ts";
 import { createStdioTransport, type StdioTransport } from "../../lib/mcp/transport/stdio.ts";
-import type { JsonRpcNotification, Progress } from "../../lib/mcp/types.ts";
+import type { JsonRpcNotification, Progress } from "../../lib/mcp/protocol/types.ts";
 import { alive, fixture, gone, rpc, stdioServer, until } from "./_stdio_helpers.ts";
 
 function echo(flags: string[] = [], diagnostics: string[] = []): StdioTransport {

@@ -2,9 +2,9 @@
 // (stateless and stateful, JSON and SSE answers) and server-everything.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { isMcpError } from "../../lib/mcp/errors.ts";
+import { isMcpError } from "../../lib/mcp/protocol/errors.ts";
 import { createStreamableHttpTransport } from "../../lib/mcp/transport/streamable_http.ts";
-import type { Progress } from "../../lib/mcp/types.ts";
+import type { Progress } from "../../lib/mcp/protocol/types.ts";
 import { type SdkServer, startEverything, startSdkServer, type TestServer } from "./_servers.ts";
 import { handshake, recordingFetch, rejection, resultOf, rpc, server } from "./_http_helpers.ts";
 

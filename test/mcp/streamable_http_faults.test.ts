@@ -2,9 +2,9 @@
 // drop and resume; hung headers and slow drips; wrong and duplicate ids; server
 // requests; size caps enforced while streaming (reliability-security §6.B 10–15, §6.C 29, F 52).
 import assert from "node:assert/strict";
-import { isMcpError } from "../../lib/mcp/errors.ts";
+import { isMcpError } from "../../lib/mcp/protocol/errors.ts";
 import type { McpTransport } from "../../lib/mcp/transport/interface.ts";
-import type { JsonRpcNotification, Progress } from "../../lib/mcp/types.ts";
+import type { JsonRpcNotification, Progress } from "../../lib/mcp/protocol/types.ts";
 import {
   destroyMidBody,
   drip,

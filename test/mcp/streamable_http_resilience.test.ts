@@ -3,10 +3,10 @@
 // (reliability-security §6.B 16–21, §6.C 23, 25, 27, §6.D 33, 34, 36).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { isMcpError } from "../../lib/mcp/errors.ts";
+import { isMcpError } from "../../lib/mcp/protocol/errors.ts";
 import { createStreamableHttpTransport } from "../../lib/mcp/transport/streamable_http.ts";
 import { parseRetryAfter } from "../../lib/mcp/transport/_retry.ts";
-import type { JsonRpcResponse } from "../../lib/mcp/types.ts";
+import type { JsonRpcResponse } from "../../lib/mcp/protocol/types.ts";
 import {
   destroyMidBody,
   type FaultServer,

@@ -4,7 +4,7 @@
 // and an abort sends tasks/cancel.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { TaskInfo } from "../../lib/mcp/client_types.ts";
+import type { TaskInfo } from "../../lib/mcp/client/client_types.ts";
 import { everythingSuite } from "./_everything_suite.ts";
 
 const { server: everything, connect } = everythingSuite();

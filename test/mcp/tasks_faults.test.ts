@@ -3,8 +3,8 @@
 // tasks/get, a progress storm and progress after completion.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { connect } from "../../lib/mcp/client.ts";
-import { isMcpError } from "../../lib/mcp/errors.ts";
+import { connect } from "../../lib/mcp/client/client.ts";
+import { isMcpError } from "../../lib/mcp/protocol/errors.ts";
 import { stdio } from "../../lib/mcp/transport/stdio.ts";
 import { fixture, ROOT } from "./_stdio_helpers.ts";
 

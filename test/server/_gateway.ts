@@ -4,7 +4,7 @@
 // storage (the gateway notices by polling).
 import { createCatalog } from "../../lib/catalog/catalog.ts";
 import { createServerRegistry, type ServerRegistry } from "../../lib/mcp/registry/registry.ts";
-import type { McpServerConfig } from "../../lib/mcp/types.ts";
+import type { McpServerConfig } from "../../lib/mcp/protocol/types.ts";
 import { createMemoryStorage } from "../../lib/storage/memory.ts";
 import type { Storage } from "../../lib/storage/types.ts";
 

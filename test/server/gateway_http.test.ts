@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { connect } from "../../lib/mcp/client.ts";
+import { connect } from "../../lib/mcp/client/client.ts";
 import { serveGateway } from "../../lib/server/mod.ts";
 import type { GatewayServer } from "../../lib/server/gateway_types.ts";
 import { startEverything, type TestServer } from "../mcp/_servers.ts";

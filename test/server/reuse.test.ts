@@ -2,7 +2,7 @@
 // clients must each get their own answer.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { connect } from "../../lib/mcp/client.ts";
+import { connect } from "../../lib/mcp/client/client.ts";
 import { builtinSkillNames } from "../../lib/resolve/builtin_source.ts";
 import { serveSkills } from "../../lib/server/mod.ts";
 

@@ -1,8 +1,8 @@
 // serveSkills over the built-in skills, with our own client: resources, tools, JSON and SSE.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { connect } from "../../lib/mcp/client.ts";
-import type { McpClient } from "../../lib/mcp/client_types.ts";
+import { connect } from "../../lib/mcp/client/client.ts";
+import type { McpClient } from "../../lib/mcp/client/client_types.ts";
 import { builtinSkillNames } from "../../lib/resolve/builtin_source.ts";
 import { createMcpSkillSource } from "../../lib/resolve/mcp_source.ts";
 import { createResolver } from "../../lib/resolve/resolver.ts";

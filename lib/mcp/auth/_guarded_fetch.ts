@@ -4,7 +4,7 @@
 // sent; redirects are followed here, hop by hop, never by the platform; and an answer is read
 // with a byte cap, like MCP answers, so a hostile server cannot grow memory without bound.
 
-import { ResponseTooLargeError } from "../errors.ts";
+import { ResponseTooLargeError } from "../protocol/errors.ts";
 import { readBody } from "../transport/_stream.ts";
 import { OAuthError } from "./errors.ts";
 import { requireOAuthUrl, shownUrl } from "./_oauth_url.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { McpError, type McpErrorOptions } from "../errors.ts";
+import { McpError, type McpErrorOptions } from "../protocol/errors.ts";
 
 /**
  * What went wrong, as a stable code:

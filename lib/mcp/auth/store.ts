@@ -8,7 +8,7 @@
  */
 
 import type { Storage } from "../../storage/types.ts";
-import type { SecretBox } from "../registry/secrets.ts";
+import type { SecretBox } from "../sealing/secrets.ts";
 import type { OAuthRecord, OAuthStore } from "./types.ts";
 
 /**

@@ -1,6 +1,6 @@
 // Private: build a PolicyError whose message starts with the server it concerns.
 
-import { PolicyError } from "../errors.ts";
+import { PolicyError } from "../protocol/errors.ts";
 
 /** A {@linkcode PolicyError} for `field`, prefixed with `Server "<name>": ` when `server` is known. */
 export function policyError(

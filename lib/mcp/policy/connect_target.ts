@@ -7,7 +7,7 @@
  */
 
 import { hasNodeBuiltins, nodeBuiltins } from "../../_node.ts";
-import { NetworkError } from "../errors.ts";
+import { NetworkError } from "../protocol/errors.ts";
 import { classifyAddress } from "./_address.ts";
 import { policyError } from "./_error.ts";
 import type { HostLookup, ResolvedAddress, UrlPolicyOptions } from "./url.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { McpServerConfig } from "../types.ts";
+import type { McpServerConfig } from "../protocol/types.ts";
 import { policyError, quote } from "./_error.ts";
 import { defaultTemplateEnv } from "./_env.ts";
 import { headerValueProblem, trimHeaderValue } from "./_header_value.ts";

@@ -9,11 +9,11 @@
 // storage has it, else last-writer-wins across processes).
 
 import type { Storage } from "../../storage/types.ts";
-import { PolicyError } from "../errors.ts";
-import type { McpServerConfig } from "../types.ts";
+import { PolicyError } from "../protocol/errors.ts";
+import type { McpServerConfig } from "../protocol/types.ts";
 import { ConflictError } from "./errors.ts";
 import { newServerId, type RegisteredServer, type ServerStatus } from "./records.ts";
-import type { SecretBox } from "./secrets.ts";
+import type { SecretBox } from "../sealing/secrets.ts";
 import { openServer, sealServer } from "./_sealing.ts";
 import { clashIndex, configOf, gone, type RecordStore } from "./_store.ts";
 import { swap } from "./_swap.ts";

@@ -1,9 +1,9 @@
 // Private: seal and open the secret fields of a server — the API key, header values and stdio
 // env values — each bound to `<server id>:<field>`.
 
-import type { McpServerConfig } from "../types.ts";
+import type { McpServerConfig } from "../protocol/types.ts";
 import { SecretKeyError } from "./errors.ts";
-import { isSealedSecret, type SecretBox } from "./secrets.ts";
+import { isSealedSecret, type SecretBox } from "../sealing/secrets.ts";
 
 type Server = McpServerConfig & { id: string };
 type Transform = (value: string, context: string) => Promise<string>;

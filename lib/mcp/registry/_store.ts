@@ -2,8 +2,8 @@
 // document, one implicit owner) or one record per server (users, scopes, sharing).
 
 import type { Storage } from "../../storage/types.ts";
-import { PolicyError } from "../errors.ts";
-import type { McpServerConfig } from "../types.ts";
+import { PolicyError } from "../protocol/errors.ts";
+import type { McpServerConfig } from "../protocol/types.ts";
 import type { RegisteredServer, ServerStatus } from "./records.ts";
 
 /** A server found by id, name or URL, and whether the caller owns it. */

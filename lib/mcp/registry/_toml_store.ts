@@ -5,10 +5,10 @@
 // layout. Status lives beside the document, under `cache/status/<id>.json`.
 
 import type { Storage } from "../../storage/types.ts";
-import type { McpServerConfig } from "../types.ts";
+import type { McpServerConfig } from "../protocol/types.ts";
 import { parseServersToml, toServersToml } from "./config_formats.ts";
 import { newServerId, type RegisteredServer, type ServerStatus } from "./records.ts";
-import type { SecretBox } from "./secrets.ts";
+import type { SecretBox } from "../sealing/secrets.ts";
 import { openServer, sealServer } from "./_sealing.ts";
 import { clashIndex, configOf, gone, type RecordStore } from "./_store.ts";
 

@@ -1,11 +1,11 @@
 // Private: the registry's methods over a record store — add, update, remove, import, ping,
 // refresh, discovery — shared by the config.toml registry and every user's view.
 
-import { connect, type ConnectOptions } from "../client.ts";
-import type { CallOptions } from "../client_types.ts";
-import { PolicyError } from "../errors.ts";
+import { connect, type ConnectOptions } from "../client/client.ts";
+import type { CallOptions } from "../client/client_types.ts";
+import { PolicyError } from "../protocol/errors.ts";
 import { prepareServer } from "../policy/prepare.ts";
-import type { McpServerConfig } from "../types.ts";
+import type { McpServerConfig } from "../protocol/types.ts";
 import { discoverServer, type ServerDiscovery } from "./discover.ts";
 import { ForbiddenError } from "./errors.ts";
 import {

@@ -7,8 +7,8 @@
  */
 
 import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
-import { PolicyError } from "../errors.ts";
-import type { McpServerConfig } from "../types.ts";
+import { PolicyError } from "../protocol/errors.ts";
+import type { McpServerConfig } from "../protocol/types.ts";
 
 type Json = Record<string, unknown>;
 

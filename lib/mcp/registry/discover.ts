@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { CallOptions, McpClient } from "../client_types.ts";
-import type { ServerHint } from "../connect_options.ts";
+import type { CallOptions, McpClient } from "../client/client_types.ts";
+import type { ServerHint } from "../client/connect_options.ts";
 import type {
   Implementation,
   Resource,
@@ -15,7 +15,7 @@ import type {
   ServerCapabilities,
   Tool,
   TransportKind,
-} from "../types.ts";
+} from "../protocol/types.ts";
 
 /** A snapshot of what one server offers. */
 export interface ServerDiscovery {

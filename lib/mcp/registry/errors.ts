@@ -6,7 +6,10 @@
  * @module
  */
 
-import { McpError, type McpErrorOptions } from "../errors.ts";
+import { McpError, type McpErrorOptions } from "../protocol/errors.ts";
+
+// Sealing lives below the registry (auth/ seals tokens too); its error stays part of this module's surface.
+export { isSecretKeyError, SecretKeyError } from "../sealing/errors.ts";
 
 /**
  * A user tried to change a server they can see but do not own (a global server, or one shared
@@ -47,24 +50,6 @@ export class ConflictError extends McpError {
 }
 
 /**
- * A secret stored encrypted cannot be decrypted: the registry has no key, a different key, or
- * the stored value was altered. Never garbage, never the secret in the message.
- *
- * @example
- * ```ts
- * import { isSecretKeyError, SecretKeyError } from "@skillmux/core";
- * console.log(isSecretKeyError(new SecretKeyError("wrong key"))); // true
- * ```
- */
-export class SecretKeyError extends McpError {
-  /** Build the error. */
-  constructor(message: string, options: McpErrorOptions = {}) {
-    super(message, options);
-    this.name = "SecretKeyError";
-  }
-}
-
-/**
  * Whether `error` is a {@linkcode ForbiddenError}.
  *
  * @example
@@ -88,17 +73,4 @@ export function isForbiddenError(error: unknown): error is ForbiddenError {
  */
 export function isConflictError(error: unknown): error is ConflictError {
   return error instanceof Error && error.name === "ConflictError";
-}
-
-/**
- * Whether `error` is a {@linkcode SecretKeyError}.
- *
- * @example
- * ```ts
- * import { isSecretKeyError, SecretKeyError } from "@skillmux/core";
- * console.log(isSecretKeyError(new SecretKeyError("no key"))); // true
- * ```
- */
-export function isSecretKeyError(error: unknown): error is SecretKeyError {
-  return error instanceof Error && error.name === "SecretKeyError";
 }

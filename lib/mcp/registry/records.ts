@@ -5,8 +5,8 @@
  * @module
  */
 
-import { PolicyError } from "../errors.ts";
-import type { McpServerConfig } from "../types.ts";
+import { PolicyError } from "../protocol/errors.ts";
+import type { McpServerConfig } from "../protocol/types.ts";
 
 /** The outcome of the last ping or refresh of a server. */
 export interface ServerStatus {

@@ -7,8 +7,8 @@
  */
 
 import type { Storage } from "../../storage/types.ts";
-import type { ConnectOptions } from "../client.ts";
-import { createSecretBox, type SecretBoxOptions } from "./secrets.ts";
+import type { ConnectOptions } from "../client/client.ts";
+import { createSecretBox, type SecretBoxOptions } from "../sealing/secrets.ts";
 import type { RegistryChange, ServerRegistry } from "./types.ts";
 
 export type {

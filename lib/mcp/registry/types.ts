@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { CallOptions } from "../client_types.ts";
-import type { Implementation, McpServerConfig, TransportKind } from "../types.ts";
+import type { CallOptions } from "../client/client_types.ts";
+import type { Implementation, McpServerConfig, TransportKind } from "../protocol/types.ts";
 import type { ServerDiscovery } from "./discover.ts";
 import type { RegisteredServer, ServerPatch } from "./records.ts";
 

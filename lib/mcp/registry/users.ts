@@ -7,14 +7,14 @@
  */
 
 import type { Storage } from "../../storage/types.ts";
-import type { ConnectOptions } from "../client.ts";
+import type { ConnectOptions } from "../client/client.ts";
 import type { RegisteredServer } from "./records.ts";
 import {
   createSecretBox,
   type SecretBox,
   type SecretBoxOptions,
   type SecretKeySource,
-} from "./secrets.ts";
+} from "../sealing/secrets.ts";
 import {
   createKvStore,
   GLOBAL_OWNER,

@@ -3,8 +3,8 @@
 // matter with the entry. Loaded with the first of them.
 
 import { readFrontMatter } from "../../skill/front_matter.ts";
-import { ProtocolError, SkillVerificationError } from "../errors.ts";
-import type { McpClient } from "../client_types.ts";
+import { ProtocolError, SkillVerificationError } from "../protocol/errors.ts";
+import type { McpClient } from "../client/client_types.ts";
 import { offersSkills, SKILLS_EXTENSION } from "./extension.ts";
 import { entryProblem, listedFile, sameJson, verifyBytes } from "./_verify.ts";
 import type { LoadedSkill, SkillEntry, SkillEntryListing, SkillReadOptions } from "./types.ts";

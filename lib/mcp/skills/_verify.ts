@@ -1,7 +1,7 @@
 // Private: SEP-2640 checks — entry shape and limits, and each read against its entry's size,
 // digest and (for SKILL.md) front matter, field by field.
 
-import { SkillVerificationError } from "../errors.ts";
+import { SkillVerificationError } from "../protocol/errors.ts";
 import type { SkillEntry, SkillFile } from "./types.ts";
 import { MAX_SKILL_BYTES, MAX_SKILL_FILES } from "./extension.ts";
 

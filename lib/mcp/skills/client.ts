@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { McpClient } from "../client_types.ts";
+import type { McpClient } from "../client/client_types.ts";
 import type { LoadedSkill, SkillEntry, SkillEntryListing, SkillReadOptions } from "./types.ts";
 
 export { offersSkills, SKILLS_EXTENSION } from "./extension.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { McpClient } from "../client_types.ts";
+import type { McpClient } from "../client/client_types.ts";
 
 /**
  * The extension identifier servers declare under `capabilities.extensions`.

@@ -5,13 +5,18 @@
 // GET + `Last-Event-ID` when the server gave event ids; else a clean end is
 // `StreamEndedError` and a drop the `NetworkError` it was, at once.
 
-import { NetworkError, ProtocolError, ResponseTooLargeError, StreamEndedError } from "../errors.ts";
-import type { JsonRpcRequest, JsonRpcResponse } from "../types.ts";
+import {
+  NetworkError,
+  ProtocolError,
+  ResponseTooLargeError,
+  StreamEndedError,
+} from "../protocol/errors.ts";
+import type { JsonRpcRequest, JsonRpcResponse } from "../protocol/types.ts";
 import type { Settings } from "./_base.ts";
 import { type HttpContext, scrub } from "./_http.ts";
-import { type IncomingMessage, parseMessages } from "../_jsonrpc.ts";
+import { type IncomingMessage, parseMessages } from "./_jsonrpc.ts";
 import { sleep } from "./_retry.ts";
-import type { Router } from "../_router.ts";
+import type { Router } from "./_router.ts";
 import { readBody } from "./_stream.ts";
 
 /** What reading one answer needs. */

@@ -4,16 +4,16 @@
 // and turning whatever went wrong into a typed, redacted error.
 
 import { isTimeoutError, onAbort, raceSignal, scopedSignal } from "../../_abort.ts";
-import { McpError, NetworkError, TimeoutError } from "../errors.ts";
+import { McpError, NetworkError, TimeoutError } from "../protocol/errors.ts";
 import { checkConnectTarget, type PreparedServer } from "../policy/prepare.ts";
 import type { HttpTransportOptions } from "./http_options.ts";
 import type { ServerRequestHandler, TransportRequestOptions } from "./interface.ts";
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../types.ts";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../protocol/types.ts";
 import { CircuitBreaker, outcomeOf } from "./_breaker.ts";
 import { type HttpContext, scrub } from "./_http.ts";
 import { sanitizeCause } from "../policy/_redact_message.ts";
 import { isRetryable, retryDelay, sleep } from "./_retry.ts";
-import { Router } from "../_router.ts";
+import { Router } from "./_router.ts";
 import { httpUrlOf } from "./_lazy.ts";
 
 /** The transport's fallback when a caller passes no `timeoutMs`. */

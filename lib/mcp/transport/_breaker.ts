@@ -8,7 +8,7 @@ import {
   NetworkError,
   StreamEndedError,
   TimeoutError,
-} from "../errors.ts";
+} from "../protocol/errors.ts";
 
 /** What an outcome means to the breaker. */
 export type Outcome = "success" | "failure" | "neutral";

@@ -3,7 +3,7 @@
 // answer as JSON never needs it.
 
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import { ResponseTooLargeError } from "../errors.ts";
+import { ResponseTooLargeError } from "../protocol/errors.ts";
 import { readChunk, type ReadLimits, release } from "./_stream.ts";
 
 /** Options of {@linkcode readEvents}. */

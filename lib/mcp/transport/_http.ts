@@ -8,7 +8,7 @@ import {
   NetworkError,
   PolicyError,
   SessionExpiredError,
-} from "../errors.ts";
+} from "../protocol/errors.ts";
 import { checkConnectTarget, type PreparedServer, redact } from "../policy/prepare.ts";
 import { redactValue, sanitizeCause } from "../policy/_redact_message.ts";
 import { raceSignal } from "../../_abort.ts";

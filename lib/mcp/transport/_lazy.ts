@@ -10,7 +10,7 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
   TransportKind,
-} from "../types.ts";
+} from "../protocol/types.ts";
 
 /** The server's URL; a server without one cannot have an HTTP transport. */
 export function httpUrlOf(server: PreparedServer): URL {

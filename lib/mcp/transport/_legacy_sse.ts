@@ -10,12 +10,12 @@ import {
   ResponseTooLargeError,
   StreamEndedError,
   TimeoutError,
-} from "../errors.ts";
+} from "../protocol/errors.ts";
 import type { McpTransport, TransportRequestOptions } from "./interface.ts";
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../types.ts";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../protocol/types.ts";
 import { DEFAULT_TIMEOUT_MS, HttpTransportBase } from "./_base.ts";
 import { buildHeaders, scrub, send, statusError } from "./_http.ts";
-import { idKey, parseMessages } from "../_jsonrpc.ts";
+import { idKey, parseMessages } from "./_jsonrpc.ts";
 import { attachRetryAfter } from "./_retry.ts";
 import { readEvents } from "./_events.ts";
 

@@ -1,7 +1,7 @@
 // Private: when and how long to wait before retrying an idempotent request.
 
 import { onAbort } from "../../_abort.ts";
-import { HttpError, NetworkError } from "../errors.ts";
+import { HttpError, NetworkError } from "../protocol/errors.ts";
 
 /** Statuses worth retrying (never 4xx other than 429: they will not change). */
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);

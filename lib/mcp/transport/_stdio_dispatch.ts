@@ -1,10 +1,10 @@
 // Private: route one stdout line of a stdio server: responses to their pending
 // request, progress to its callback, server requests answered, the rest reported.
 
-import { ProtocolError } from "../errors.ts";
+import { ProtocolError } from "../protocol/errors.ts";
 import { redact } from "../policy/redact.ts";
 import { redactMessage } from "../policy/_redact_message.ts";
-import { serveRequest } from "../_router.ts";
+import { serveRequest } from "./_router.ts";
 import type { ServerRequestHandler } from "./interface.ts";
 import type {
   JsonRpcId,
@@ -12,7 +12,7 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
   Progress,
-} from "../types.ts";
+} from "../protocol/types.ts";
 
 /** A request waiting for its response. */
 export interface Pending {

@@ -1,7 +1,7 @@
 // Private: signalling a stdio child and describing how it failed.
 
 import type { ChildProcess } from "node:child_process";
-import { NetworkError } from "../errors.ts";
+import { NetworkError } from "../protocol/errors.ts";
 import type { PreparedServer } from "../policy/prepare.ts";
 import { redact } from "../policy/redact.ts";
 

@@ -4,7 +4,7 @@
 // gets `ResponseTooLargeError`.
 
 import { raceSignal } from "../../_abort.ts";
-import { NetworkError, ResponseTooLargeError, StreamEndedError } from "../errors.ts";
+import { NetworkError, ResponseTooLargeError, StreamEndedError } from "../protocol/errors.ts";
 
 /** Limits shared by every body read. */
 export interface ReadLimits {

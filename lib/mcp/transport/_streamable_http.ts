@@ -4,10 +4,15 @@
 // negotiation, resumption with `Last-Event-ID`, and DELETE to end a session.
 
 import { raceSignal, scopedSignal } from "../../_abort.ts";
-import { NetworkError, ProtocolError, SessionExpiredError, StreamEndedError } from "../errors.ts";
-import { parseMessages } from "../_jsonrpc.ts";
+import {
+  NetworkError,
+  ProtocolError,
+  SessionExpiredError,
+  StreamEndedError,
+} from "../protocol/errors.ts";
+import { parseMessages } from "./_jsonrpc.ts";
 import type { McpTransport, TransportRequestOptions } from "./interface.ts";
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../types.ts";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../protocol/types.ts";
 import { HttpTransportBase } from "./_base.ts";
 import { buildHeaders, scrub, send, statusError } from "./_http.ts";
 import { attachRetryAfter } from "./_retry.ts";

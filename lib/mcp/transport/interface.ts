@@ -13,7 +13,7 @@ import type {
   JsonRpcResponse,
   Progress,
   TransportKind,
-} from "../types.ts";
+} from "../protocol/types.ts";
 
 /** Options of one request. */
 export interface TransportRequestOptions {

@@ -8,11 +8,16 @@
 import type { ChildProcess } from "node:child_process";
 import { onAbort } from "../../_abort.ts";
 import { type NodeBuiltins, nodeBuiltins } from "../../_node.ts";
-import { NetworkError, ProtocolError, TimeoutError } from "../errors.ts";
+import { NetworkError, ProtocolError, TimeoutError } from "../protocol/errors.ts";
 import type { PreparedServer } from "../policy/prepare.ts";
 import { redact } from "../policy/redact.ts";
 import type { McpTransport, ServerRequestHandler, TransportRequestOptions } from "./interface.ts";
-import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../types.ts";
+import type {
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+} from "../protocol/types.ts";
 import { childEnv } from "./_stdio_env.ts";
 import { LineSplitter, LineTail } from "./_stdio_lines.ts";
 import { exitError, signalChild, spawnError } from "./_stdio_process.ts";

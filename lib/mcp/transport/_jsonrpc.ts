@@ -5,10 +5,15 @@
 // `ProtocolError`, never a `TypeError`. A JSON array of messages (batching,
 // allowed by 2025-03-26 only) is accepted on input; skillmux never sends one.
 
-import { ProtocolError } from "./errors.ts";
-import { redactMessage, sanitizeCause } from "./policy/_redact_message.ts";
-import { isObject as isPlainObject, problem, type Shape } from "./_shape.ts";
-import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./types.ts";
+import { ProtocolError } from "../protocol/errors.ts";
+import { redactMessage, sanitizeCause } from "../policy/_redact_message.ts";
+import { isObject as isPlainObject, problem, type Shape } from "../protocol/_shape.ts";
+import type {
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+} from "../protocol/types.ts";
 
 /** One classified incoming message. */
 export type IncomingMessage =

@@ -2,17 +2,17 @@
 // connection's timeout, a per-call deadline, result validation and bounded pagination; the
 // tool list's `x-mcp-header` annotations kept for `tools/call` headers (2026-07-28 over HTTP).
 
-import { ProtocolError, RpcError } from "./errors.ts";
+import { ProtocolError, RpcError } from "../protocol/errors.ts";
 import { withDeadline } from "./_deadline.ts";
-import { raceSignal, scopedSignal } from "../_abort.ts";
+import { raceSignal, scopedSignal } from "../../_abort.ts";
 import type { CallClock } from "./_watchdog.ts";
 import type { ParamHeader } from "./_param_headers.ts";
 import { checkResult } from "./_results.ts";
 import type { ProtocolSession } from "./_protocol.ts";
 import type { CacheHintInfo, CallOptions, McpClient, RequestOptions } from "./client_types.ts";
 import type { ServerHint } from "./connect_options.ts";
-import type { McpTransport } from "./transport/interface.ts";
-import type { Implementation, Progress, Tool } from "./types.ts";
+import type { McpTransport } from "../transport/interface.ts";
+import type { Implementation, Progress, Tool } from "../protocol/types.ts";
 
 /** Settings of a client. */
 export interface ClientSettings {

@@ -3,8 +3,8 @@
 // (2026-07-28) are stateless and carry version, capabilities and client info in every request's
 // `_meta` (`_modern.ts`).
 
-import type { TransportRequestOptions } from "./transport/interface.ts";
-import type { Implementation, ServerCapabilities } from "./types.ts";
+import type { TransportRequestOptions } from "../transport/interface.ts";
+import type { Implementation, ServerCapabilities } from "../protocol/types.ts";
 
 /** The modern revision this client speaks. */
 export const MODERN_VERSION = "2026-07-28";

@@ -4,9 +4,9 @@
 // server delivers its elicitation or sampling requests on that `tasks/result` stream, answered by
 // the host's handlers). An abort sends `tasks/cancel`.
 
-import { McpError, ProtocolError } from "./errors.ts";
+import { McpError, ProtocolError } from "../protocol/errors.ts";
 import type { TaskInfo, TaskStatus } from "./client_types.ts";
-import { sleep } from "./transport/_retry.ts";
+import { sleep } from "../transport/_retry.ts";
 
 type Result = Record<string, unknown>;
 

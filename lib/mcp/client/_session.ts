@@ -9,11 +9,11 @@ import {
   RpcError,
   SessionExpiredError,
   UnsupportedProtocolVersionError,
-} from "./errors.ts";
+} from "../protocol/errors.ts";
 import { checkResult } from "./_results.ts";
 import { taskCapability } from "./_client_tasks.ts";
-import type { McpTransport, TransportRequestOptions } from "./transport/interface.ts";
-import type { Implementation, JsonRpcRequest } from "./types.ts";
+import type { McpTransport, TransportRequestOptions } from "../transport/interface.ts";
+import type { Implementation, JsonRpcRequest } from "../protocol/types.ts";
 import type { ClientCapabilities } from "./client_handlers.ts";
 import {
   type CacheHint,

@@ -3,8 +3,13 @@
 // server-to-client requests to a reply (`ping` → `{}`, the rest to the host's handler, -32601
 // without one).
 
-import type { ServerRequestHandler, TransportRequestOptions } from "./transport/interface.ts";
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, Progress } from "./types.ts";
+import type { ServerRequestHandler, TransportRequestOptions } from "./interface.ts";
+import type {
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  Progress,
+} from "../protocol/types.ts";
 import type { IncomingMessage } from "./_jsonrpc.ts";
 
 /** The response to a server request: `ping` → `{}`, else the handler's result or error. */

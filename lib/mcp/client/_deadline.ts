@@ -1,7 +1,7 @@
 // Private: one deadline over a whole call (every page of a list, a re-initialisation, MRTR rounds).
 
-import { isTimeoutError, raceSignal, scopedSignal } from "../_abort.ts";
-import { TimeoutError } from "./errors.ts";
+import { isTimeoutError, raceSignal, scopedSignal } from "../../_abort.ts";
+import { TimeoutError } from "../protocol/errors.ts";
 
 /**
  * Run `fn` under `options.signal` and, when `options.deadlineMs` is set, a deadline that rejects

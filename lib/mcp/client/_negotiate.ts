@@ -5,17 +5,17 @@
 // endpoint for the life of the process (and handed out as `client.hint` to persist), so a known
 // server skips the probe.
 
-import { hasNodeBuiltins } from "../_node.ts";
-import { isMcpError, PolicyError, UnsupportedProtocolVersionError } from "./errors.ts";
+import { hasNodeBuiltins } from "../../_node.ts";
+import { isMcpError, PolicyError, UnsupportedProtocolVersionError } from "../protocol/errors.ts";
 import { LEGACY_VERSIONS, MODERN_VERSION, type ProtocolSession } from "./_protocol.ts";
 import { type InputAnswerer, MODERN_ERROR_CODES, ModernSession } from "./_modern.ts";
 import { Session } from "./_session.ts";
-import { StreamableHttpTransport } from "./transport/_streamable_http.ts";
-import type { PreparedServer } from "./policy/prepare.ts";
-import type { McpTransport, TransportRequestOptions } from "./transport/interface.ts";
+import { StreamableHttpTransport } from "../transport/_streamable_http.ts";
+import type { PreparedServer } from "../policy/prepare.ts";
+import type { McpTransport, TransportRequestOptions } from "../transport/interface.ts";
 import type { ConnectOptions, ServerHint } from "./connect_options.ts";
 import type { ClientCapabilities } from "./client_handlers.ts";
-import type { Implementation } from "./types.ts";
+import type { Implementation } from "../protocol/types.ts";
 
 /** What negotiation needs besides the connect options. */
 export interface NegotiateContext {
@@ -71,7 +71,7 @@ async function openTransport(
   }
   if (kind === "streamable-http") return new StreamableHttpTransport(prepared, options.http ?? {});
   // Legacy SSE is loaded only when a server needs it, keeping the common path small.
-  const { LegacySseTransport } = await import("./transport/_legacy_sse.ts");
+  const { LegacySseTransport } = await import("../transport/_legacy_sse.ts");
   return new LegacySseTransport(prepared, options.http ?? {});
 }
 
@@ -152,7 +152,7 @@ export async function negotiate(
         if (
           prepared.transport === "auto" && isMcpError(error, "HttpError") &&
           (error.status === 404 || error.status === 405)
-        ) import("./transport/_legacy_sse.ts").catch(() => {});
+        ) import("../transport/_legacy_sse.ts").catch(() => {});
         if (stdio && isMcpError(error, "TimeoutError")) {
           await closeQuietly(transport);
           transport = ctx.wire(await openTransport(prepared, options, "stdio"));

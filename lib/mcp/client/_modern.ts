@@ -5,8 +5,8 @@
 // is answered by the host's handlers and the request retried with a new id, `inputResponses`
 // and `requestState` echoed byte for byte; a missing `resultType` means `complete`.
 
-import { HttpError, ProtocolError, RpcError } from "./errors.ts";
-import { encodeHeaderValue } from "./_encode.ts";
+import { HttpError, ProtocolError, RpcError } from "../protocol/errors.ts";
+import { encodeHeaderValue } from "../protocol/_encode.ts";
 import {
   type CacheHint,
   cacheHintOf,
@@ -14,9 +14,9 @@ import {
   type ProtocolSession,
   type SessionInfo,
 } from "./_protocol.ts";
-import type { McpTransport, TransportRequestOptions } from "./transport/interface.ts";
+import type { McpTransport, TransportRequestOptions } from "../transport/interface.ts";
 import type { ClientCapabilities } from "./client_handlers.ts";
-import type { Implementation, JsonRpcRequest } from "./types.ts";
+import type { Implementation, JsonRpcRequest } from "../protocol/types.ts";
 
 /** Error codes only modern servers send: they prove the era. */
 export const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([-32020, -32021, -32022]);

@@ -4,7 +4,7 @@
 // (elicitation, sampling, roots) both timers stand still — a person answering a form is not the
 // server being slow. One `CallClock` per connection holds the handlers and the calls.
 
-import { TimeoutError } from "./errors.ts";
+import { TimeoutError } from "../protocol/errors.ts";
 
 /** The limits of one watched call. */
 export interface WatchLimits {

@@ -1,7 +1,7 @@
 // Private: answer server-to-client requests with the host's handlers — the same code for a
 // 2025 JSON-RPC request on a stream and for a 2026-07-28 `inputRequests` entry (SEP-2322).
 
-import { RpcError } from "./errors.ts";
+import { RpcError } from "../protocol/errors.ts";
 import type {
   ClientHandlers,
   CreateMessageParams,

@@ -1,7 +1,7 @@
 // Private: the shapes of the MCP results the client reads (unknown fields are kept, required
 // ones are checked), and the defaults some fields get.
 
-import { isObject, problem, type Shape } from "./_shape.ts";
+import { isObject, problem, type Shape } from "../protocol/_shape.ts";
 
 const page = (key: string, item: Shape): Shape => ({ [key]: item, nextCursor: "s?" });
 

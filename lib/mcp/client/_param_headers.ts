@@ -2,8 +2,8 @@
 // by `Mcp-Name` and `Mcp-Param-*`, the `x-mcp-header` rules that make a tool valid or not, and
 // the `Mcp-Param-*` headers of one `tools/call`.
 
-import type { Tool } from "./types.ts";
-import { encodeHeaderValue } from "./_encode.ts";
+import type { Tool } from "../protocol/types.ts";
+import { encodeHeaderValue } from "../protocol/_encode.ts";
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 

@@ -2,14 +2,14 @@
 // the era negotiation (2026-07-28 discovery, `initialize`, the legacy SSE fallback), the
 // client and its notification stream. Pages that never connect never download it.
 
-import { isMcpError } from "./errors.ts";
+import { isMcpError } from "../protocol/errors.ts";
 import {
   checkConnectTarget,
   type PreparedServer,
   prepareServer,
   redact,
-} from "./policy/prepare.ts";
-import { checkUrl } from "./policy/url.ts";
+} from "../policy/prepare.ts";
+import { checkUrl } from "../policy/url.ts";
 import { Client } from "./_client.ts";
 import { withDeadline } from "./_deadline.ts";
 import { CallClock } from "./_watchdog.ts";
@@ -24,9 +24,9 @@ import {
 } from "./_negotiate.ts";
 import type { ConnectOptions } from "./connect_options.ts";
 import type { McpClient } from "./client_types.ts";
-import type { McpTransport } from "./transport/interface.ts";
+import type { McpTransport } from "../transport/interface.ts";
 import type { ProtocolSession } from "./_protocol.ts";
-import type { Implementation, McpServerConfig } from "./types.ts";
+import type { Implementation, McpServerConfig } from "../protocol/types.ts";
 
 /** The limits `connect()` resolved: the options' or the defaults. */
 export interface ConnectLimits {
@@ -61,7 +61,7 @@ export async function connectNow(
   const name = prepared.name;
   if (options.auth !== undefined && prepared.url !== undefined) {
     // OAuth code (and oauth4webapi) loads only for servers that use it.
-    const { OAuthSession, createAuthFetch } = await import("./auth/_lazy.ts");
+    const { OAuthSession, createAuthFetch } = await import("../auth/_lazy.ts");
     const session = new OAuthSession(prepared.url, options.auth, {
       server: name,
       fetch: options.http?.fetch,

@@ -6,7 +6,7 @@
 
 import type { ConnectOptions } from "./connect_options.ts";
 import type { McpClient } from "./client_types.ts";
-import type { McpServerConfig } from "./types.ts";
+import type { McpServerConfig } from "../protocol/types.ts";
 
 export type { ConnectOptions, ServerHint, StdioConnector } from "./connect_options.ts";
 

@@ -5,17 +5,17 @@
  * @module
  */
 
-import type { PreparedServer, PrepareServerOptions } from "./policy/prepare.ts";
-import type { HttpTransportOptions } from "./transport/http_options.ts";
-import type { McpTransport } from "./transport/interface.ts";
-import type { AuthOptions } from "./auth/types.ts";
+import type { PreparedServer, PrepareServerOptions } from "../policy/prepare.ts";
+import type { HttpTransportOptions } from "../transport/http_options.ts";
+import type { McpTransport } from "../transport/interface.ts";
+import type { AuthOptions } from "../auth/types.ts";
 import type { ClientCapabilities, ClientHandlers } from "./client_handlers.ts";
 import type {
   Implementation,
   JsonRpcNotification,
   ServerCapabilities,
   TransportKind,
-} from "./types.ts";
+} from "../protocol/types.ts";
 
 /**
  * What is known about a server from an earlier connection: its protocol era and transport and,

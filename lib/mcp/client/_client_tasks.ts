@@ -5,7 +5,7 @@
 // `tasks/result`, `tasks/list` and `tasks/cancel` about it. Finished tasks are dropped after
 // their ttl (at most 10 minutes); at most 100 are kept.
 
-import { RpcError } from "./errors.ts";
+import { RpcError } from "../protocol/errors.ts";
 import type { TaskInfo } from "./client_types.ts";
 
 type Result = Record<string, unknown>;

@@ -3,10 +3,10 @@
 // it with backoff (the server's `retry` hint first) until the client closes. What arrives goes to
 // the transport's `onNotification` and `onRequest` like anything else the server sends.
 
-import { isMcpError } from "./errors.ts";
-import { sleep } from "./transport/_retry.ts";
+import { isMcpError } from "../protocol/errors.ts";
+import { sleep } from "../transport/_retry.ts";
 import type { ProtocolSession } from "./_protocol.ts";
-import type { McpTransport } from "./transport/interface.ts";
+import type { McpTransport } from "../transport/interface.ts";
 
 const FIRST_DELAY_MS = 1_000;
 const MAX_DELAY_MS = 30_000;

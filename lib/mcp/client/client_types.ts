@@ -15,8 +15,8 @@ import type {
   ServerCapabilities,
   Tool,
   TransportKind,
-} from "./types.ts";
-import type { Progress } from "./types.ts";
+} from "../protocol/types.ts";
+import type { Progress } from "../protocol/types.ts";
 import type { ServerHint } from "./connect_options.ts";
 
 /** Options of every client call. */
