@@ -49,12 +49,14 @@ test("a failed task: tasks/result gives its error result", async () => {
 });
 
 test("a hung tasks/get times out at the discovery timeout", async () => {
-  const client = await stub("hang", { timeoutMs: 500 });
+  // 2 s, not less: the same timeout bounds the stub's start-up (initialize), which a loaded
+  // machine stretches past half a second.
+  const client = await stub("hang", { timeoutMs: 2_000 });
   try {
     const start = performance.now();
     const error = await client.callTool("job", {}).catch((e) => e);
     assert.ok(isMcpError(error, "TimeoutError"), String(error));
-    assert.ok(performance.now() - start < 3_000);
+    assert.ok(performance.now() - start < 10_000);
   } finally {
     await client.close();
   }

@@ -4,7 +4,7 @@
 // built-ins instead of throwing; each diagnostic names the flag (`--allow-fs-read=<folder>`) to add.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +24,10 @@ const skip = isDeno
   : false;
 
 const MOD = fileURLToPath(new URL("../../lib/mod.ts", import.meta.url));
+// The skill texts are an asset a one-file bundle ships beside itself (docs/bundle.md).
+const SKILLS_JSON = fileURLToPath(
+  new URL("../../lib/resolve/_builtin_skills.json", import.meta.url),
+);
 const SCRIPT = `import { closeSkillResolvers, resolveSkill } from ${JSON.stringify(MOD)};
 const hit = await resolveSkill("samtools");
 const skipped = hit.diagnostics.map((d) => [d.source, d.message]);
@@ -58,6 +62,7 @@ test(
             'import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);',
         },
       });
+      await copyFile(SKILLS_JSON, join(app, "_builtin_skills.json"));
       const run = (...grants: string[]) =>
         new Promise<string>((resolve, reject) => {
           execFile(
