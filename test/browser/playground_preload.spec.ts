@@ -16,7 +16,8 @@ test.describe("playground first load", () => {
   test("every chunk fetched until the first listed skill is preloaded by index.html", async ({ page }) => {
     const chunks: string[] = [];
     page.on("request", (r) => {
-      const at = /\/assets\/([^/?]+\.js)/.exec(r.url());
+      // JavaScript chunks only: the skill texts are a JSON asset (…/x.json also starts "x.js").
+      const at = /\/assets\/([^/?]+\.js)(?:$|\?)/.exec(r.url());
       if (at) chunks.push(at[1]);
     });
     await page.goto(start.url);
