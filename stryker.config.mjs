@@ -25,12 +25,12 @@ export const scopes = {
     tests: ["test/mcp/policy_*.test.ts"],
   },
   server: {
-    // _http.ts whole, and of serve.ts the request checks of `handle` (origin, Host, path,
-    // preflight, token, body size, JSON) and its 405 for GET/DELETE when stateless; not the
-    // routing to the SDK, the idle-server pool or close().
+    // _http.ts whole, the request checks every endpoint makes (_endpoint.ts `admit`: origin,
+    // Host, path, preflight, token, body size, JSON) and serve.ts's 405 for GET/DELETE when
+    // stateless; not the routing to the SDK, the idle-server pool or close().
     mutate: [
       "lib/server/_http.ts",
-      lines("lib/server/serve.ts", "const handle = async", "const rpc = rpcMethod(body)"),
+      lines("lib/server/_endpoint.ts", "export async function admit", "return { user, body"),
       lines("lib/server/serve.ts", 'if (req.method !== "POST") {', "return;", 1),
     ],
     tests: [

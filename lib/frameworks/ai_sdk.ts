@@ -29,7 +29,7 @@
 
 import type { ToolCallResult } from "../prompt/types.ts";
 import type { FrameworkToolsOptions } from "./types.ts";
-import { importPeer } from "./_peer.ts";
+import { importPeer } from "../_peer.ts";
 import { buildToolkit } from "./_toolkit.ts";
 import { contentText } from "../prompt/_results.ts";
 

@@ -30,7 +30,7 @@
 import type { ToolCallResult } from "../prompt/types.ts";
 import { contentText } from "../prompt/_results.ts";
 import type { FrameworkToolsOptions } from "./types.ts";
-import { importPeer } from "./_peer.ts";
+import { importPeer } from "../_peer.ts";
 import { buildToolkit } from "./_toolkit.ts";
 
 export type { FrameworkToolsOptions } from "./types.ts";

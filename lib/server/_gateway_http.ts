@@ -4,29 +4,16 @@
 // belongs to the user who opened it and answers 404 to any other user's token.
 
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 // @ts-types="@modelcontextprotocol/sdk/server/streamableHttp"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import {
-  acceptsJsonOnly,
-  bearerCheck,
-  corsHeaders,
-  hostAllowed,
-  isLoopback,
-  originAllowed,
-  preflight,
-  readBody,
-  rpcError,
-  rpcMethod,
-} from "./_http.ts";
+import { admit, listen } from "./_endpoint.ts";
+import { acceptsJsonOnly, bearerCheck, rpcError } from "./_http.ts";
 import { buildGatewayServer, type GatewaySession } from "./_gateway_mcp.ts";
 import type { GatewayView } from "./_gateway_view.ts";
 import type { CallSettings } from "./_gateway_call.ts";
 import type { GatewayServer, ServeGatewayOptions } from "./gateway_types.ts";
 
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-const CLOSE_GRACE_MS = 2_000;
 /** Most open sessions per user; the oldest is closed past it. */
 const MAX_SESSIONS = 64;
 
@@ -68,41 +55,17 @@ export async function serveHttp(
   refresh: () => Promise<void>,
 ): Promise<GatewayServer> {
   const host = options.host ?? "127.0.0.1";
-  const checkHost = isLoopback(host);
-  const authenticate = authenticator(options);
+  const gate = {
+    host,
+    allowedOrigins: options.allowedOrigins,
+    authenticate: authenticator(options),
+  };
   const open = new Map<string, Open>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse, note: (rpc: string) => void) => {
-    const path = (req.url ?? "/").split("?")[0];
-    const origin = req.headers.origin;
-    if (!originAllowed(origin, options.allowedOrigins)) {
-      return rpcError(res, 403, `Forbidden: origin ${origin} is not allowed`);
-    }
-    if (checkHost && !hostAllowed(req.headers.host)) {
-      return rpcError(res, 403, "Forbidden: host is not allowed");
-    }
-    const cors = corsHeaders(origin);
-    if (path !== "/mcp") return rpcError(res, 404, "Not found: the MCP endpoint is /mcp", cors);
-    if (req.method === "OPTIONS") {
-      return preflight(res, origin, req.headers["access-control-request-headers"]);
-    }
-    const user = authenticate(req.headers.authorization);
-    if (user === undefined) {
-      const headers = { ...cors, "WWW-Authenticate": 'Bearer realm="skillmux"' };
-      return rpcError(res, 401, "Unauthorized: send Authorization: Bearer <token>", headers);
-    }
-    for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
-    let body: unknown;
-    if (req.method === "POST") {
-      const text = await readBody(req, MAX_BODY_BYTES);
-      if (text === undefined) return rpcError(res, 413, "Request body too large", cors);
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return rpcError(res, 400, "Parse error", cors, -32700);
-      }
-    }
-    const rpc = rpcMethod(body);
+    const admitted = await admit(req, res, gate);
+    if (admitted === undefined) return;
+    const { user, body, rpc, cors } = admitted;
     if (rpc !== undefined) note(rpc);
     const id = req.headers["mcp-session-id"];
     if (typeof id === "string") {
@@ -139,55 +102,16 @@ export async function serveHttp(
     await transport.handleRequest(req, res, body);
   };
 
-  const server = createServer((req, res) => {
-    const started = performance.now();
-    let rpc = "-";
-    res.on("close", () => {
-      const ms = (performance.now() - started).toFixed(1);
-      const path = (req.url ?? "/").split("?")[0];
-      options.log?.(`${req.method} ${path} ${rpc} ${res.statusCode} ${ms}ms`);
-    });
-    handle(req, res, (method) => (rpc = method)).catch(() => {
-      if (!res.headersSent) rpcError(res, 500, "Internal error", {}, -32603);
-      else res.destroy();
-    });
-  });
-  const sockets = new Set<Socket>();
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const shown = host.includes(":") ? `[${host}]` : host;
-  let closing: Promise<void> | undefined;
-  let finished!: () => void;
-  const closed = new Promise<void>((done) => (finished = done));
+  const listening = await listen(handle, { host, port: options.port, log: options.log });
   return {
-    url: `http://${shown}:${port}/mcp`,
-    closed,
+    url: listening.url,
+    closed: listening.closed,
     refresh,
-    close(): Promise<void> {
-      closing ??= (async () => {
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections?.();
+    close: () =>
+      listening.close(async () => {
         const sessions = [...open.values()];
         open.clear();
         await Promise.all(sessions.map((o) => o.transport.close().catch(() => {})));
-        const grace = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref?.());
-        await Promise.race([stopped, grace]);
-        for (const socket of sockets) socket.destroy();
-        await stopped;
-        await shutdown();
-        finished();
-      })();
-      return closing;
-    },
+      }, shutdown),
   };
 }

@@ -10,8 +10,21 @@ import type { ServeSkillsOptions, SkillsServer } from "./types.ts";
 
 /** Serve on this process's stdin/stdout; `closed` settles when stdin ends or `close()` is called. */
 export async function serveStdio(options: ServeSkillsOptions): Promise<SkillsServer> {
-  const catalog = new SkillCatalog(options);
-  const mcp = buildMcpServer(catalog);
+  const mcp = buildMcpServer(new SkillCatalog(options));
+  const served = await onStdio(mcp, options.log, async () => await mcp.close().catch(() => {}));
+  options.log?.("serving skills on stdio");
+  return { url: "stdio:", ...served };
+}
+
+/**
+ * Connect `mcp` to this process's stdin/stdout. Ends when stdin ends or `close()` is called:
+ * `stop` runs once, then stdin is destroyed so the event loop can end.
+ */
+export async function onStdio(
+  mcp: { connect(transport: StdioServerTransport): Promise<void> },
+  log: ((line: string) => void) | undefined,
+  stop: () => Promise<void>,
+): Promise<{ closed: Promise<void>; close(): Promise<void> }> {
   const transport = new StdioServerTransport(process.stdin, process.stdout);
   let closing: Promise<void> | undefined;
   let finished!: () => void;
@@ -20,7 +33,7 @@ export async function serveStdio(options: ServeSkillsOptions): Promise<SkillsSer
     closing ??= (async () => {
       process.stdin.off("end", onEnd);
       process.stdin.off("close", onEnd);
-      await mcp.close().catch(() => {});
+      await stop();
       // The SDK pauses stdin on close; destroy it so the event loop can end.
       process.stdin.destroy();
       finished();
@@ -28,13 +41,12 @@ export async function serveStdio(options: ServeSkillsOptions): Promise<SkillsSer
     return closing;
   };
   const onEnd = () => {
-    options.log?.("stdin closed");
+    log?.("stdin closed");
     void close();
   };
   process.stdin.on("end", onEnd);
   process.stdin.on("close", onEnd);
-  transport.onerror = (error: Error) => options.log?.(`stdio: ${error.message}`);
+  transport.onerror = (error: Error) => log?.(`stdio: ${error.message}`);
   await mcp.connect(transport);
-  options.log?.("serving skills on stdio");
-  return { url: "stdio:", closed, close };
+  return { closed, close };
 }

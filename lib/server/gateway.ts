@@ -4,12 +4,10 @@
  * @module
  */
 
-import process from "node:process";
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createMemoryStorage } from "../storage/memory.ts";
 import { buildGatewayServer } from "./_gateway_mcp.ts";
 import { serveHttp } from "./_gateway_http.ts";
+import { onStdio } from "./_stdio.ts";
 import { GatewayView, type ViewOptions } from "./_gateway_view.ts";
 import type { CallSettings } from "./_gateway_call.ts";
 import type { GatewayServer, ServeGatewayOptions } from "./gateway_types.ts";
@@ -98,33 +96,13 @@ export async function serveGateway(options: ServeGatewayOptions = {}): Promise<G
   }
   const view = await viewOf("");
   const session = buildGatewayServer(view, options.discover === true, settings);
-  const transport = new StdioServerTransport(process.stdin, process.stdout);
-  let closing: Promise<void> | undefined;
-  let finished!: () => void;
-  const closed = new Promise<void>((done) => (finished = done));
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      process.stdin.off("end", onEnd);
-      process.stdin.off("close", onEnd);
-      session.dispose();
-      await session.mcp.close().catch(() => {});
-      await shutdown();
-      // The SDK pauses stdin on close; destroy it so the event loop can end.
-      process.stdin.destroy();
-      finished();
-    })();
-    return closing;
-  };
-  const onEnd = () => {
-    options.log?.("stdin closed");
-    void close();
-  };
-  process.stdin.on("end", onEnd);
-  process.stdin.on("close", onEnd);
-  transport.onerror = (error: Error) => options.log?.(`stdio: ${error.message}`);
-  await session.mcp.connect(transport);
+  const served = await onStdio(session.mcp, options.log, async () => {
+    session.dispose();
+    await session.mcp.close().catch(() => {});
+    await shutdown();
+  });
   options.log?.(`gateway on stdio: ${view.tools.length} approved tools`);
-  return { url: "stdio:", closed, close, refresh };
+  return { url: "stdio:", ...served, refresh };
 }
 
 /** A resolver that asks the user's chain at each call (chains are cached and rebuilt by `resolvers`). */

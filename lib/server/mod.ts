@@ -17,7 +17,7 @@
  * @module
  */
 
-import { importPeer } from "./_peer.ts";
+import { importPeer } from "../_peer.ts";
 import type { ServeSkillsOptions, SkillsServer } from "./types.ts";
 import type { GatewayServer, ServeGatewayOptions } from "./gateway_types.ts";
 

@@ -4,32 +4,19 @@
  * @module
  */
 
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 // @ts-types="@modelcontextprotocol/sdk/server/streamableHttp"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { SkillCatalog } from "./_catalog.ts";
-import {
-  acceptsJsonOnly,
-  bearerCheck,
-  corsHeaders,
-  hostAllowed,
-  isLoopback,
-  originAllowed,
-  preflight,
-  readBody,
-  rpcError,
-  rpcMethod,
-} from "./_http.ts";
+import { admit, listen } from "./_endpoint.ts";
+import { acceptsJsonOnly, bearerCheck } from "./_http.ts";
 import { buildMcpServer } from "./_mcp.ts";
 import { answerOwn, modernVersion, ownsLegacy } from "./_own.ts";
 import { Sessions } from "./_sessions.ts";
 import { serveStdio } from "./_stdio.ts";
 import type { ServeSkillsOptions, SkillsServer } from "./types.ts";
 
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const POLL_MS = 1_000;
-const CLOSE_GRACE_MS = 2_000;
 
 /** Idle stateless MCP servers kept for reuse. */
 const IDLE_SERVERS = 16;
@@ -52,38 +39,17 @@ export async function serveSkills(options: ServeSkillsOptions = {}): Promise<Ski
   const idle: ReturnType<typeof buildMcpServer>[] = [];
   const sessions = options.sessions === true ? new Sessions(catalog, POLL_MS) : undefined;
   const authorized = options.token === undefined ? undefined : bearerCheck(options.token);
-  const checkHost = isLoopback(host);
+  const gate = {
+    host,
+    allowedOrigins: options.allowedOrigins,
+    authenticate: (header: string | undefined) =>
+      authorized === undefined || authorized(header) ? "" : undefined,
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse, note: (rpc: string) => void) => {
-    const path = (req.url ?? "/").split("?")[0];
-    const origin = req.headers.origin;
-    if (!originAllowed(origin, options.allowedOrigins)) {
-      return rpcError(res, 403, `Forbidden: origin ${origin} is not allowed`);
-    }
-    if (checkHost && !hostAllowed(req.headers.host)) {
-      return rpcError(res, 403, "Forbidden: host is not allowed");
-    }
-    const cors = corsHeaders(origin);
-    if (path !== "/mcp") return rpcError(res, 404, "Not found: the MCP endpoint is /mcp", cors);
-    if (req.method === "OPTIONS") {
-      return preflight(res, origin, req.headers["access-control-request-headers"]);
-    }
-    if (authorized !== undefined && !authorized(req.headers.authorization)) {
-      const headers = { ...cors, "WWW-Authenticate": 'Bearer realm="skillmux"' };
-      return rpcError(res, 401, "Unauthorized: send Authorization: Bearer <token>", headers);
-    }
-    for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
-    let body: unknown;
-    if (req.method === "POST") {
-      const text = await readBody(req, MAX_BODY_BYTES);
-      if (text === undefined) return rpcError(res, 413, "Request body too large", cors);
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return rpcError(res, 400, "Parse error", cors, -32700);
-      }
-    }
-    const rpc = rpcMethod(body);
+    const admitted = await admit(req, res, gate);
+    if (admitted === undefined) return;
+    const { body, rpc, cors } = admitted;
     if (rpc !== undefined) note(rpc);
     const message = (Array.isArray(body) ? undefined : body) as Parameters<typeof ownsLegacy>[0];
     const modern = req.method === "POST" ? modernVersion(req, message) : undefined;
@@ -115,51 +81,10 @@ export async function serveSkills(options: ServeSkillsOptions = {}): Promise<Ski
     await transport.handleRequest(req, res, body);
   };
 
-  const server = createServer((req, res) => {
-    const started = performance.now();
-    let rpc = "-";
-    res.on("close", () => {
-      const ms = (performance.now() - started).toFixed(1);
-      const path = (req.url ?? "/").split("?")[0];
-      options.log?.(`${req.method} ${path} ${rpc} ${res.statusCode} ${ms}ms`);
-    });
-    handle(req, res, (method) => (rpc = method)).catch(() => {
-      if (!res.headersSent) rpcError(res, 500, "Internal error", {}, -32603);
-      else res.destroy();
-    });
-  });
-  const sockets = new Set<Socket>();
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const shown = host.includes(":") ? `[${host}]` : host;
-  let closing: Promise<void> | undefined;
-  let finished!: () => void;
-  const closed = new Promise<void>((done) => (finished = done));
+  const listening = await listen(handle, { host, port: options.port, log: options.log });
   return {
-    url: `http://${shown}:${port}/mcp`,
-    closed,
-    close(): Promise<void> {
-      closing ??= (async () => {
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections?.();
-        await sessions?.close();
-        const grace = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref?.());
-        await Promise.race([stopped, grace]);
-        for (const socket of sockets) socket.destroy();
-        await stopped;
-        finished();
-      })();
-      return closing;
-    },
+    url: listening.url,
+    closed: listening.closed,
+    close: () => listening.close(async () => await sessions?.close()),
   };
 }

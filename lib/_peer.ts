@@ -1,6 +1,7 @@
-// Private: load a module that needs an optional peer dependency, and when that dependency is not
-// installed say which package is missing and how to install it (instead of Node's bare
-// ERR_MODULE_NOT_FOUND pointing into dist/).
+// Private: load a module that needs an optional peer dependency (the MCP SDK for ./server, the AI
+// SDK and LangChain for ./ai-sdk and ./langchain), and when that dependency is not installed say
+// which package is missing and how to install it (instead of Node's bare ERR_MODULE_NOT_FOUND
+// pointing into dist/).
 
 /** An optional peer dependency: its npm name, the range package.json declares, and who needs it. */
 export interface Peer {
