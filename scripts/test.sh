@@ -19,13 +19,17 @@ DENO=node_modules/.bin/deno
 LOG=$(mktemp -d)/test.log
 : >"$LOG"
 CURRENT="start"
-step() { CURRENT="$*"; printf '\n=== %s\n' "$*"; }
+START=$SECONDS
+step() { CURRENT="$*"; printf '\n=== [%ds] %s\n' "$((SECONDS - START))" "$*"; }
 
 # The summary counts what each runner reported in $LOG (nothing is assumed), names what was
 # skipped, and runs on any exit: after a failure it says which step failed.
 summary() {
   local status=$?
-  if [ -n "${NODE_PID:-}" ]; then kill "$NODE_PID" 2>/dev/null || true; fi # stopped early
+  local pid
+  for pid in "${NODE_PID:-}" "${TAIL_PID:-}" "${STATIC_PID:-}"; do
+    if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; fi # stopped early
+  done
   printf '\n=== Summary\n'
   local total_pass=0 total_fail=0 total_skip=0 line n
   num() { sed -nE "s/$1/\\1/p" <<<"$2" | tail -n 1; }
@@ -124,24 +128,37 @@ echo "tools: $(node -e 'console.log(Object.keys(require("./tools/package.json").
 mapfile -t UNIT < <(find test -name '*.test.ts' -not -path 'test/browser/*' | sort)
 echo "${#UNIT[@]} unit test files"
 
-step "Type check (deno check)"
+# The static checks: svelte-check and the @example check (Node) run beside Deno's type check, API-doc
+# lint, lint and format check; their output follows.
+STATIC_OUT=$(mktemp)
+(
+  set -euo pipefail
+  echo "=== Playground: svelte-check (Svelte + TypeScript; warnings fail)"
+  # The .bin path, not npx: PATH above runs it on the system Node 20, not the bundled Node 22.
+  node_modules/.bin/svelte-check --workspace playground --tsconfig ./tsconfig.json --fail-on-warnings
+  echo "=== Docs: an @example on every exported function, class and constant"
+  node --import tsx scripts/check_docs.ts
+) >"$STATIC_OUT" 2>&1 &
+STATIC_PID=$!
+
+step "Type check (deno check), beside svelte-check and the @example check"
 $DENO check lib/ test/ scripts/ bench/ playwright.config.ts
 $DENO check --doc lib/
-
-step "Playground: svelte-check (Svelte + TypeScript; warnings fail)"
-# The .bin path, not npx: PATH above runs it on the system Node 20, not the bundled Node 22.
-node_modules/.bin/svelte-check --workspace playground --tsconfig ./tsconfig.json --fail-on-warnings
 
 step "API docs: deno doc --lint on every export of deno.json"
 mapfile -t EXPORTS < <(node -e 'console.log(Object.values(require("./deno.json").exports).join("\n"))')
 $DENO doc --lint "${EXPORTS[@]}"
 
-step "Docs: an @example on every exported function, class and constant"
-node --import tsx scripts/check_docs.ts
-
 step "Lint and format (deno lint, deno fmt --check)"
 $DENO lint
 $DENO fmt --check
+
+step "Playground svelte-check and the @example check (output of the run beside the type check)"
+STATIC_RC=0
+wait "$STATIC_PID" || STATIC_RC=$?
+STATIC_PID=""
+cat "$STATIC_OUT"
+[ "$STATIC_RC" -eq 0 ]
 
 step "Unit tests under Deno and under Node $(node --version), side by side"
 # Each runner uses about one core (node:test runs one file at a time on 2 cores), so the two run
@@ -168,21 +185,41 @@ if [ "$DENO_RC" -ne 0 ] || [ "$NODE_RC" -ne 0 ]; then
   exit 1
 fi
 
-step "Browser tests in Chromium (Playwright)"
-npx playwright test 2>&1 | tee -a "$LOG"
+# The steps after the unit tests: Playwright in Chromium (about one core, one worker) and, beside
+# it, the notebook, the npm package, the bundle and the JSR dry run one after another (the other
+# core). The second group's output is kept and printed when Playwright is done.
+TAIL_OUT=$(mktemp)
+TAIL_STEP=$(mktemp)
+(
+  set -euo pipefail
+  tail_step() { printf '%s' "$*" >"$TAIL_STEP"; printf '\n=== [%ds] %s\n' "$((SECONDS - START))" "$*"; }
+  tail_step "Notebook: examples/quickstart.ipynb on the Deno kernel, headless"
+  $DENO jupyter --install --force 2>&1 | { grep -v 'is unstable' || true; } # the kernelspec runs this checkout's Deno
+  NB_OUT=$(mktemp -d)/quickstart.ipynb
+  /usr/bin/jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=120 \
+    --output "$NB_OUT" examples/quickstart.ipynb 2>&1 | { grep -v 'is unstable' || true; }
+  node --import tsx scripts/check_notebook.ts "$NB_OUT" --min-html 7 2>&1
 
-step "Notebook: examples/quickstart.ipynb on the Deno kernel, headless"
-$DENO jupyter --install --force 2>&1 | { grep -v 'is unstable' || true; } # the kernelspec runs this checkout's Deno
-NB_OUT=$(mktemp -d)/quickstart.ipynb
-/usr/bin/jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=120 \
-  --output "$NB_OUT" examples/quickstart.ipynb 2>&1 | { grep -v 'is unstable' || true; }
-node --import tsx scripts/check_notebook.ts "$NB_OUT" --min-html 7 2>&1 | tee -a "$LOG"
+  tail_step "npm package: npm pack, install the tarball in a fresh project, imports, bin, tsc node16/bundler/node10"
+  node --import tsx scripts/check_packaging.ts
 
-step "npm package: npm pack, install the tarball in a fresh project, imports, bin, tsc node16/bundler/node10"
-node --import tsx scripts/check_packaging.ts
+  tail_step "Browser bundle of \".\": no node: imports"
+  node --import tsx scripts/check_bundle.ts
 
-step "Browser bundle of \".\": no node: imports"
-node --import tsx scripts/check_bundle.ts
+  tail_step "JSR: deno publish --dry-run (no slow types)"
+  $DENO publish --dry-run --allow-dirty
+  printf '\n=== [%ds] notebook, package, bundle and JSR checks done\n' "$((SECONDS - START))"
+) >"$TAIL_OUT" 2>&1 &
+TAIL_PID=$!
 
-step "JSR: deno publish --dry-run (no slow types)"
-$DENO publish --dry-run --allow-dirty
+step "Browser tests in Chromium (Playwright), beside the notebook, package, bundle and JSR checks"
+PW_RC=0
+npx playwright test 2>&1 | tee -a "$LOG" || PW_RC=$?
+TAIL_RC=0
+wait "$TAIL_PID" || TAIL_RC=$?
+TAIL_PID=""
+printf '\n=== [%ds] Notebook, npm package, bundle, JSR (output of the run beside Playwright)\n' \
+  "$((SECONDS - START))"
+tee -a "$LOG" <"$TAIL_OUT"
+if [ "$PW_RC" -ne 0 ]; then CURRENT="Browser tests in Chromium (Playwright)"; exit 1; fi
+if [ "$TAIL_RC" -ne 0 ]; then CURRENT="$(cat "$TAIL_STEP")"; exit 1; fi
