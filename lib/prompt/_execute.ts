@@ -76,7 +76,7 @@ export async function schemaProblems(
     let validator = validators.get(entry.digest);
     let restore = (message: string) => message;
     if (entry.remote && hasPatterns(schema)) {
-      const linear = await linearSchema(schema, args);
+      const linear = linearSchema(schema, args);
       validator = new Validator(linear.schema, draftOf(schema), false);
       restore = linear.restore;
     } else if (!validator) {
