@@ -119,7 +119,9 @@ function unicodeEscape(r: Reader): number {
     return parseInt(text, 16);
   }
   const lead = hex(r, 4);
-  if (lead >= 0xd800 && lead <= 0xdbff && /^\\u[dD][c-fC-F][0-9a-fA-F]{2}/.test(r.src.slice(r.pos))) {
+  if (
+    lead >= 0xd800 && lead <= 0xdbff && /^\\u[dD][c-fC-F][0-9a-fA-F]{2}/.test(r.src.slice(r.pos))
+  ) {
     r.pos += 2;
     return (lead - 0xd800) * 0x400 + hex(r, 4) - 0xdc00 + 0x10000;
   }

@@ -6,7 +6,14 @@
 // a `{` or `}` or `]` that is not syntax). Lookaround and backreferences need backtracking: they
 // are refused with a PatternError, as is a group nested deeper than MAX_DEPTH.
 
-import { type CodePointTest, DOT, PatternError, readClass, readEscape, Reader } from "./_pattern_class.ts";
+import {
+  type CodePointTest,
+  DOT,
+  PatternError,
+  readClass,
+  Reader,
+  readEscape,
+} from "./_pattern_class.ts";
 
 /** A pattern's tree. Captures do not change a verdict, so groups leave no trace. */
 export type PatternNode =
@@ -43,7 +50,11 @@ function disjunction(r: Reader, depth: number): PatternNode {
 function sequence(r: Reader, depth: number): PatternNode {
   const items: PatternNode[] = [];
   for (let cp = r.peek(); cp >= 0 && cp !== 0x7c && cp !== 0x29; cp = r.peek()) {
-    const assertion = r.eat("^") ? "^" : r.eat("$") ? "$" : r.eat("\\b")
+    const assertion = r.eat("^")
+      ? "^"
+      : r.eat("$")
+      ? "$"
+      : r.eat("\\b")
       ? "\\b"
       : r.eat("\\B")
       ? "\\B"

@@ -86,10 +86,46 @@ describe("the matcher gives the native u-mode verdict", () => {
     };
     const pick = <T>(items: readonly T[]) => items[random(items.length)];
     const ATOMS = [
-      "a", "b", "c", "1", "-", " ", "é", "😀", ".", "\\d", "\\w", "\\s", "\\D", "\\W", "\\S",
-      "[ab]", "[^a]", "[a-c1]", "[^\\d😀]", "[.-]", "\\.", "\\u0061", "\\u{1F600}", "\\p{L}",
+      "a",
+      "b",
+      "c",
+      "1",
+      "-",
+      " ",
+      "é",
+      "😀",
+      ".",
+      "\\d",
+      "\\w",
+      "\\s",
+      "\\D",
+      "\\W",
+      "\\S",
+      "[ab]",
+      "[^a]",
+      "[a-c1]",
+      "[^\\d😀]",
+      "[.-]",
+      "\\.",
+      "\\u0061",
+      "\\u{1F600}",
+      "\\p{L}",
     ];
-    const QUANTIFIERS = ["", "", "", "*", "+", "?", "*?", "+?", "??", "{2}", "{1,}", "{0,2}", "{1,3}?"];
+    const QUANTIFIERS = [
+      "",
+      "",
+      "",
+      "*",
+      "+",
+      "?",
+      "*?",
+      "+?",
+      "??",
+      "{2}",
+      "{1,}",
+      "{0,2}",
+      "{1,3}?",
+    ];
     const pattern = (depth: number): string => {
       const parts: string[] = [];
       for (let n = 1 + random(3); n > 0; n--) {

@@ -3,21 +3,20 @@
 // one-file bundle of "."). _oauth.ts loads this module on first use.
 
 export {
-  ClientSecretPost,
-  DPoP,
-  None,
-  PrivateKeyJwt,
-  WWWAuthenticateChallengeError,
   allowInsecureRequests,
   authorizationCodeGrantRequest,
   calculatePKCECodeChallenge,
   clientCredentialsGrantRequest,
+  ClientSecretPost,
   customFetch,
+  DPoP,
   dynamicClientRegistrationRequest,
   generateKeyPair,
   generateRandomCodeVerifier,
   generateRandomState,
   isDPoPNonceError,
+  None,
+  PrivateKeyJwt,
   processAuthorizationCodeResponse,
   processClientCredentialsResponse,
   processRefreshTokenResponse,
@@ -26,4 +25,5 @@ export {
   refreshTokenGrantRequest,
   revocationRequest,
   validateAuthResponse,
+  WWWAuthenticateChallengeError,
 } from "oauth4webapi";
