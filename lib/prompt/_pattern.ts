@@ -22,9 +22,13 @@ interface Instruction {
 /** Most instructions of one compiled pattern: bounds the work per code point of input. */
 export const MAX_PROGRAM = 10_000;
 
-/** A compiled pattern: `test` decides a string; `steps` is the work of the last `test`. */
+/**
+ * A compiled pattern: `test` decides a string, or gives undefined once its work passes `maxSteps`
+ * (at most the text's length times `size`, which a bounded repeat like `{0,1000}` makes large);
+ * `steps` is the work of the last `test`.
+ */
 export interface PatternMatcher {
-  test(text: string): boolean;
+  test(text: string, maxSteps?: number): boolean | undefined;
   readonly steps: number;
   readonly size: number;
 }
@@ -72,7 +76,7 @@ export function compilePattern(pattern: string): PatternMatcher {
   const seen = new Uint32Array(n);
   let generation = 0;
   let steps = 0;
-  const test = (text: string): boolean => {
+  const test = (text: string, maxSteps = Infinity): boolean | undefined => {
     steps = 0;
     let now: number[] = [];
     for (let i = 0, prev = -1;;) {
@@ -83,7 +87,7 @@ export function compilePattern(pattern: string): PatternMatcher {
       const chars: number[] = [];
       while (stack.length > 0) {
         const pc = stack.pop()!;
-        steps++;
+        if (++steps > maxSteps) return undefined;
         if (seen[pc] === generation) continue;
         seen[pc] = generation;
         const ins = program[pc];

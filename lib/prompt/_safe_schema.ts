@@ -16,7 +16,7 @@
 
 import type { JsonSchema } from "../catalog/types.ts";
 import { put } from "../catalog/_schema_text.ts";
-import { compilePattern } from "./_pattern.ts";
+import { compilePattern, type PatternMatcher } from "./_pattern.ts";
 
 /** Keywords whose values cfworker does not treat as schemas (as its `dereference` lists them). */
 const DATA = new Set([
@@ -160,24 +160,30 @@ function exactly(texts: readonly string[] | undefined, tag: number): string {
   return tag === 0 ? body : `${body}|[^\\s\\S]{${tag}}`;
 }
 
-const compiled = new Map<string, ((text: string) => boolean) | undefined>();
+const compiled = new Map<string, PatternMatcher | undefined>();
 
 /**
- * The linear-time test of a pattern, compiled once; undefined for a pattern the matcher does not
- * run (lookaround, backreferences, bad syntax, over MAX_PROGRAM instructions).
+ * Most matcher steps for the patterns of one call (all patterns against all its strings): the
+ * work is linear, but a bounded repeat (`[a-z]{0,3000}`) against 100 kB is a billion steps. This
+ * is a few hundred milliseconds; past it the check stops with SchemaBudgetError.
  */
-function tester(pattern: string): ((text: string) => boolean) | undefined {
+export const PATTERN_BUDGET = 20_000_000;
+
+/**
+ * The linear-time matcher of a pattern, compiled once; undefined for a pattern it does not run
+ * (lookaround, backreferences, bad syntax, over MAX_PROGRAM instructions).
+ */
+function matcherOf(pattern: string): PatternMatcher | undefined {
   if (compiled.has(pattern)) return compiled.get(pattern);
-  let test: ((text: string) => boolean) | undefined;
+  let matcher: PatternMatcher | undefined;
   try {
-    const matcher = compilePattern(pattern);
-    test = (text) => matcher.test(text);
+    matcher = compilePattern(pattern);
   } catch {
-    test = undefined;
+    matcher = undefined;
   }
   if (compiled.size >= 1_000) compiled.clear();
-  compiled.set(pattern, test);
-  return test;
+  compiled.set(pattern, matcher);
+  return matcher;
 }
 
 /**
@@ -192,9 +198,18 @@ export function linearSchema(
 ): { schema: JsonSchema; restore(message: string): string } {
   const texts = [...strings(args, new Set())];
   const originals = new Map<string, string>();
+  let left = PATTERN_BUDGET;
+  const matches = (matcher: PatternMatcher) => (text: string) => {
+    const verdict = matcher.test(text, left);
+    left -= matcher.steps;
+    if (verdict === undefined) {
+      throw new SchemaBudgetError(`over ${PATTERN_BUDGET.toLocaleString("en")} pattern steps`);
+    }
+    return verdict;
+  };
   const copy = rewrite(schema, (pattern, tag) => {
-    const matches = tester(pattern);
-    const swapped = exactly(matches ? texts.filter(matches) : undefined, tag);
+    const matcher = matcherOf(pattern);
+    const swapped = exactly(matcher ? texts.filter(matches(matcher)) : undefined, tag);
     originals.set(swapped, pattern);
     return swapped;
   }) as JsonSchema;

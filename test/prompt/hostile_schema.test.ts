@@ -67,6 +67,14 @@ const TOOLS: TestTool[] = [
     },
   },
   {
+    name: "bounded",
+    description: "A bounded repeat: 6,000 instructions",
+    inputSchema: {
+      type: "object",
+      properties: { s: { type: "string", pattern: "[a-z]{0,3000}!" } },
+    },
+  },
+  {
     name: "lookahead",
     description: "A pattern the linear-time matcher does not run",
     inputSchema: {
@@ -234,6 +242,20 @@ describe("a remote schema cannot freeze the process", () => {
     console.log(`(a|a)*b against 100 kB of a: ${(performance.now() - started).toFixed(1)} ms`);
     assert.match(text(slow), /\/pairs: String does not match pattern/);
     assert.equal((await shapes({ pairs: `${"a".repeat(1_000)}b` })).isError, false);
+  });
+
+  test("linear but long (a {0,3000} repeat against 100 kB) stops at the pattern budget", async () => {
+    const started = performance.now();
+    const result = await call("evil__bounded", { s: "a".repeat(100_000) });
+    const ms = performance.now() - started;
+    console.log(`[a-z]{0,3000}! against 100 kB of a: ${ms.toFixed(1)} ms`);
+    assert.ok(ms < 5_000, `took ${ms} ms`); // a billion steps without the budget
+    assert.equal(result.isError, true);
+    assert.match(
+      text(result),
+      /cannot be checked: checking these arguments takes over 20,000,000 pattern steps/,
+    );
+    assert.equal((await call("evil__bounded", { s: "abc!" })).isError, false);
   });
 
   test("a pattern the matcher does not run (lookahead) is left to the server, not thrown", async () => {

@@ -202,6 +202,13 @@ describe("linear work, whatever the pattern", () => {
   }
 });
 
+test("past maxSteps the matcher stops and says so (undefined), whatever the verdict would be", () => {
+  const m = compilePattern("[a-z]{0,3000}!");
+  assert.equal(m.test("a".repeat(100_000), 1_000_000), undefined);
+  assert.equal(m.steps, 1_000_001);
+  assert.equal(m.test("abc!", 1_000_000), true);
+});
+
 describe("what the matcher does not run is a PatternError that says what and where", () => {
   const REFUSED: [string, RegExp][] = [
     ["^(?=a)a", /lookaround is not supported at offset 1/],
