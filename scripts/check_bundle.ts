@@ -73,22 +73,30 @@ if (first > FIRST_LOAD_LIMIT) {
 }
 
 // One file, no splitting. 1,337 KiB gzip when the o200k tables (gpt-tokenizer) and the skill texts
-// were inlined; about 202 KiB without them, of which re2js (the linear-time engine for schema
-// `pattern`s) is 46 KiB and oauth4webapi 14 KiB: both are lazy imports that a bundler without
-// code splitting inlines (issue 27's target of 150 KiB needs them out of ".").
-const ONE_FILE_LIMIT = 210 * 1024;
+// were inlined; 205 KiB (browser) and 209 KiB (Node) with re2js (46 KiB) for schema `pattern`s and
+// all of oauth4webapi (14 KiB); now patterns run on our own linear-time matcher
+// (lib/prompt/_pattern.ts, 2 KiB), only the used parts of oauth4webapi load (8 KiB), and a browser
+// bundle swaps the filesystem defaults for a stub (package.json "browser": 6 KiB): about 149 and
+// 159 KiB. Node's floor is above issue 27's 150 KiB: docs/bundle.md.
+const ONE_FILE_LIMIT = { browser: 150 * 1024, node: 160 * 1024 };
 const RANKS_MARK = '!!!"!#!$!%!&'; // the start of lib/tokenizer/_o200k_ranks.ts
 const SKILL_MARK = "name: samtools\n"; // front matter of a built-in skill text
+const FS_MARK = "Cannot create fs storage"; // lib/storage/fs.ts, which browsers cannot run
 for (const platform of ["browser", "node"] as const) {
   const one = await bundleOneFile('export * from "./lib/mod.ts";', platform);
+  const limit = ONE_FILE_LIMIT[platform];
   console.log(
     `"." in one file (${platform}): ${(one.gzip / 1024).toFixed(1)} KiB gzip (limit ${
-      ONE_FILE_LIMIT / 1024
+      limit / 1024
     } KiB)`,
   );
-  if (one.gzip > ONE_FILE_LIMIT) {
+  if (one.gzip > limit) {
     failed = true;
-    console.error(`FAIL "." in one file (${platform}) is over ${ONE_FILE_LIMIT / 1024} KiB gzip`);
+    console.error(`FAIL "." in one file (${platform}) is over ${limit / 1024} KiB gzip`);
+  }
+  if (platform === "browser" && one.text.includes(FS_MARK)) {
+    failed = true;
+    console.error(`FAIL "." in one file (browser) carries the filesystem storage`);
   }
   for (const [mark, what] of [[RANKS_MARK, "the o200k ranks"], [SKILL_MARK, "skill texts"]]) {
     if (one.text.includes(mark)) {
@@ -121,6 +129,12 @@ for (const platform of ["browser", "node"] as const) {
     if (!missing.includes("@skillmux/core/builtin-skills")) {
       failed = true;
       console.error(`FAIL one file: without the skills JSON, the error does not say what to pass`);
+    }
+    // Run by Node, this browser bundle has no filesystem defaults, and says so.
+    const defaults = await m.createDefaultSources().then(() => "", (e: Error) => e.message);
+    if (!defaults.includes("built for browsers")) {
+      failed = true;
+      console.error(`FAIL one file: the browser bundle's defaults under Node: "${defaults}"`);
     }
     const source = m.createBuiltinSource({ skills: BUILTIN_SKILLS });
     const hit = await m.createResolver({ sources: [source] }).resolve("samtools");

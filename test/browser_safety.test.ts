@@ -65,7 +65,6 @@ test("bare imports of lib/mod.ts are browser-capable npm packages", () => {
     "ky",
     "minisearch",
     "oauth4webapi",
-    "re2js",
     "smol-toml",
     "valibot",
     "yaml",

@@ -177,7 +177,7 @@ export const call: Command = {
           ctx.io.stdout(`${stripHidden(skillText(skill)).trimEnd()}\n`);
           return 0;
         }
-        const problems = await schemaProblems(entry, args, 10_000);
+        const problems = schemaProblems(entry, args, 10_000);
         if (problems.length > 0) {
           throw new UsageError(`invalid arguments for "${id}": ${problems.join("; ")}`);
         }

@@ -66,17 +66,17 @@ function draftOf(schema: JsonSchema): "4" | "7" | "2020-12" {
  * call's timeout. A schema that cannot be used (a `$ref` that loops or points nowhere, a pattern
  * that does not compile, work past the budget) is a problem too, never a throw.
  */
-export async function schemaProblems(
+export function schemaProblems(
   entry: CatalogEntry,
   args: Record<string, unknown>,
   timeoutMs: number,
-): Promise<string[]> {
+): string[] {
   const schema = entry.inputSchema ?? { type: "object" };
   try {
     let validator = validators.get(entry.digest);
     let restore = (message: string) => message;
     if (entry.remote && hasPatterns(schema)) {
-      const linear = await linearSchema(schema, args);
+      const linear = linearSchema(schema, args);
       validator = new Validator(linear.schema, draftOf(schema), false);
       restore = linear.restore;
     } else if (!validator) {
@@ -132,7 +132,7 @@ export async function execute(
     );
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const problems = await schemaProblems(entry, args, timeoutMs);
+  const problems = schemaProblems(entry, args, timeoutMs);
   if (problems.length > 0) {
     return fail(entry.id, `Invalid arguments for "${entry.id}": ${problems.join("; ")}`);
   }

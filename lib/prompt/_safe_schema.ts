@@ -2,11 +2,10 @@
 //
 // - A `pattern` (or `patternProperties` key) like `^(a+)+$` on V8's backtracking RegExp engine.
 //   @cfworker/json-schema compiles patterns with `new RegExp` and offers no hook. So before each
-//   remote validation every pattern is decided with re2js (linear time) against every string the
-//   arguments hold (values and keys, at any depth: the only strings the validator can test), and
-//   the schema copy the validator sees carries, in its place, a literal alternation of exactly
-//   the strings that matched: same verdicts, linear time. re2js (~45 KiB gzip) loads on the first
-//   remote schema that has a pattern.
+//   remote validation every pattern is decided by our linear-time matcher (_pattern.ts, a Pike
+//   VM) against every string the arguments hold (values and keys, at any depth: the only strings
+//   the validator can test), and the schema copy the validator sees carries, in its place, a
+//   literal alternation of exactly the strings that matched: same verdicts, linear time.
 // - Work that grows exponentially with the arguments' depth (`anyOf` of two `$ref: "#"` takes
 //   22 s on 20 levels). Every schema object of the copy counts the validator's visits (cfworker
 //   reads `$recursiveAnchor` once per visit; a hidden getter answers it), and past STEP_BUDGET
@@ -17,6 +16,7 @@
 
 import type { JsonSchema } from "../catalog/types.ts";
 import { put } from "../catalog/_schema_text.ts";
+import { compilePattern, type PatternMatcher } from "./_pattern.ts";
 
 /** Keywords whose values cfworker does not treat as schemas (as its `dereference` lists them). */
 const DATA = new Set([
@@ -55,9 +55,6 @@ const MAPS = new Set([
   "patternProperties",
   "dependentSchemas",
 ]);
-
-/** Decides whether a pattern matches a string; undefined when RE2 cannot run the pattern. */
-type Tester = (pattern: string) => ((text: string) => boolean) | undefined;
 
 /** Most schema visits of one validation: well under a second of work. */
 export const STEP_BUDGET = 100_000;
@@ -163,42 +160,56 @@ function exactly(texts: readonly string[] | undefined, tag: number): string {
   return tag === 0 ? body : `${body}|[^\\s\\S]{${tag}}`;
 }
 
-let tester: Promise<Tester> | undefined;
-const compiled = new Map<string, ((text: string) => boolean) | undefined>();
+const compiled = new Map<string, PatternMatcher | undefined>();
 
-/** The re2js tester, loaded once. Patterns RE2 cannot run (lookaround, backreferences) give undefined. */
-function loadTester(): Promise<Tester> {
-  return tester ??= import("re2js").then(({ RE2JS }) => (pattern: string) => {
-    if (compiled.has(pattern)) return compiled.get(pattern);
-    let test: ((text: string) => boolean) | undefined;
-    try {
-      const re = RE2JS.compile(RE2JS.translateRegExp(pattern));
-      test = (text) => re.test(text);
-    } catch {
-      test = undefined;
-    }
-    if (compiled.size >= 1_000) compiled.clear();
-    compiled.set(pattern, test);
-    return test;
-  });
+/**
+ * Most matcher steps for the patterns of one call (all patterns against all its strings): the
+ * work is linear, but a bounded repeat (`[a-z]{0,3000}`) against 100 kB is a billion steps. This
+ * is a few hundred milliseconds; past it the check stops with SchemaBudgetError.
+ */
+export const PATTERN_BUDGET = 20_000_000;
+
+/**
+ * The linear-time matcher of a pattern, compiled once; undefined for a pattern it does not run
+ * (lookaround, backreferences, bad syntax, over MAX_PROGRAM instructions).
+ */
+function matcherOf(pattern: string): PatternMatcher | undefined {
+  if (compiled.has(pattern)) return compiled.get(pattern);
+  let matcher: PatternMatcher | undefined;
+  try {
+    matcher = compilePattern(pattern);
+  } catch {
+    matcher = undefined;
+  }
+  if (compiled.size >= 1_000) compiled.clear();
+  compiled.set(pattern, matcher);
+  return matcher;
 }
 
 /**
- * A guarded copy of remote `schema` whose patterns give, for the strings of `args`, the verdicts re2js
- * gives, in linear time; `restore` puts the original patterns back into the validator's messages.
- * A pattern RE2 cannot run is left unchecked here (it matches anything): the server still checks
- * its own input.
+ * A guarded copy of remote `schema` whose patterns give, for the strings of `args`, the verdicts of
+ * `new RegExp(pattern, "u")`, in linear time; `restore` puts the original patterns back into the
+ * validator's messages. A pattern the matcher does not run (lookaround, backreferences) is left
+ * unchecked here (it matches anything): the server still checks its own input.
  */
-export async function linearSchema(
+export function linearSchema(
   schema: JsonSchema,
   args: Record<string, unknown>,
-): Promise<{ schema: JsonSchema; restore(message: string): string }> {
-  const test = await loadTester();
+): { schema: JsonSchema; restore(message: string): string } {
   const texts = [...strings(args, new Set())];
   const originals = new Map<string, string>();
+  let left = PATTERN_BUDGET;
+  const matches = (matcher: PatternMatcher) => (text: string) => {
+    const verdict = matcher.test(text, left);
+    left -= matcher.steps;
+    if (verdict === undefined) {
+      throw new SchemaBudgetError(`over ${PATTERN_BUDGET.toLocaleString("en")} pattern steps`);
+    }
+    return verdict;
+  };
   const copy = rewrite(schema, (pattern, tag) => {
-    const matches = test(pattern);
-    const swapped = exactly(matches ? texts.filter(matches) : undefined, tag);
+    const matcher = matcherOf(pattern);
+    const swapped = exactly(matcher ? texts.filter(matches(matcher)) : undefined, tag);
     originals.set(swapped, pattern);
     return swapped;
   }) as JsonSchema;

@@ -12,7 +12,7 @@ import type { ExecuteToolCallOptions, ToolCall, ToolCallResult } from "./types.t
  * name, arguments } }`) or Anthropic (`{ type: "tool_use", id, name, input }`)
  * return it. The arguments are checked against the tool's input schema with
  * `@cfworker/json-schema` (no `eval`, so it runs on edge runtimes and in
- * browsers); for remote tools, patterns run on a linear-time engine (re2js)
+ * browsers); for remote tools, patterns run on a linear-time matcher
  * and the check is bounded in steps and by the timeout, so no server's schema
  * can block the event loop. Then the call goes to the MCP server or host
  * function behind the id. The answer is in the call's format: an OpenAI `tool` message or an

@@ -1,5 +1,6 @@
 // Private, Deno/Node only: the user and community skill folders of the zero-config resolver.
-// default_sources.ts loads it lazily, so browser bundles keep it in a chunk they never fetch.
+// default_sources.ts loads it lazily, so browser bundles keep it in a chunk they never fetch, and
+// package.json "browser" swaps it for _fs_defaults_browser.ts, so one-file browser bundles drop it.
 //
 // Under Deno a missing permission (`--allow-env` to find a folder, `--allow-read` for the
 // MCP registry's config.toml) skips only the source concerned: it stays in the chain as an

@@ -54,8 +54,29 @@ const TOOLS: TestTool[] = [
     } as TestTool["inputSchema"],
   },
   {
+    name: "shapes",
+    description: "Patterns as servers write them",
+    inputSchema: {
+      type: "object",
+      properties: {
+        name: { type: "string", pattern: "^\\p{Lu}\\p{Ll}+$" },
+        code: { type: "string", pattern: "[0-9]" }, // unanchored: a digit anywhere
+        range: { type: "string", pattern: "^a\\-b$" }, // u-mode rejects \-; read as "-"
+        pairs: { type: "string", pattern: "(a|a)*b" },
+      },
+    },
+  },
+  {
+    name: "bounded",
+    description: "A bounded repeat: 6,000 instructions",
+    inputSchema: {
+      type: "object",
+      properties: { s: { type: "string", pattern: "[a-z]{0,3000}!" } },
+    },
+  },
+  {
     name: "lookahead",
-    description: "A pattern RE2 cannot run",
+    description: "A pattern the linear-time matcher does not run",
     inputSchema: {
       type: "object",
       properties: { s: { type: "string", pattern: "^(?=b)b+$" } },
@@ -138,7 +159,7 @@ const text = (r: ToolCallResult) => JSON.stringify(r.reply);
 describe("a remote schema cannot freeze the process", () => {
   test("^(a+)+$ against 34 a's and a '!' is refused in seconds, not minutes", async () => {
     let started = performance.now();
-    const ok = await call("evil__match", { s: "aaaa" }); // the first loads re2js
+    const ok = await call("evil__match", { s: "aaaa" });
     const cold = performance.now() - started;
     assert.equal(ok.isError, false, text(ok));
     assert.match(text(ok), /match: \{\\"s\\":\\"aaaa\\"\}/);
@@ -146,7 +167,7 @@ describe("a remote schema cannot freeze the process", () => {
     const refused = await call("evil__match", { s: HOSTILE });
     const ms = performance.now() - started;
     console.log(
-      `first call (loads re2js): ${cold.toFixed(1)} ms; hostile call: ${ms.toFixed(1)} ms`,
+      `first call: ${cold.toFixed(1)} ms; hostile call: ${ms.toFixed(1)} ms`,
     );
     assert.ok(ms < 5_000, `took ${ms} ms`); // the native engine takes minutes
     assert.equal(refused.isError, true);
@@ -210,7 +231,34 @@ describe("a remote schema cannot freeze the process", () => {
     assert.match(text(quick), /takes longer than the call's timeout/);
   });
 
-  test("a pattern RE2 cannot run is left to the server, not thrown", async () => {
+  test('patterns keep the meaning of new RegExp(pattern, "u"), on 100 kB too', async () => {
+    const shapes = (input: Record<string, string>) => call("evil__shapes", input);
+    assert.equal((await shapes({ name: "Émile", code: "ab1c", range: "a-b" })).isError, false);
+    assert.match(text(await shapes({ name: "émile" })), /\/name: .*pattern/);
+    assert.match(text(await shapes({ code: "abc" })), /\/code: .*pattern/);
+    assert.match(text(await shapes({ range: "a\\b" })), /\/range: .*pattern/);
+    const started = performance.now();
+    const slow = await shapes({ pairs: "a".repeat(100_000) });
+    console.log(`(a|a)*b against 100 kB of a: ${(performance.now() - started).toFixed(1)} ms`);
+    assert.match(text(slow), /\/pairs: String does not match pattern/);
+    assert.equal((await shapes({ pairs: `${"a".repeat(1_000)}b` })).isError, false);
+  });
+
+  test("linear but long (a {0,3000} repeat against 100 kB) stops at the pattern budget", async () => {
+    const started = performance.now();
+    const result = await call("evil__bounded", { s: "a".repeat(100_000) });
+    const ms = performance.now() - started;
+    console.log(`[a-z]{0,3000}! against 100 kB of a: ${ms.toFixed(1)} ms`);
+    assert.ok(ms < 5_000, `took ${ms} ms`); // a billion steps without the budget
+    assert.equal(result.isError, true);
+    assert.match(
+      text(result),
+      /cannot be checked: checking these arguments takes over 20,000,000 pattern steps/,
+    );
+    assert.equal((await call("evil__bounded", { s: "abc!" })).isError, false);
+  });
+
+  test("a pattern the matcher does not run (lookahead) is left to the server, not thrown", async () => {
     const result = await call("evil__lookahead", { s: "zzz" });
     assert.equal(result.isError, false, text(result));
   });

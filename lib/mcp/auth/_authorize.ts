@@ -5,7 +5,7 @@
 import { OAuthError } from "./errors.ts";
 import type { AuthorizationServerMetadata } from "./discovery.ts";
 import type { OAuthClientRecord } from "./types.ts";
-import { loadOAuth, type OAuth } from "./_oauth.ts";
+import { loadOAuth, type OAuth, type OAuthLib } from "./_oauth.ts";
 import { requireOAuthUrl } from "./_oauth_url.ts";
 
 /** What a checked authorization response gives the token request. */
@@ -61,7 +61,7 @@ export async function authorize(
 }
 
 function check(
-  oauth: typeof OAuth,
+  oauth: OAuthLib,
   as: AuthorizationServerMetadata,
   client: OAuthClientRecord,
   redirect: URL,

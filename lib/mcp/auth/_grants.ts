@@ -4,7 +4,7 @@
 import { OAuthError } from "./errors.ts";
 import type { AuthorizationServerMetadata } from "./discovery.ts";
 import type { ClientCredentialsOptions, OAuthClientRecord, OAuthTokenRecord } from "./types.ts";
-import { loadOAuth, type OAuth, requestOptions } from "./_oauth.ts";
+import { loadOAuth, type OAuth, type OAuthLib, requestOptions } from "./_oauth.ts";
 import { withDPoPNonce } from "./_dpop.ts";
 
 /** What every grant needs. */
@@ -44,7 +44,7 @@ function basic(secret: string): OAuth.ClientAuth {
 }
 
 /** The oauth4webapi client authentication for `method`. */
-export function clientAuth(oauth: typeof OAuth, method: Method, secret: string | undefined) {
+export function clientAuth(oauth: OAuthLib, method: Method, secret: string | undefined) {
   if (method === "none" || secret === undefined) return oauth.None();
   return method === "client_secret_post" ? oauth.ClientSecretPost(secret) : basic(secret);
 }

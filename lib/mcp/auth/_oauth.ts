@@ -6,14 +6,17 @@ import { isAllowedOAuthUrl } from "./discovery.ts";
 
 export type { OAuth };
 
-/** oauth4webapi, imported once. */
-export function loadOAuth(): Promise<typeof OAuth> {
-  return import("oauth4webapi");
+/** The functions and symbols of oauth4webapi the client calls (see _oauth_used.ts). */
+export type OAuthLib = typeof import("./_oauth_used.ts");
+
+/** oauth4webapi's used parts, imported once. */
+export function loadOAuth(): Promise<OAuthLib> {
+  return import("./_oauth_used.ts");
 }
 
 /** Request options: our fetch, and plain http only on loopback hosts (tests, local servers). */
 export function requestOptions(
-  oauth: typeof OAuth,
+  oauth: OAuthLib,
   fetchFn: typeof fetch,
   endpoint: string | undefined,
   signal?: AbortSignal,

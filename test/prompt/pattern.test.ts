@@ -1,0 +1,243 @@
+// The linear-time matcher for remote schemas' `pattern`s (lib/prompt/_pattern.ts): the same
+// verdict as `new RegExp(pattern, "u").test(text)` (what @cfworker/json-schema runs) on realistic
+// and generated patterns, linear work on patterns that freeze a backtracking engine (counted in
+// steps, not timed), and a clear PatternError for what it does not run.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { compilePattern, MAX_PROGRAM, PatternError } from "../../lib/prompt/_pattern.ts";
+
+/** Compare with the native engine (u-mode, or non-u for the lenient spellings). */
+function agree(pattern: string, texts: readonly string[], flags = "u"): void {
+  const native = new RegExp(pattern, flags);
+  const ours = compilePattern(pattern);
+  for (const text of texts) {
+    assert.equal(
+      ours.test(text),
+      native.test(text),
+      `${JSON.stringify(pattern)} on ${JSON.stringify(text)}`,
+    );
+  }
+}
+
+const REALISTIC: [string, string[]][] = [
+  [
+    "^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$",
+    ["bob@example.com", "a.b+c@x.co", "bob@", "@x.com", "bob@x.c", "b ob@x.com", "Bob@EXAMPLE.org"],
+  ],
+  [
+    "^(https?|ftp)://[^\\s/$.?#].[^\\s]*$",
+    ["https://example.com/a?b=c", "ftp://x.y", "http:/x", "https://", "https://a b", "mailto:x"],
+  ],
+  [
+    "^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$",
+    ["1.2.3", "0.0.0-alpha.1+build.5", "01.2.3", "1.2", "1.2.3-", "10.20.30-rc.1", "1.2.3+x..y"],
+  ],
+  [
+    "^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$",
+    ["2024-02-29", "2024-13-01", "2024-00-10", "24-01-01", "2024-1-01", "2024-12-31x"],
+  ],
+  [
+    "^[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$",
+    ["123e4567-e89b-12d3-a456-426614174000", "123e4567-e89b-62d3-a456-426614174000", "xyz", ""],
+  ],
+  ["^#?([a-fA-F0-9]{6}|[a-fA-F0-9]{3})$", ["#fff", "abcdef", "#abcd", "#GGG", "ABC123"]],
+  ["^[A-Za-z_$][A-Za-z0-9_$]*$", ["_x1", "$", "1x", "a-b", "validName"]],
+  ["^[a-z0-9]+(?:-[a-z0-9]+)*$", ["my-slug-1", "-x", "x-", "a--b", "abc"]],
+  [
+    "^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)$",
+    ["192.168.0.1", "256.1.1.1", "1.2.3", "0.0.0.0", "01.2.3.4"],
+  ],
+  ["^\\+?[1-9]\\d{1,14}$", ["+14155552671", "0123", "+1", "123456789012345678"]],
+  ["^\\p{Lu}\\p{Ll}+$", ["Émile", "émile", "Zoë", "Ab1"]],
+  ["^[^\\s@]+@[^\\s@]+$", ["a@b", "a @b", "a@b@c"]],
+  ["\\d", ["abc", "a1c", "٣"]],
+  ["foo|bar", ["xfoox", "baz", "ba", "BAR"]],
+  ["\\bcat\\b", ["a cat!", "concat", "cat", "cats"]],
+  ["\\Bcat", ["concat", "cat"]],
+  ["^.{3}$", ["abc", "a\nb", "😀😀😀", "ab"]],
+  ["^[\\u0041-\\u005A]+$", ["ABC", "abc"]],
+  ["^\\u{1F600}+$", ["😀😀", "😁"]],
+  ["^\\uD83D\\uDE00$", ["😀", "\uD83D"]],
+  ["^[😀-😂]$", ["😁", "😃"]],
+  ["^\\x41\\t\\n\\0\\cJ$", ["A\t\n\0\n", "A\t\n0\n"]],
+  ["^[\\w.-]+$", ["a.b-c_d", "a b"]],
+  ["^[\\d\\s]*$", ["1 2\u00a03\u2028", "1x"]],
+  ["^(?:a|b)*?c??$", ["abab", "ababc", "abcc"]],
+  ["^a{2,}$", ["a", "aa", "aaaaa"]],
+  ["^a{0}b$", ["b", "ab"]],
+  ["^(a|)+$", ["", "aaa", "b"]],
+  ["^(a*)*$", ["", "aaa", "ab"]],
+  ["$^", ["", "x"]],
+  ["^[^]$", ["\n", ""]],
+  ["^[]$", ["", "a"]],
+  ["^\\/path\\/[a-z]+$", ["/path/abc", "path/abc"]],
+];
+
+describe("the matcher gives the native u-mode verdict", () => {
+  test("realistic schema patterns (email, uri, semver, date, uuid, hex, identifiers…)", () => {
+    for (const [pattern, texts] of REALISTIC) agree(pattern, texts);
+  });
+
+  test("300 generated patterns × 30 strings each", () => {
+    let seed = 27;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return (seed >>> 12) % n; // the high bits: the low ones of this generator cycle fast
+    };
+    const pick = <T>(items: readonly T[]) => items[random(items.length)];
+    const ATOMS = [
+      "a",
+      "b",
+      "c",
+      "1",
+      "-",
+      " ",
+      "é",
+      "😀",
+      ".",
+      "\\d",
+      "\\w",
+      "\\s",
+      "\\D",
+      "\\W",
+      "\\S",
+      "[ab]",
+      "[^a]",
+      "[a-c1]",
+      "[^\\d😀]",
+      "[.-]",
+      "\\.",
+      "\\u0061",
+      "\\u{1F600}",
+      "\\p{L}",
+    ];
+    const QUANTIFIERS = [
+      "",
+      "",
+      "",
+      "*",
+      "+",
+      "?",
+      "*?",
+      "+?",
+      "??",
+      "{2}",
+      "{1,}",
+      "{0,2}",
+      "{1,3}?",
+    ];
+    const pattern = (depth: number): string => {
+      const parts: string[] = [];
+      for (let n = 1 + random(3); n > 0; n--) {
+        const roll = random(10);
+        const atom = roll === 0 && depth < 3
+          ? `${pick(["(", "(?:", "(?<g>"])}${pattern(depth + 1)})`
+          : roll === 1
+          ? pick(["^", "$", "\\b", "\\B"])
+          : pick(ATOMS);
+        parts.push(atom + (/^[\^$]|^\\[bB]$/.test(atom) ? "" : pick(QUANTIFIERS)));
+      }
+      return parts.join("") + (random(6) === 0 ? `|${pattern(depth + 1)}` : "");
+    };
+    const ALPHABET = ["a", "b", "c", "1", "-", " ", "é", "😀", ".", "\n", "_", "\uD83D"];
+    let checked = 0;
+    for (let i = 0; i < 300; i++) {
+      const p = pattern(0).replace(/\(\?<g>(.*)\(\?<g>/, "(?<g>$1(?:"); // names unique
+      const texts = Array.from(
+        { length: 30 },
+        () => Array.from({ length: random(9) }, () => pick(ALPHABET)).join(""),
+      );
+      agree(p, texts);
+      checked += texts.length;
+    }
+    assert.equal(checked, 9_000);
+  });
+
+  test("\\s \\w \\d and . on every code point", () => {
+    for (const cls of ["\\s", "\\S", "\\w", "\\d", "."]) {
+      const native = new RegExp(`^${cls}$`, "u");
+      const ours = compilePattern(`^${cls}$`);
+      for (let cp = 0; cp <= 0x10ffff; cp += cp < 0x10000 ? 1 : 97) {
+        const text = String.fromCodePoint(cp);
+        if (ours.test(text) !== native.test(text)) assert.fail(`${cls} on U+${cp.toString(16)}`);
+      }
+    }
+  });
+
+  test("the search is unanchored: a pattern matches anywhere unless ^ or $ say otherwise", () => {
+    assert.equal(compilePattern("b+").test("aaabbbccc"), true);
+    assert.equal(compilePattern("^b+").test("aaabbbccc"), false);
+    assert.equal(compilePattern("c$").test("abc"), true);
+    assert.equal(compilePattern("").test("anything"), true);
+  });
+
+  test("spellings u-mode rejects but RE2 read as literals: \\- \\: \\@, a lone { } ]", () => {
+    for (const p of ["^a\\-b$", "^\\:\\@\\#\\~$", "^x{a}$", "^a}b]$", "^a{,2}$"]) {
+      assert.throws(() => new RegExp(p, "u"));
+      agree(p, ["a-b", ":@#~", "x{a}", "a}b]", "a{,2}", "aa", "-", "ab"], "");
+    }
+  });
+});
+
+describe("linear work, whatever the pattern", () => {
+  const PATHOLOGICAL: [string, string, boolean][] = [
+    ["^(a+)+$", `${"a".repeat(100_000)}!`, false],
+    ["(a|a)*b", "a".repeat(100_000), false],
+    ["^(a*)*b$", "a".repeat(100_000), false],
+    ["(x+x+)+y", "x".repeat(100_000), false],
+    ["^(.*a){20}$", "a".repeat(100_000), true],
+    ["^(\\w+\\s?)*$", `${"word ".repeat(20_000)}!`, false],
+    ["^(([a-z])+.)+[A-Z]([a-z])+$", "a".repeat(100_000), false],
+  ];
+  for (const [pattern, text, verdict] of PATHOLOGICAL) {
+    test(`${pattern} on 100 kB: steps grow with the input times the program, no more`, () => {
+      const m = compilePattern(pattern);
+      assert.equal(m.test(text), verdict);
+      const big = m.steps;
+      assert.ok(big <= 4 * (text.length + 1) * m.size, `${big} steps for ${m.size} instructions`);
+      assert.equal(m.test(text.slice(-10_000)), verdict);
+      const ratio = big / m.steps;
+      assert.ok(ratio > 8 && ratio < 12, `100 kB took ${ratio.toFixed(2)}× the steps of 10 kB`);
+    });
+  }
+});
+
+test("past maxSteps the matcher stops and says so (undefined), whatever the verdict would be", () => {
+  const m = compilePattern("[a-z]{0,3000}!");
+  assert.equal(m.test("a".repeat(100_000), 1_000_000), undefined);
+  assert.equal(m.steps, 1_000_001);
+  assert.equal(m.test("abc!", 1_000_000), true);
+});
+
+describe("what the matcher does not run is a PatternError that says what and where", () => {
+  const REFUSED: [string, RegExp][] = [
+    ["^(?=a)a", /lookaround is not supported at offset 1/],
+    ["(?!a)", /lookaround/],
+    ["(?<=a)b", /lookaround/],
+    ["(?<!a)b", /lookaround/],
+    ["(a)\\1", /backreferences are not supported at offset 4/],
+    ["(?<n>a)\\k<n>", /named backreferences are not supported/],
+    ["(?i:a)", /unsupported group/],
+    ["(a{1000}){1000}", new RegExp(`over ${MAX_PROGRAM} instructions`)],
+    ["(".repeat(500) + ")".repeat(500), /nested deeper than 100/],
+    ["a**", /nothing to repeat at offset 2/],
+    ["[z-a]", /range out of order/],
+    ["[\\d-z]", /class escape in a range/],
+    ["(ab", /unterminated group/],
+    ["ab)", /unmatched \)/],
+    ["[ab", /unterminated character class/],
+    ["\\q", /unknown escape \\q/],
+    ["\\p{Nope}", /unknown Unicode property Nope/],
+    ["\\u{110000}", /bad \\u\{…\} escape/],
+    ["\\xZZ", /bad hexadecimal escape/],
+  ];
+  for (const [pattern, message] of REFUSED) {
+    test(JSON.stringify(pattern), () => {
+      assert.throws(() => compilePattern(pattern), (e: Error) => {
+        assert.ok(e instanceof PatternError, String(e));
+        assert.match(e.message, message);
+        return true;
+      });
+    });
+  }
+});
