@@ -135,6 +135,18 @@ function documentOf({ entry: e, raw }: { entry: CatalogEntry; raw: RawEntry }): 
   };
 }
 
+/** Short stand-ins for index keys (a number per distinct key; numbers are never reused). */
+const interned = new Map<string, number>();
+let nextKey = 0;
+function intern(key: string): number {
+  let n = interned.get(key);
+  if (n === undefined) {
+    if (interned.size >= 100_000) interned.clear();
+    interned.set(key, n = nextKey++);
+  }
+  return n;
+}
+
 /**
  * The usable entries as index segments, one per source (a server's tools, the built-in skills,
  * ...), each keyed by its entries' ids and the keys of their documents: a source whose listing
@@ -151,8 +163,9 @@ function segmentsOf(
   }
   return [...bySource].map(([source, group]) => ({
     key: `${source}\n${
-      group.map((x) => `${x.entry.id}\u0000${x.raw.indexKey ?? JSON.stringify(documentOf(x))}`)
-        .join("\n")
+      group.map((x) =>
+        `${x.entry.id}\u0000${intern(x.raw.indexKey ?? JSON.stringify(documentOf(x)))}`
+      ).join("\n")
     }`,
     documents: () => group.map(documentOf),
   }));

@@ -150,12 +150,47 @@ export function factsOf(skill: Skill): SkillFacts {
   return { ...skill, keywords: [...skill.concepts, ...tasks], tasks };
 }
 
+/** Skill entries by their listing row's keywords (a row listed again keeps its arrays). */
+const skillEntries = new WeakMap<readonly string[], { inputs: unknown[]; raw: RawEntry }>();
+
+const same = (a: unknown, b: unknown) =>
+  a === b ||
+  (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]));
+
+/** The catalog entry of a skill, made once per process for a listing row seen before. */
 export function skillEntry(
   skill: SkillFacts,
   source: string,
   location?: string,
   requested: readonly string[] = [],
   trustCommunity = false,
+): RawEntry {
+  const inputs = [
+    skill.name,
+    skill.description,
+    skill.digest,
+    skill.body,
+    skill.tags,
+    skill.tasks,
+    skill.allowedTools,
+    source,
+    location,
+    requested,
+    trustCommunity,
+  ];
+  const known = skillEntries.get(skill.keywords);
+  if (known && known.inputs.every((x, i) => same(x, inputs[i]))) return { ...known.raw };
+  const raw = newSkillEntry(skill, source, location, requested, trustCommunity);
+  skillEntries.set(skill.keywords, { inputs, raw });
+  return { ...raw };
+}
+
+function newSkillEntry(
+  skill: SkillFacts,
+  source: string,
+  location: string | undefined,
+  requested: readonly string[],
+  trustCommunity: boolean,
 ): RawEntry {
   const remote = source.startsWith("mcp:");
   const fenced = remote || (source === "community" && !trustCommunity);

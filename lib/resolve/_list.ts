@@ -34,6 +34,13 @@ const strings = (value: unknown, max: number): string[] =>
  * The usable summaries of `source` by name; one that is malformed, or whose name is listed twice,
  * is left out (its skill is read instead). A failing `summaries` is a listing without summaries.
  */
+/**
+ * Checked summaries by the array a source returned: a source that hands out the same listing
+ * every time (the built-ins, parsed once per process) is checked once, and its rows keep their
+ * identity (the catalog makes each row's entry once).
+ */
+const checked = new WeakMap<object, Map<string, SkillSummary>>();
+
 async function summariesOf(
   source: SkillSource,
   signal: AbortSignal,
@@ -45,6 +52,9 @@ async function summariesOf(
     return source.summaries!({ signal: s });
   });
   if (!got.ok || !Array.isArray(got.value)) return out;
+  const known = checked.get(got.value);
+  if (known) return known;
+  checked.set(got.value, out);
   const twice = new Set<string>();
   for (const raw of got.value) {
     const name = typeof raw?.name === "string" ? safeNormalizeSkillName(raw.name) : undefined;
@@ -57,11 +67,11 @@ async function summariesOf(
       name,
       description: raw.description,
       digest: raw.digest,
-      tags: strings(raw.tags, 64),
-      keywords: strings(raw.keywords, 256),
-      tasks: strings(raw.tasks, 128),
+      tags: Object.freeze(strings(raw.tags, 64)) as string[],
+      keywords: Object.freeze(strings(raw.keywords, 256)) as string[],
+      tasks: Object.freeze(strings(raw.tasks, 128)) as string[],
       ...(typeof raw.location === "string" ? { location: raw.location } : {}),
-      allowedTools: strings(raw.allowedTools, 64),
+      allowedTools: Object.freeze(strings(raw.allowedTools, 64)) as string[],
       remote: raw.remote === true,
     });
   }
