@@ -25,20 +25,33 @@ const RUNS = Number(process.env.RUNS ?? 7);
 
 type Lib = typeof import("../lib/mod.ts");
 
-/** Median and spread (min–max) of `runs` timings of `fn`. */
+/**
+ * Median and spread (min–max) of `runs` timings of `fn`, and the median CPU time of the process
+ * (client, proxies and servers alike: less swayed by other load on the machine than wall time).
+ */
 async function timed(fn: () => Promise<unknown>, runs = RUNS) {
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
+    const used = process.cpuUsage();
     await fn();
     times.push(performance.now() - start);
+    const { user, system } = process.cpuUsage(used);
+    cpu.push((user + system) / 1000);
   }
   times.sort((a, b) => a - b);
-  return { median: quantile(times, 0.5), min: times[0], max: times[times.length - 1] };
+  cpu.sort((a, b) => a - b);
+  return {
+    median: quantile(times, 0.5),
+    min: times[0],
+    max: times[times.length - 1],
+    cpu: quantile(cpu, 0.5),
+  };
 }
 
-const show = (m: { median: number; min: number; max: number }) =>
-  `${fmt(m.median).padStart(10)} (${fmt(m.min)}–${fmt(m.max)})`;
+const show = (m: { median: number; min: number; max: number; cpu: number }) =>
+  `${fmt(m.median).padStart(10)} (${fmt(m.min)}–${fmt(m.max)}) cpu ${fmt(m.cpu)}`;
 
 async function sdkList(url: string) {
   const client = new Client({ name: "bench", version: "0" });
