@@ -35,9 +35,10 @@ const strings = (value: unknown, max: number): string[] =>
  * is left out (its skill is read instead). A failing `summaries` is a listing without summaries.
  */
 /**
- * Checked summaries by the array a source returned: a source that hands out the same listing
- * every time (the built-ins, parsed once per process) is checked once, and its rows keep their
- * identity (the catalog makes each row's entry once).
+ * Checked summaries by the array a source returned: a source that hands out the same frozen
+ * listing every time (the built-ins, parsed once per process) is checked once, and its rows keep
+ * their identity (the catalog makes each row's entry once). A listing that is not frozen could
+ * change in place, and is checked on every call.
  */
 const checked = new WeakMap<object, Map<string, SkillSummary>>();
 
@@ -54,7 +55,7 @@ async function summariesOf(
   if (!got.ok || !Array.isArray(got.value)) return out;
   const known = checked.get(got.value);
   if (known) return known;
-  checked.set(got.value, out);
+  if (Object.isFrozen(got.value)) checked.set(got.value, out);
   const twice = new Set<string>();
   for (const raw of got.value) {
     const name = typeof raw?.name === "string" ? safeNormalizeSkillName(raw.name) : undefined;
