@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import process from "node:process";
 import { serveSkills } from "../lib/server/mod.ts";
 import { startSdkServer } from "../test/mcp/_servers.ts";
-import { delayed } from "./_latency.ts";
+import { delayed, type ProxiedRequest } from "./_latency.ts";
 import { fmt, quantile, runtime } from "./_stats.ts";
 import { isMain } from "./_main.ts";
 
@@ -25,20 +25,33 @@ const RUNS = Number(process.env.RUNS ?? 7);
 
 type Lib = typeof import("../lib/mod.ts");
 
-/** Median and spread (min–max) of `runs` timings of `fn`. */
+/**
+ * Median and spread (min–max) of `runs` timings of `fn`, and the median CPU time of the process
+ * (client, proxies and servers alike: less swayed by other load on the machine than wall time).
+ */
 async function timed(fn: () => Promise<unknown>, runs = RUNS) {
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
+    const used = process.cpuUsage();
     await fn();
     times.push(performance.now() - start);
+    const { user, system } = process.cpuUsage(used);
+    cpu.push((user + system) / 1000);
   }
   times.sort((a, b) => a - b);
-  return { median: quantile(times, 0.5), min: times[0], max: times[times.length - 1] };
+  cpu.sort((a, b) => a - b);
+  return {
+    median: quantile(times, 0.5),
+    min: times[0],
+    max: times[times.length - 1],
+    cpu: quantile(cpu, 0.5),
+  };
 }
 
-const show = (m: { median: number; min: number; max: number }) =>
-  `${fmt(m.median).padStart(10)} (${fmt(m.min)}–${fmt(m.max)})`;
+const show = (m: { median: number; min: number; max: number; cpu: number }) =>
+  `${fmt(m.median).padStart(10)} (${fmt(m.min)}–${fmt(m.max)}) cpu ${fmt(m.cpu)}`;
 
 async function sdkList(url: string) {
   const client = new Client({ name: "bench", version: "0" });
@@ -53,7 +66,11 @@ export async function benchCatalogServers(root = new URL("..", import.meta.url).
   const servers = await Promise.all(
     Array.from({ length: SERVERS }, () => startSdkServer({ json: true, tools: TOOLS })),
   );
-  const proxies = await Promise.all(servers.map((s) => delayed(s.url, LATENCY_MS)));
+  const trace: ProxiedRequest[][] = servers.map(() => []);
+  let tracing = false;
+  const proxies = await Promise.all(
+    servers.map((s, i) => delayed(s.url, LATENCY_MS, (r) => tracing && trace[i].push(r))),
+  );
   const urls = proxies.map((p) => p.url);
   const requests = () => servers.reduce((n, s) => n + s.requests.length, 0);
   const log: string[] = [];
@@ -100,6 +117,33 @@ export async function benchCatalogServers(root = new URL("..", import.meta.url).
       catalog.dispose();
     });
     const coldRequests = (requests() - before) / RUNS;
+    // One more cold build, traced: each server's requests as they reached the proxy, in ms from
+    // the build's start (arrival→answer), to show the round trips on the critical path.
+    tracing = true;
+    const t0 = performance.now();
+    const traced = await lib.createCatalog({
+      resolver: builtin,
+      registry,
+      approvals: approvals(),
+      discoveryMaxAgeMs: 0,
+      follow: false,
+    });
+    const t1 = performance.now();
+    traced.dispose();
+    tracing = false;
+    const at = (t: number) => (t - t0).toFixed(0);
+    const firstArrival = Math.min(...trace.flat().map((r) => r.arrived));
+    const lastAnswer = Math.max(...trace.flat().map((r) => r.answered));
+    console.log(
+      `cold build traced: ${(t1 - t0).toFixed(0)} ms; first request at ${at(firstArrival)} ms, ` +
+        `last answer at ${at(lastAnswer)} ms, ${(t1 - lastAnswer).toFixed(0)} ms after it`,
+    );
+    for (const [i, rows] of trace.slice(0, 2).entries()) {
+      console.log(
+        `  s${i}: ` + rows.sort((a, b) => a.arrived - b.arrived)
+          .map((r) => `${r.rpc} ${at(r.arrived)}→${at(r.answered)}`).join(", "),
+      );
+    }
     (await lib.createCatalog({ resolver: builtin, registry, follow: false })).dispose();
     before = requests();
     const warm = await timed(async () =>

@@ -8,7 +8,7 @@ import { encoder, sha256Digest } from "../skill/_text.ts";
 import { alternates, collect, type CollectSources, type RawEntry } from "./_collect.ts";
 import { lineDiff } from "./_diff.ts";
 import { IdTable } from "./_ids.ts";
-import { sharedKeywordIndex } from "./_keyword_index.ts";
+import { type IndexSegment, sharedKeywordIndex } from "./_keyword_index.ts";
 import { entryLine, renderLines, renderWithin } from "./_render.ts";
 import {
   type ApprovalItem,
@@ -25,6 +25,7 @@ import type {
   CreateCatalogOptions,
   HeldEntry,
   HostFunction,
+  KeywordDocument,
   KeywordIndex,
   RankedEntry,
   RankOptions,
@@ -121,6 +122,55 @@ function standInsFor(
   return out;
 }
 
+/** An entry's keyword document. */
+function documentOf({ entry: e, raw }: { entry: CatalogEntry; raw: RawEntry }): KeywordDocument {
+  return {
+    id: e.id,
+    name: e.name,
+    title: e.title,
+    description: e.description,
+    tags: e.tags,
+    keywords: e.server ? [...e.keywords, e.server] : e.keywords,
+    tasks: raw.tasks,
+  };
+}
+
+/** Short stand-ins for index keys (a number per distinct key; numbers are never reused). */
+const interned = new Map<string, number>();
+let nextKey = 0;
+function intern(key: string): number {
+  let n = interned.get(key);
+  if (n === undefined) {
+    if (interned.size >= 100_000) interned.clear();
+    interned.set(key, n = nextKey++);
+  }
+  return n;
+}
+
+/**
+ * The usable entries as index segments, one per source (a server's tools, the built-in skills,
+ * ...), each keyed by its entries' ids and the keys of their documents: a source whose listing
+ * did not change keeps its segment, one that changed is indexed again alone.
+ */
+function segmentsOf(
+  usable: Iterable<{ entry: CatalogEntry; raw: RawEntry }>,
+): IndexSegment[] {
+  const bySource = new Map<string, Array<{ entry: CatalogEntry; raw: RawEntry }>>();
+  for (const x of usable) {
+    const group = bySource.get(x.entry.source);
+    if (group) group.push(x);
+    else bySource.set(x.entry.source, [x]);
+  }
+  return [...bySource].map(([source, group]) => ({
+    key: `${source}\n${
+      group.map((x) =>
+        `${x.entry.id}\u0000${intern(x.raw.indexKey ?? JSON.stringify(documentOf(x)))}`
+      ).join("\n")
+    }`,
+    documents: () => group.map(documentOf),
+  }));
+}
+
 /** Ids, approvals, order and the keyword index for `raws`. */
 async function settle(
   raws: RawEntry[],
@@ -193,15 +243,7 @@ async function settle(
     sorted.filter((x) => x.entry.approval === "approved").map((x) => [x.entry.id, x]),
   );
   const entries = [...usable.values()].map((x) => x.entry);
-  const index = sharedKeywordIndex([...usable.values()].map(({ entry: e, raw }) => ({
-    id: e.id,
-    name: e.name,
-    title: e.title,
-    description: e.description,
-    tags: e.tags,
-    keywords: e.server ? [...e.keywords, e.server] : e.keywords,
-    tasks: raw.tasks,
-  })));
+  const index = sharedKeywordIndex(segmentsOf(usable.values()));
   const lines = sorted.map(({ entry }) => `${entry.id} ${entry.digest} ${entry.approval}`);
   const version = await sha256Digest(encoder.encode(lines.join("\n")));
   held.sort((a, b) => (a.entry.id < b.entry.id ? -1 : 1));

@@ -40,6 +40,11 @@ export interface RawEntry extends Omit<CatalogEntry, "id" | "approval"> {
   alternate?: boolean;
   /** Entries of a registered server: where it runs (its URL, or its stdio command and args). */
   endpoint?: string;
+  /**
+   * Names the entry's keyword document besides its id: equal keys, equal documents (the index
+   * segment of a source whose keys did not change is reused).
+   */
+  indexKey?: string;
 }
 
 /**
@@ -100,6 +105,24 @@ const digestOf = (text: string): Promise<string> => {
   return digest;
 };
 
+/** Cleaned lists by the list they came from: a listing shared per process is cleaned once. */
+const cleaned = new WeakMap<readonly string[], Map<number, string[]>>();
+function cleanAll(list: readonly string[], max: number): string[] {
+  let byMax = cleaned.get(list);
+  if (!byMax) cleaned.set(list, byMax = new Map());
+  let out = byMax.get(max);
+  if (!out) byMax.set(max, out = list.map((w) => cleanLine(w, max)).filter(Boolean));
+  return out;
+}
+
+/** A list as key text, once per list. */
+const listKeys = new WeakMap<readonly string[], string>();
+function listKey(list: readonly string[]): string {
+  let key = listKeys.get(list);
+  if (key === undefined) listKeys.set(list, key = JSON.stringify(list));
+  return key;
+}
+
 /** `{ flags }` when untrusted `text` seems to address the model. */
 function flagsOf(untrusted: boolean, text: string): { flags?: string[] } {
   const flags = untrusted ? addressesModel(text) : [];
@@ -127,12 +150,47 @@ export function factsOf(skill: Skill): SkillFacts {
   return { ...skill, keywords: [...skill.concepts, ...tasks], tasks };
 }
 
+/** Skill entries by their listing row's keywords (a row listed again keeps its arrays). */
+const skillEntries = new WeakMap<readonly string[], { inputs: unknown[]; raw: RawEntry }>();
+
+const same = (a: unknown, b: unknown) =>
+  a === b ||
+  (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]));
+
+/** The catalog entry of a skill, made once per process for a listing row seen before. */
 export function skillEntry(
   skill: SkillFacts,
   source: string,
   location?: string,
   requested: readonly string[] = [],
   trustCommunity = false,
+): RawEntry {
+  const inputs = [
+    skill.name,
+    skill.description,
+    skill.digest,
+    skill.body,
+    skill.tags,
+    skill.tasks,
+    skill.allowedTools,
+    source,
+    location,
+    requested,
+    trustCommunity,
+  ];
+  const known = skillEntries.get(skill.keywords);
+  if (known && known.inputs.every((x, i) => same(x, inputs[i]))) return { ...known.raw };
+  const raw = newSkillEntry(skill, source, location, requested, trustCommunity);
+  skillEntries.set(skill.keywords, { inputs, raw });
+  return { ...raw };
+}
+
+function newSkillEntry(
+  skill: SkillFacts,
+  source: string,
+  location: string | undefined,
+  requested: readonly string[],
+  trustCommunity: boolean,
 ): RawEntry {
   const remote = source.startsWith("mcp:");
   const fenced = remote || (source === "community" && !trustCommunity);
@@ -144,9 +202,9 @@ export function skillEntry(
     preferredId: skill.name,
     description: cleanLine(skill.description, DESCRIPTION_MAX),
     source,
-    tags: skill.tags.map((t) => cleanLine(t, 64)).filter(Boolean),
-    keywords: skill.keywords.map((w) => cleanLine(w, WORD_MAX)).filter(Boolean),
-    tasks: skill.tasks.map((t) => cleanLine(t, WORD_MAX)).filter(Boolean),
+    tags: [...cleanAll(skill.tags, 64)],
+    keywords: [...cleanAll(skill.keywords, WORD_MAX)],
+    tasks: [...cleanAll(skill.tasks, WORD_MAX)],
     needsConnection: false,
     remote,
     ...(fenced ? { fenced } : {}),
@@ -155,6 +213,9 @@ export function skillEntry(
     location,
     ...(remote && asked.length > 0 ? { requestedTools: [...asked] } : {}),
     definition: `description: ${skill.description}\nallowed-tools: ${asked.join(" ")}\n\n${body}`,
+    indexKey: `${skill.digest}\u0000${skill.name}\u0000${skill.description}\u0000${
+      listKey(skill.tags)
+    }\u0000${listKey(skill.keywords)}\u0000${listKey(skill.tasks)}`,
   };
 }
 
@@ -179,7 +240,28 @@ function toolFlags(title: string | undefined, tool: Tool): { flags?: string[] } 
   return flags.length > 0 ? { flags } : {};
 }
 
-async function toolEntry(server: string, tool: Tool, target: ToolTarget, open: boolean) {
+/** Tool entries (without their target) by server and tool: a listing seen before is not redone. */
+const toolEntries = new Map<string, Promise<RawEntry>>();
+const TOOL_ENTRIES_KEPT = 20_000;
+
+/** The entry of `tool` of `server`, made once per process for the same tool. */
+async function toolEntry(
+  server: string,
+  tool: Tool,
+  target: ToolTarget,
+  open: boolean,
+): Promise<RawEntry> {
+  const key = `${server}\u0000${open}\u0000${JSON.stringify(tool)}`;
+  let made = toolEntries.get(key);
+  if (made) toolEntries.delete(key);
+  else made = newToolEntry(server, tool, open);
+  toolEntries.set(key, made);
+  if (toolEntries.size > TOOL_ENTRIES_KEPT) toolEntries.delete(toolEntries.keys().next().value!);
+  made.catch(() => toolEntries.delete(key));
+  return { ...await made, target };
+}
+
+async function newToolEntry(server: string, tool: Tool, open: boolean): Promise<RawEntry> {
   const title = tool.title ??
     (typeof tool.annotations?.title === "string" ? tool.annotations.title : undefined);
   const definition = canonicalJson({
@@ -205,8 +287,8 @@ async function toolEntry(server: string, tool: Tool, target: ToolTarget, open: b
     digest: await digestOf(definition),
     inputSchema: tool.inputSchema,
     definition,
-    target,
   };
+  entry.indexKey = entry.digest;
   return entry;
 }
 
@@ -226,56 +308,79 @@ async function functionEntry(fn: HostFunction): Promise<RawEntry> {
   }
   const inputSchema = fn.inputSchema ?? { type: "object", properties: {} };
   const definition = canonicalJson({ name: fn.name, description: fn.description, inputSchema }, 2);
+  const digest = await digestOf(definition);
+  const tags = (fn.tags ?? []).map((t) => cleanLine(t, 64)).filter(Boolean);
   return {
     kind: "function",
     name: fn.name,
     preferredId: fn.name,
     description: cleanLine(fn.description, DESCRIPTION_MAX),
     source: "host",
-    tags: (fn.tags ?? []).map((t) => cleanLine(t, 64)).filter(Boolean),
+    tags,
     keywords: parameterWords(inputSchema),
     needsConnection: false,
     remote: false,
-    digest: await digestOf(definition),
+    digest,
     inputSchema,
     definition,
     fn,
+    indexKey: `${digest}\u0000${JSON.stringify(tags)}`,
   };
 }
 
-/** The registry's cached discovery of `server`, re-discovered when missing or older than allowed. */
-async function discovery(
+/**
+ * The registry's cached discovery of each of `servers`, re-discovered (all in one refresh, in
+ * parallel) when missing or older than allowed.
+ */
+async function discoveries(
   registry: ServerRegistry,
-  server: McpServerConfig,
+  servers: readonly McpServerConfig[],
   sources: CollectSources,
   diagnostics: CatalogDiagnostic[],
-): Promise<ServerDiscovery | undefined> {
-  const label = `mcp:${server.name}`;
-  const cached = await registry.discovery(server.name).catch(() => undefined);
-  const age = cached ? Date.now() - Date.parse(cached.discoveredAt) : Infinity;
-  if (cached && age <= sources.maxAgeMs) return cached;
-  const [row] = await registry.refresh([server.name], {
-    signal: sources.signal,
-    timeoutMs: sources.timeoutMs,
-    deadlineMs: sources.timeoutMs * 2,
-  });
-  if (row?.ok) return row.discovery;
-  const why = row && !row.ok ? row.error : "no answer";
-  diagnostics.push(
-    cached
-      ? {
-        source: label,
-        problem: "stale",
-        message:
-          `${label}: cannot re-discover (${why}); using the tools cached at ${cached.discoveredAt}`,
-      }
-      : {
-        source: label,
-        problem: "unreachable",
-        message: `${label}: cannot discover tools: ${why}`,
-      },
+): Promise<Array<ServerDiscovery | undefined>> {
+  const cached = await Promise.all(
+    servers.map((server) => registry.discovery(server.name).catch(() => undefined)),
   );
-  return cached;
+  const now = Date.now();
+  const stale = servers.filter((_, i) => {
+    const found = cached[i];
+    return !found || now - Date.parse(found.discoveredAt) > sources.maxAgeMs;
+  });
+  if (stale.length === 0) return cached;
+  let rows: Array<{ ok: true; discovery: ServerDiscovery } | { ok: false; error: string }>;
+  try {
+    rows = await registry.refresh(stale.map((s) => s.name), {
+      signal: sources.signal,
+      timeoutMs: sources.timeoutMs,
+      deadlineMs: sources.timeoutMs * 2,
+    });
+  } catch (error) {
+    if (sources.signal?.aborted) throw error;
+    rows = stale.map(() => ({ ok: false, error: (error as Error).message }));
+  }
+  return servers.map((server, i) => {
+    if (!stale.includes(server)) return cached[i];
+    const row = rows[stale.indexOf(server)];
+    if (row?.ok) return row.discovery;
+    const label = `mcp:${server.name}`;
+    const why = row && !row.ok ? row.error : "no answer";
+    const old = cached[i];
+    diagnostics.push(
+      old
+        ? {
+          source: label,
+          problem: "stale",
+          message:
+            `${label}: cannot re-discover (${why}); using the tools cached at ${old.discoveredAt}`,
+        }
+        : {
+          source: label,
+          problem: "unreachable",
+          message: `${label}: cannot discover tools: ${why}`,
+        },
+    );
+    return old;
+  });
 }
 
 /**
@@ -317,6 +422,32 @@ export async function alternates(
   return out;
 }
 
+/** The tools of the registry's servers (in server order) and the servers they came from. */
+async function registryTools(
+  sources: CollectSources,
+  diagnostics: CatalogDiagnostic[],
+): Promise<{ tools: RawEntry[]; servers: McpServerConfig[] }> {
+  // Virtual servers (a multi-user view's `builtin-skills`) have no URL or command: no tools to
+  // list, and their skills come through the resolver.
+  const servers = sources.registry
+    ? (await sources.registry.list()).filter((s) =>
+      s.enabled !== false && (s.url !== undefined || s.command !== undefined)
+    )
+    : [];
+  const found = servers.length > 0
+    ? await discoveries(sources.registry!, servers, sources, diagnostics)
+    : [];
+  const tools: RawEntry[] = [];
+  for (const [i, server] of servers.entries()) {
+    const endpoint = endpointOf(server);
+    const listed = await Promise.all(
+      (found[i]?.tools ?? []).map((tool) => toolEntry(server.name, tool, { tool, server }, false)),
+    );
+    for (const raw of listed) tools.push(at(raw, endpoint));
+  }
+  return { tools, servers };
+}
+
 /** Every raw entry: skills, then MCP tools in server order, then host functions. */
 export async function collect(
   sources: CollectSources,
@@ -328,6 +459,11 @@ export async function collect(
     if (names.has(fn.name)) throw new TypeError(`Host function "${fn.name}" is registered twice`);
     names.add(fn.name);
   }
+  // The servers are asked first: listing the skills (CPU for the built-ins, I/O for the rest)
+  // runs while their answers travel, instead of before the first request leaves.
+  const toolDiagnostics: CatalogDiagnostic[] = [];
+  const registered = registryTools(sources, toolDiagnostics);
+  registered.catch(() => {}); // awaited below, after the skills
   const skills: RawEntry[] = [];
   if (sources.resolver) {
     const listing = await sources.resolver.list({ signal: sources.signal });
@@ -349,46 +485,33 @@ export async function collect(
       skills.push(raw);
     }
   }
-  const tools: RawEntry[] = [];
-  // Virtual servers (a multi-user view's `builtin-skills`) have no URL or command: no tools to
-  // list, and their skills come through the resolver.
-  const servers = sources.registry
-    ? (await sources.registry.list()).filter((s) =>
-      s.enabled !== false && (s.url !== undefined || s.command !== undefined)
-    )
-    : [];
-  const found = await Promise.all(
-    servers.map((server) => discovery(sources.registry!, server, sources, diagnostics)),
-  );
-  for (const [i, server] of servers.entries()) {
-    for (const tool of found[i]?.tools ?? []) {
-      tools.push(
-        at(await toolEntry(server.name, tool, { tool, server }, false), endpointOf(server)),
-      );
-    }
-  }
+  const { tools, servers } = await registered;
+  diagnostics.push(...toolDiagnostics);
   // Skills of a registered server are tied to its endpoint as its tools are.
   const endpoints = new Map(servers.map((s) => [`mcp:${s.name}`, endpointOf(s)]));
   skills.forEach((raw, i) => {
     const endpoint = endpoints.get(raw.source);
     if (endpoint !== undefined) skills[i] = at(raw, endpoint);
   });
-  for (const client of sources.clients ?? []) {
+  const clientDiagnostics = (sources.clients ?? []).map(() => [] as CatalogDiagnostic[]);
+  const listed = await Promise.all((sources.clients ?? []).map(async (client, i) => {
     try {
       const listed = await client.listTools({
         signal: sources.signal,
         timeoutMs: sources.timeoutMs,
       });
-      for (const tool of listed) {
-        tools.push(await toolEntry(client.name, tool, { tool, client }, true));
-      }
+      return await Promise.all(
+        listed.map((tool) => toolEntry(client.name, tool, { tool, client }, true)),
+      );
     } catch (error) {
-      diagnostics.push({
+      clientDiagnostics[i].push({
         source: `mcp:${client.name}`,
         problem: "unreachable",
         message: `mcp:${client.name}: cannot list tools: ${(error as Error).message}`,
       });
+      return [];
     }
-  }
-  return [...skills, ...tools, ...functions];
+  }));
+  diagnostics.push(...clientDiagnostics.flat());
+  return [...skills, ...tools, ...listed.flat(), ...functions];
 }

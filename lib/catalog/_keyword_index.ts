@@ -1,6 +1,6 @@
 // Private: the keyword index on minisearch (BM25+). Loaded lazily by keyword.ts and the catalog.
 
-import MiniSearch from "minisearch";
+import { corpusOf, CorpusSearch } from "./_corpus_search.ts";
 import { evidence, type EvidenceFields, evidenceFields, queryTerms } from "./_evidence.ts";
 import { normalizeTerm, tokenize } from "./_terms.ts";
 import type { KeywordDocument, KeywordIndex } from "./types.ts";
@@ -31,16 +31,32 @@ const SEARCH = {
   combineWith: "OR",
 } as const;
 
-/** Build the index (synchronous once minisearch is loaded). */
-export function buildKeywordIndex(documents: readonly KeywordDocument[]): KeywordIndex {
-  const search = new MiniSearch<Row>({
+/** One segment's indexes: the documents, and each keyword line on its own. */
+interface Segment {
+  search: CorpusSearch<Row>;
+  lines: CorpusSearch<{ id: number; owner: string; text: string }>;
+  byId: Map<string, KeywordDocument>;
+  /** Evidence fields, built on a document's first hit. */
+  fields: Map<string, EvidenceFields>;
+}
+
+let documentsIndexed = 0;
+
+/** How many documents this process has indexed (a test seam: index work, not index reuse). */
+export function indexedDocuments(): number {
+  return documentsIndexed;
+}
+
+function buildSegment(documents: readonly KeywordDocument[]): Segment {
+  documentsIndexed += documents.length;
+  const search = new CorpusSearch<Row>({
     idField: "id",
     fields: [...FIELDS],
     tokenize,
     processTerm: normalizeTerm,
     searchOptions: { ...SEARCH, boost: BOOST },
   });
-  const lines = new MiniSearch<{ id: number; owner: string; text: string }>({
+  const lines = new CorpusSearch<{ id: number; owner: string; text: string }>({
     idField: "id",
     fields: ["text"],
     storeFields: ["owner"],
@@ -62,23 +78,47 @@ export function buildKeywordIndex(documents: readonly KeywordDocument[]): Keywor
   })));
   // Evidence fields are built on a document's first hit: most documents of a large catalog never
   // rank near the top, and tokenizing them all again would double the build.
-  const byId = new Map(documents.map((d) => [d.id, d]));
-  const fields = new Map<string, EvidenceFields>();
+  return { search, lines, byId: new Map(documents.map((d) => [d.id, d])), fields: new Map() };
+}
+
+/**
+ * One index over `segments` (document ids unique across them): each segment is searched with
+ * the counts of all of them (see _corpus_search.ts), so the ranking is that of one index of
+ * every document, while a changed segment is the only one indexed again.
+ */
+function combine(segments: readonly Segment[]): KeywordIndex {
+  const several = segments.length > 1;
+  const corpus = several ? corpusOf(segments.map((s) => s.search)) : undefined;
+  const lineCorpus = several ? corpusOf(segments.map((s) => s.lines)) : undefined;
   const fieldsOf = (id: string) => {
-    let f = fields.get(id);
-    if (!f) fields.set(id, f = evidenceFields(byId.get(id)!));
-    return f;
+    for (const segment of segments) {
+      const doc = segment.byId.get(id);
+      if (!doc) continue;
+      let f = segment.fields.get(id);
+      if (!f) segment.fields.set(id, f = evidenceFields(doc));
+      return f;
+    }
+    throw new Error(`no document "${id}"`);
   };
   return {
-    size: documents.length,
+    size: segments.reduce((n, s) => n + s.byId.size, 0),
     search(query, options = {}) {
       const limit = options.limit ?? 10;
       const scores = new Map<string, number>();
-      for (const hit of search.search(query)) scores.set(String(hit.id), hit.score);
       const best = new Map<string, number>();
-      for (const hit of lines.search(query)) {
-        const owner = hit.owner as string;
-        best.set(owner, Math.max(best.get(owner) ?? 0, hit.score));
+      for (const segment of segments) {
+        segment.search.corpus = corpus;
+        segment.lines.corpus = lineCorpus;
+        try {
+          for (const hit of segment.search.search(query)) scores.set(String(hit.id), hit.score);
+          for (const hit of segment.lines.search(query)) {
+            const owner = hit.owner as string;
+            best.set(owner, Math.max(best.get(owner) ?? 0, hit.score));
+          }
+        } finally {
+          segment.search.corpus = undefined;
+          segment.lines.corpus = undefined;
+        }
       }
       for (const [owner, score] of best) {
         scores.set(owner, (scores.get(owner) ?? 0) + LINE_WEIGHT * score);
@@ -92,24 +132,38 @@ export function buildKeywordIndex(documents: readonly KeywordDocument[]): Keywor
   };
 }
 
-/** Indexes built in this process, by their documents; the most recently used last. */
-const built = new Map<string, KeywordIndex>();
-/** How many indexes a process keeps (a few catalog versions: warm builds and refreshes). */
-const KEEP = 4;
+/** Build the index (synchronous once minisearch is loaded). */
+export function buildKeywordIndex(documents: readonly KeywordDocument[]): KeywordIndex {
+  return combine([buildSegment(documents)]);
+}
+
+/** A part of a catalog's documents (one source's), under a key that names its documents. */
+export interface IndexSegment {
+  /** Equal keys mean equal documents (ids included). */
+  key: string;
+  documents(): readonly KeywordDocument[];
+}
+
+/** Segments built in this process, by key; the most recently used last. */
+const built = new Map<string, Segment>();
+/** How many segments a process keeps (a few catalog versions of a few dozen sources). */
+const KEEP = 256;
 
 /**
- * The index of `documents`, built once per process for the same documents: an index is only
- * searched once built, so catalogs of the same entries (a warm `createCatalog`, a `refresh()` that
- * found nothing new) share it instead of tokenizing and inserting every entry again.
+ * The index of `segments`' documents, each segment indexed once per process for the same key: a
+ * warm `createCatalog` or a `refresh()` that found nothing new indexes nothing, and a refresh
+ * after one server changed indexes that server's entries only. Rankings are those of one index
+ * of all the documents.
  */
-export function sharedKeywordIndex(documents: readonly KeywordDocument[]): KeywordIndex {
-  const key = JSON.stringify(documents);
-  let index = built.get(key);
-  if (index) built.delete(key);
-  else index = buildKeywordIndex(documents);
-  built.set(key, index);
-  if (built.size > KEEP) built.delete(built.keys().next().value!);
-  return index;
+export function sharedKeywordIndex(segments: readonly IndexSegment[]): KeywordIndex {
+  return combine(segments.map(({ key, documents }) => {
+    let segment = built.get(key);
+    if (segment) built.delete(key);
+    else segment = buildSegment(documents());
+    built.set(key, segment);
+    if (built.size > KEEP) built.delete(built.keys().next().value!);
+    return segment;
+  }));
 }
 
 /** Higher score first, then id: the one order of every ranking. */

@@ -34,6 +34,14 @@ const strings = (value: unknown, max: number): string[] =>
  * The usable summaries of `source` by name; one that is malformed, or whose name is listed twice,
  * is left out (its skill is read instead). A failing `summaries` is a listing without summaries.
  */
+/**
+ * Checked summaries by the array a source returned: a source that hands out the same frozen
+ * listing every time (the built-ins, parsed once per process) is checked once, and its rows keep
+ * their identity (the catalog makes each row's entry once). A listing that is not frozen could
+ * change in place, and is checked on every call.
+ */
+const checked = new WeakMap<object, Map<string, SkillSummary>>();
+
 async function summariesOf(
   source: SkillSource,
   signal: AbortSignal,
@@ -45,6 +53,9 @@ async function summariesOf(
     return source.summaries!({ signal: s });
   });
   if (!got.ok || !Array.isArray(got.value)) return out;
+  const known = checked.get(got.value);
+  if (known) return known;
+  if (Object.isFrozen(got.value)) checked.set(got.value, out);
   const twice = new Set<string>();
   for (const raw of got.value) {
     const name = typeof raw?.name === "string" ? safeNormalizeSkillName(raw.name) : undefined;
@@ -57,11 +68,11 @@ async function summariesOf(
       name,
       description: raw.description,
       digest: raw.digest,
-      tags: strings(raw.tags, 64),
-      keywords: strings(raw.keywords, 256),
-      tasks: strings(raw.tasks, 128),
+      tags: Object.freeze(strings(raw.tags, 64)) as string[],
+      keywords: Object.freeze(strings(raw.keywords, 256)) as string[],
+      tasks: Object.freeze(strings(raw.tasks, 128)) as string[],
       ...(typeof raw.location === "string" ? { location: raw.location } : {}),
-      allowedTools: strings(raw.allowedTools, 64),
+      allowedTools: Object.freeze(strings(raw.allowedTools, 64)) as string[],
       remote: raw.remote === true,
     });
   }

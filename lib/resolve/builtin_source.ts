@@ -79,7 +79,7 @@ function loadSummaries(skills: BuiltinSkillTable): Promise<SkillSummary[]> {
       if (!parsed.success) continue; // read (and reported) the usual way
       const { skill } = parsed;
       const tasks = skill.examples.map((e) => e.task);
-      out.push({
+      out.push(Object.freeze({
         name,
         description: skill.description,
         digest: skill.digest,
@@ -88,9 +88,9 @@ function loadSummaries(skills: BuiltinSkillTable): Promise<SkillSummary[]> {
         tasks,
         location: `builtin:skills/${name}.md`,
         allowedTools: skill.allowedTools,
-      });
+      }));
     }
-    return out;
+    return Object.freeze(out) as SkillSummary[]; // handed out again: frozen, checked once (_list.ts)
   });
   summariesOf.set(skills, done);
   done.catch(() => summariesOf.delete(skills));

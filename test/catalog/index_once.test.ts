@@ -3,7 +3,11 @@
 // changed entries get an index of their own, and rankings stay the same either way.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { buildKeywordIndex, sharedKeywordIndex } from "../../lib/catalog/_keyword_index.ts";
+import {
+  buildKeywordIndex,
+  indexedDocuments,
+  sharedKeywordIndex,
+} from "../../lib/catalog/_keyword_index.ts";
 import { createCatalog } from "../../lib/catalog/catalog.ts";
 import type { KeywordDocument } from "../../lib/catalog/types.ts";
 
@@ -12,12 +16,17 @@ const docs = (extra = ""): KeywordDocument[] => [
   { id: "index", name: "index", description: "Index a sorted BAM file", tags: ["bam"] },
 ];
 
-test("the same documents share one index; changed documents get their own", () => {
-  const first = sharedKeywordIndex(docs());
-  assert.equal(sharedKeywordIndex(structuredClone(docs())), first, "built once");
-  const changed = sharedKeywordIndex(docs(" and more"));
-  assert.notEqual(changed, first);
+const segment = (extra = "") => ({ key: `test ${extra}`, documents: () => docs(extra) });
+
+test("the same documents are indexed once; changed documents are indexed again", () => {
+  const before = indexedDocuments();
+  const first = sharedKeywordIndex([segment()]);
+  const again = sharedKeywordIndex([segment()]);
+  assert.equal(indexedDocuments() - before, 2, "built once");
+  sharedKeywordIndex([segment(" and more")]);
+  assert.equal(indexedDocuments() - before, 4);
   assert.deepEqual(first.search("sort bam"), buildKeywordIndex(docs()).search("sort bam"));
+  assert.deepEqual(again.search("sort bam"), first.search("sort bam"));
 });
 
 test("catalogs of the same entries rank alike with a shared index", async () => {
