@@ -3,7 +3,9 @@
 // corpus's average: a segment searched alone would score by its own counts. While `corpus` is
 // set, a segment scores with the counts of every segment of the corpus, so searching each
 // segment and merging the hits ranks as one index of all their documents would (the scores agree
-// to the last bits of floating point; see test/catalog/segments.test.ts).
+// to the last bits of floating point; see test/catalog/segments.test.ts). It reaches into
+// minisearch internals (termResults, _fieldIds, _fieldLength, _index), so package.json and
+// deno.json pin minisearch to one exact version; the segments test fails if an upgrade moves them.
 
 import MiniSearch, { type Options } from "minisearch";
 
