@@ -98,6 +98,22 @@ try {
       `(min ${Math.min(...skill)}, max ${Math.max(...skill)}; DOMContentLoaded ${d} ms; ` +
       `ratio ${(s / Math.max(d, 1)).toFixed(1)}x)`,
   );
+  // What one fresh visit fetched of the site (index.html and assets) until the first skill showed:
+  // the figure the first-load target (150 KiB gzip) is about.
+  const fetched = [
+    ...new Set(visit.map(([, u]) => /\/assets\/([\w.-]+)$/.exec(new URL(u).pathname)?.[1])),
+  ]
+    .filter((f): f is string => f !== undefined);
+  const htmlGz = gzipSync(html, { level: 9 }).length;
+  console.log(
+    `first load to the first listed skill: ${kib(htmlGz + sum(fetched))} gzip ` +
+      `(index.html + ${fetched.length} assets; largest ${
+        fetched.sort((a, b) => gz.get(b)! - gz.get(a)!).slice(0, 3).map((f) =>
+          `${f} ${kib(gz.get(f)!)}`
+        )
+          .join(", ")
+      })`,
+  );
   const chunks = visit.filter(([, u]) => /\/assets\//.test(u));
   const waves = new Set(chunks.map(([ms]) => Math.round(ms / 50))).size;
   console.log(
