@@ -39,7 +39,7 @@ for (const name of first) { // a Set iterates what is added while iterating
   for (const m of text.matchAll(/(?:from|import)\s*["']\.\/([\w.-]+\.js)["']/g)) first.add(m[1]);
 }
 const sum = (names: Iterable<string>) => [...names].reduce((n, f) => n + (gz.get(f) ?? 0), 0);
-const data = [...gz.keys()].filter((f) => /_builtin_skills|o200k/.test(f));
+const data = [...gz.keys()].filter((f) => /_builtin_(skills|summaries)|o200k/.test(f));
 console.log(`playground bundle (min+gzip): first load ${kib(sum(first))} (${first.size} files)`);
 console.log(
   `  total ${kib(sum(gz.keys()))} (${gz.size} files), ` +
@@ -124,7 +124,7 @@ try {
       `tokenizer tables ` +
       `${visit.some(([, u]) => /o200k/.test(u)) ? "LOADED" : "not loaded"}`,
   );
-  await idle(browser, url);
+  if (idleMs > 0) await idle(browser, url); // IDLE_SECONDS=0: the first load only
   await browser.close();
 } finally {
   start.kill("SIGTERM");

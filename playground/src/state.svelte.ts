@@ -20,6 +20,7 @@ import { hasTokens, oauthStore } from "./oauth.ts";
 import { viaRelay } from "./relay.ts";
 import { capabilities, handlers, rootsFrom } from "./asks.svelte.ts";
 import { readEvents } from "./sse.ts";
+import { builtinListingSource } from "./builtins.ts";
 
 export const store = createIndexedDbStorage({ dbName: "skillmux-playground" });
 export const USER_PREFIX = "skills/";
@@ -245,9 +246,11 @@ function current(): Shared {
   if (shared?.version === version) return shared;
   release();
   const sources = skillSources();
+  // The views list the built-ins from the build's small index; the catalog ranks them with the
+  // library's summaries (keywords and all), loaded when a catalog is first wanted.
   const resolver = sources.then((mcp) => {
     const user = createStorageSource({ label: "user", storage: store, prefix: USER_PREFIX });
-    return createResolver({ sources: [user, mcp, createBuiltinSource()], timeoutMs: 8_000 });
+    return createResolver({ sources: [user, mcp, builtinListingSource()], timeoutMs: 8_000 });
   });
   shared = { version, sources, resolver };
   return shared;
@@ -274,14 +277,16 @@ export function makeResolver(): Promise<Resolver> {
 export const approvalOptions = { storage: store, key: "playground/approvals.json" };
 
 /**
- * The catalog over the shared resolver and the registry, one per `app.version`. It does not
+ * The catalog over the shared MCP sources (the library's built-in source) and the registry, one per `app.version`. It does not
  * follow the registry by itself: `changed()` starts a new one.
  */
 export function sharedCatalog(): Promise<Catalog> {
   const state = current();
-  state.catalog ??= state.resolver.then((resolver) =>
-    createCatalog({ resolver, registry, approvals: approvalOptions, follow: false })
-  );
+  state.catalog ??= state.sources.then((mcp) => {
+    const user = createStorageSource({ label: "user", storage: store, prefix: USER_PREFIX });
+    const resolver = createResolver({ sources: [user, mcp, createBuiltinSource()], timeoutMs: 8_000 });
+    return createCatalog({ resolver, registry, approvals: approvalOptions, follow: false });
+  });
   state.catalog.catch(() => {
     if (shared === state) state.catalog = undefined;
   });
