@@ -23,12 +23,16 @@ test.describe("playground first load", () => {
       fetched.set(url.pathname, r.body().then((b) => gzipSync(b, { level: 9 }).length));
     });
     await page.goto(start.url);
-    await expect(page.getByTestId("skill-list").locator("li").first()).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId("skill-list").locator("li").first()).toBeVisible({
+      timeout: 30_000,
+    });
     const names = [...fetched.keys()];
     const bytes = (await Promise.all(fetched.values())).reduce((a, b) => a + b, 0);
     expect(names.filter((n) => /_builtin_(skills|summaries)/.test(n))).toEqual([]);
     expect(names.filter((n) => /\/index-[\w-]+\.js$/.test(n)).length).toBeGreaterThan(0);
-    expect(bytes, `${(bytes / KIB).toFixed(1)} KiB gzip: ${names.join(", ")}`).toBeLessThanOrEqual(150 * KIB);
+    expect(bytes, `${(bytes / KIB).toFixed(1)} KiB gzip: ${names.join(", ")}`).toBeLessThanOrEqual(
+      150 * KIB,
+    );
 
     // Built-ins are listed (badged builtin, with their descriptions) before any text is loaded.
     const bwa = page.getByTestId("skill-bwa");

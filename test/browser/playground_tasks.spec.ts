@@ -51,7 +51,9 @@ test.describe("playground task-augmented tool calls", () => {
     });
     await expect(status).toHaveText("completed");
     const log = await page.getByTestId("tool-task-log").locator("li").allTextContents();
-    expect(log.some((line) => /working · Gathering sources/.test(line)), log.join(" | ")).toBe(true);
+    expect(log.some((line) => /working · Gathering sources/.test(line)), log.join(" | ")).toBe(
+      true,
+    );
     expect(log.at(-1)).toMatch(/completed/);
     expect(posted("tasks/get")).toBeGreaterThan(0);
     expect(posted("tasks/result")).toBe(1);
