@@ -7,6 +7,8 @@
 export const loaders: {
   /** The built-in skill texts, by name. */
   builtinSkills?: () => Promise<Readonly<Record<string, string>>>;
+  /** The built-in skills' names and listing summaries (lib/resolve/_builtin_summary.ts). */
+  builtinSummaries?: () => Promise<unknown>;
   /** The o200k tokenizer module. */
   tokenizer?: () => Promise<{ countO200kTokens(text: string): number }>;
 } = {};

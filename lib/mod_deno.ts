@@ -18,6 +18,8 @@ import { loaders } from "./_runtime_loaders.ts";
 
 loaders.builtinSkills ??= () =>
   import("./resolve/_builtin_skills.json", { with: { type: "json" } }).then((m) => m.default);
+loaders.builtinSummaries ??= () =>
+  import("./resolve/_builtin_summaries.json", { with: { type: "json" } }).then((m) => m.default);
 loaders.tokenizer ??= () => import("./tokenizer/mod.ts");
 
 export * from "./mod.ts";

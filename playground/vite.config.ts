@@ -1,17 +1,41 @@
 // Vite config of the playground: Svelte 5, and the library's public entries by their package names.
 import { defineConfig, type Plugin } from "vite";
 import { svelte } from "@sveltejs/vite-plugin-svelte";
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 const lib = (path: string) => fileURLToPath(new URL(`../lib/${path}`, import.meta.url));
 
-// The lazy chunks the first view (Skills: resolver, MCP listing, skill parsing, the built-in
-// texts) needs, by the library modules they hold. Without this the browser discovers them in ~7
+const INDEX = "virtual:builtin-index";
+
+/**
+ * `virtual:builtin-index`: what the Skills view shows of each built-in (name, description,
+ * digest, location) from the library's generated summaries, a ~20 kB gzip chunk; the full
+ * summaries (keywords for ranking, ~90 kB) and texts (~185 kB) load only where needed.
+ */
+function builtinIndex(): Plugin {
+  return {
+    name: "skillmux-builtin-index",
+    resolveId: (id) => (id === INDEX ? `\0${INDEX}` : undefined),
+    async load(id) {
+      if (id !== `\0${INDEX}`) return;
+      const file = lib("resolve/_builtin_summaries.json");
+      this.addWatchFile(file);
+      const { names, summaries } = JSON.parse(await readFile(file, "utf8")) as {
+        names: string[];
+        summaries: Array<Record<string, unknown>>;
+      };
+      const light = summaries.map(({ name, description, digest, location }) => ({ name, description, digest, location }));
+      return `export default JSON.parse(${JSON.stringify(JSON.stringify({ names, summaries: light }))});`;
+    },
+  };
+}
+
+// The lazy chunks the first view (Skills: resolver, MCP listing, the built-ins' index) needs, by the library modules they hold. Without this the browser discovers them in ~7
 // waves (each chunk's imports seen only once it ran); with it they load at once, in parallel.
 // The tokenizer tables, the LLM adapters and the other views stay lazy. `bench/playground.ts`
 // prints the waves one visit still has.
 const FIRST_VIEW = new Set([
-  "_builtin_skills.ts",
   "_connect.ts",
   "_display.ts",
   "_display_html.ts",
@@ -26,7 +50,6 @@ const FIRST_VIEW = new Set([
   "_text.ts",
   "_toml_store.ts",
   "_view.ts",
-  "_yaml.ts",
   "redact.ts",
 ]);
 
@@ -39,7 +62,7 @@ function preloadFirstView(): Plugin {
       handler(html, ctx) {
         const wanted = Object.values(ctx.bundle ?? {}).filter((chunk) =>
           chunk.type === "chunk" && !chunk.isEntry && chunk.moduleIds.some((id) =>
-            (/\/lib\//.test(id) && FIRST_VIEW.has(id.split("/").at(-1)!)) || /\/node_modules\/yaml\//.test(id)
+            (/\/lib\//.test(id) && FIRST_VIEW.has(id.split("/").at(-1)!)) || id === `\0${INDEX}`
           )
         );
         return {
@@ -58,7 +81,7 @@ function preloadFirstView(): Plugin {
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
   base: "./",
-  plugins: [svelte(), preloadFirstView()],
+  plugins: [svelte(), builtinIndex(), preloadFirstView()],
   resolve: {
     alias: [
       { find: /^@skillmux\/core$/, replacement: lib("mod.ts") },

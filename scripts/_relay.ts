@@ -61,6 +61,8 @@ export interface RelayOptions {
   port?: number;
   /** Start the stdio servers the page registers (default false: `POST /stdio` is refused). */
   stdio?: boolean;
+  /** How long a stdio session (and a route's spare process) may sit idle; default 10 minutes. */
+  stdioIdleMs?: number;
 }
 
 /** A running relay. */
@@ -80,7 +82,7 @@ export interface Relay {
 export async function startRelay(options: RelayOptions): Promise<Relay> {
   const token = randomBytes(32).toString("base64url");
   const targets = new Map<string, string>();
-  const stdio = new StdioRoutes();
+  const stdio = new StdioRoutes({ idleMs: options.stdioIdleMs });
   let host = "";
   const server = createServer((req, res) => {
     handle(req, res).catch((error) => {

@@ -4,11 +4,18 @@
  * token and from the playground's Origin) and gets a route `/s/<id>`; that route speaks
  * Streamable HTTP (SDK server transport) and each `initialize` on it starts one child process,
  * whose stdio the session is bridged to. The child ends with its session (DELETE), with its
- * registration (`DELETE /stdio/<id>`, when the person removes the server) and with the relay.
+ * registration (`DELETE /stdio/<id>`, when the person removes the server), with the relay, and
+ * when its session has been idle `idleMs` (no request open, none for that long: the page that
+ * held it crashed or closed without its DELETE; a live page's next request opens a new session).
+ *
+ * Registrations are per server: the page names the server (`"name"`, its placeholder URL), so two
+ * servers with the same command get two routes, and removing one ends only its own processes;
+ * registering the same server again (a reload) gives the same route.
  *
  * A started process waits for each route (a spare), so that a session's `initialize` does not
  * wait for a program's start-up (often seconds for `npx`/`node`): it is taken by the next
- * session and another is started; spares end with the registration and the relay too.
+ * session and another is started; spares end with the registration and the relay too, and when
+ * the route had no session for `idleMs` (the next session then starts its own process).
  *
  * stdio carries no request/stream link, so a message the child sends that is not an answer goes
  * on the stream of the request its `progressToken` names, else of the newest request still open,
@@ -30,7 +37,12 @@ export interface StdioCommand {
   command: string;
   args: string[];
   env?: Record<string, string>;
+  /** Which server of the page this is (its placeholder URL): one registration per server. */
+  name?: string;
 }
+
+/** How long a session (and a route's spare process) may sit idle: 10 minutes. */
+export const DEFAULT_IDLE_MS = 10 * 60_000;
 
 type Message = Record<string, unknown> & { id?: string | number; method?: string };
 
@@ -38,6 +50,16 @@ interface Bridge {
   route: string;
   http: StreamableHTTPServerTransport;
   child: StdioClientTransport;
+  /** Requests of the page on this session still open (a call, a GET stream). */
+  open: number;
+  /** When the last request on it started or ended (ms). */
+  seen: number;
+}
+
+interface Registration {
+  command: StdioCommand;
+  /** When a request last came for this route (ms). */
+  seen: number;
 }
 
 /** Validate the body of `POST /stdio`; throws with the field that is wrong. */
@@ -54,22 +76,37 @@ export function parseCommand(value: unknown): StdioCommand {
   if (typeof env !== "object" || !Object.values(env).every((e) => typeof e === "string")) {
     throw new Error(`"env" must be an object of strings`);
   }
-  return { command: v.command, args, env };
+  if (v.name !== undefined && (typeof v.name !== "string" || v.name.length > 2_048)) {
+    throw new Error(`"name" must be a string of at most 2048 characters`);
+  }
+  return { command: v.command, args, env, ...(v.name === undefined ? {} : { name: v.name }) };
 }
 
 /** The registered commands and their running sessions. */
 export class StdioRoutes {
-  readonly #commands = new Map<string, StdioCommand>();
+  readonly #commands = new Map<string, Registration>();
   readonly #sessions = new Map<string, Bridge>();
   readonly #spares = new Map<string, Promise<StdioClientTransport>>();
+  readonly #idleMs: number;
+  readonly #sweeper: ReturnType<typeof setInterval>;
 
-  /** Register `command`; the same command always gets the same id. */
+  /** `idleMs`: how long a session or a route's spare process may sit idle (default 10 min). */
+  constructor(options: { idleMs?: number } = {}) {
+    this.#idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+    this.#sweeper = setInterval(
+      () => this.#sweep(),
+      Math.max(50, Math.min(this.#idleMs / 4, 30_000)),
+    );
+    (this.#sweeper as { unref?: () => void }).unref?.();
+  }
+
+  /** Register `command` of the server `command.name`; the same server and command, the same id. */
   register(command: StdioCommand): string {
     const id = createHash("sha256").update(JSON.stringify(command)).digest("base64url").slice(
       0,
       16,
     );
-    this.#commands.set(id, command);
+    this.#commands.set(id, { command, seen: Date.now() });
     this.#spare(id, command);
     return id;
   }
@@ -88,10 +125,35 @@ export class StdioRoutes {
     return this.#sessions.size;
   }
 
+  /** End sessions idle past the timeout, and the spares of routes without a session that long. */
+  #sweep(): void {
+    const now = Date.now();
+    const busy = new Set<string>();
+    for (const bridge of [...this.#sessions.values()]) {
+      if (bridge.open === 0 && now - bridge.seen > this.#idleMs) void bridge.http.close();
+      else busy.add(bridge.route);
+    }
+    for (const [id, registration] of this.#commands) {
+      if (!busy.has(id) && now - registration.seen > this.#idleMs) this.#dropSpare(id);
+    }
+  }
+
+  /** Count `res` as open on `bridge` until it ends. */
+  #track(bridge: Bridge, res: ServerResponse): void {
+    bridge.open++;
+    bridge.seen = Date.now();
+    res.once("close", () => {
+      bridge.open--;
+      bridge.seen = Date.now();
+    });
+  }
+
   /** Serve one request on route `id`; false when `id` is not registered. */
   async handle(id: string, req: IncomingMessage, res: ServerResponse, body: unknown) {
-    const command = this.#commands.get(id);
-    if (command === undefined) return false;
+    const registration = this.#commands.get(id);
+    if (registration === undefined) return false;
+    registration.seen = Date.now();
+    const { command } = registration;
     const session = req.headers["mcp-session-id"];
     if (typeof session === "string") {
       const bridge = this.#sessions.get(session);
@@ -104,6 +166,7 @@ export class StdioRoutes {
         }));
         return true;
       }
+      this.#track(bridge, res);
       await bridge.http.handleRequest(req, res, body);
       return true;
     }
@@ -117,12 +180,14 @@ export class StdioRoutes {
       return true;
     }
     const bridge = await this.#open(id, command);
+    this.#track(bridge, res);
     await bridge.http.handleRequest(req, res, body);
     return true;
   }
 
   /** End every child. */
   async close(): Promise<void> {
+    clearInterval(this.#sweeper);
     for (const id of [...this.#spares.keys()]) this.#dropSpare(id);
     await Promise.all([...this.#sessions.values()].map((b) => b.http.close()));
     this.#commands.clear();
@@ -162,7 +227,7 @@ export class StdioRoutes {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => void this.#sessions.set(sessionId, bridge),
     });
-    const bridge: Bridge = { route, http, child };
+    const bridge: Bridge = { route, http, child, open: 0, seen: Date.now() };
     /** Requests from the page still open, oldest first, and the progress tokens they carry. */
     const open: Array<string | number> = [];
     const tokens = new Map<unknown, string | number>();

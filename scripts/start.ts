@@ -9,7 +9,9 @@
  * `RELAY_PORT` (default 0: any free port), `SKILLS_FOLDER` (the folder the skills server serves,
  * default `examples/team-skills`; `skills` serves every built-in), `SKIP_BUILD=1` to serve an
  * existing `playground/dist`, `RELAY_STDIO=1` to let the relay start the stdio servers the person
- * adds in the page (off by default: a page script holding the token could then run commands).
+ * adds in the page (off by default: a page script holding the token could then run commands),
+ * `RELAY_IDLE_SECONDS` (default 600) how long such a server's session may sit idle before its
+ * process ends (a page that crashed or closed without ending it).
  * A taken port moves to the next one (10 tries, as Vite does); when all are taken it says how to
  * pick another and exits 1.
  *
@@ -33,6 +35,8 @@ const port = Number(process.env.PORT ?? 5173);
 const skillsPort = Number(process.env.SKILLS_PORT ?? 3737);
 const relayPort = Number(process.env.RELAY_PORT ?? 0);
 const relayStdio = process.env.RELAY_STDIO === "1";
+// A stdio session idle this long (its page crashed or closed without DELETE) ends its process.
+const relayIdleSeconds = Number(process.env.RELAY_IDLE_SECONDS || 600);
 // The skills server's folder: the example team folder, so that the page shows the priority chain
 // (user > mcp:skills > builtin) with most skills built in and one team convention shadowing one.
 const folder = path.resolve(process.env.SKILLS_FOLDER || "examples/team-skills");
@@ -85,7 +89,7 @@ const skills = await listenFrom(
 const relay = await listenFrom(
   relayPort,
   "relay",
-  (port) => startRelay({ port, origins, stdio: relayStdio }),
+  (port) => startRelay({ port, origins, stdio: relayStdio, stdioIdleMs: relayIdleSeconds * 1_000 }),
 )
   .catch((error) => portTaken(error, relayPort, "RELAY_PORT"));
 config = JSON.stringify({

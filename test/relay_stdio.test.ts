@@ -1,8 +1,11 @@
 // The relay's stdio part (scripts/_relay_stdio.ts): with `stdio: true` it starts a command the
 // page registered with the token and speaks Streamable HTTP for it, one child per session, ended
-// by the session's DELETE, by removing the registration and by closing the relay; without the
-// token, from another Origin, or with `stdio` off it starts nothing.
+// by the session's DELETE, by removing the registration, by closing the relay and by sitting idle
+// past the timeout (a page that went away without DELETE); two servers with the same command are
+// two registrations; without the token, from another Origin, or with `stdio` off it starts nothing.
+// Children are counted in /proc (processes of this one whose environment carries a test's mark).
 import assert from "node:assert/strict";
+import { readdir, readFile } from "node:fs/promises";
 import http from "node:http";
 import process from "node:process";
 import { after, describe, test } from "node:test";
@@ -27,6 +30,37 @@ function send(url: string, headers: Record<string, string>, method: string, body
     req.on("error", reject);
     req.end(body);
   });
+}
+
+/** Live processes whose parent is this one and whose environment has RELAY_TEST_MARK=`mark`. */
+async function processes(mark: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, "utf8");
+      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(ppid) !== process.pid || state === "Z") continue;
+      const env = (await readFile(`/proc/${entry}/environ`, "utf8")).split("\0");
+      if (env.includes(`RELAY_TEST_MARK=${mark}`)) found.push(Number(entry));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return found;
+}
+
+/** server-everything over stdio, its processes marked `mark`; `name`: the page's server. */
+function marked(mark: string, name?: string) {
+  return { ...EVERYTHING, env: { RELAY_TEST_MARK: mark }, ...(name ? { name } : {}) };
+}
+
+async function eventually(what: string, check: () => Promise<boolean>, ms = 15_000) {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) assert.fail(`${what}: not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 function headersFor(relay: Relay): Record<string, string> {
@@ -108,6 +142,114 @@ describe("npm start's relay for stdio servers", () => {
       () => {},
     );
     assert.equal(relay.children(), 0);
+  });
+
+  test("a session whose page went away without DELETE ends after the idle timeout, its spare too", async () => {
+    const relay = await startRelay({ origins: [ORIGIN], stdio: true, stdioIdleMs: 1_500 });
+    relays.push(relay);
+    const mark = crypto.randomUUID();
+    const added = await send(
+      `${relay.url}/stdio`,
+      headersFor(relay),
+      "POST",
+      JSON.stringify(marked(mark)),
+    );
+    const route = JSON.parse(added.body).url as string;
+    // A page that initialized, then crashed: no DELETE, no further request.
+    const init = await send(
+      route,
+      { ...headersFor(relay), accept: "application/json, text/event-stream" },
+      "POST",
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "gone", version: "1" },
+        },
+      }),
+    );
+    assert.equal(init.status, 200, init.body);
+    assert.equal(relay.children(), 1);
+    await eventually(
+      "the session's child and the next spare run",
+      async () => (await processes(mark)).length === 2,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    assert.equal(relay.children(), 1, "not before the timeout");
+    await eventually(
+      "idle session and spare ended",
+      async () => (await processes(mark)).length === 0,
+    );
+    assert.equal(relay.children(), 0);
+  });
+
+  test("a call longer than the idle timeout is not cut: an open request keeps its session", async () => {
+    const relay = await startRelay({ origins: [ORIGIN], stdio: true, stdioIdleMs: 1_000 });
+    relays.push(relay);
+    const mark = crypto.randomUUID();
+    const added = await send(
+      `${relay.url}/stdio`,
+      headersFor(relay),
+      "POST",
+      JSON.stringify(marked(mark)),
+    );
+    const client = await connect({ name: "long", url: JSON.parse(added.body).url }, {
+      http: { fetch: relayedFetch(relay), retries: 0 },
+      timeoutMs: 20_000,
+    });
+    const long = await client.callTool("trigger-long-running-operation", { duration: 3, steps: 3 });
+    assert.match(JSON.stringify(long.content), /completed/i);
+    await client.close();
+    await eventually("children ended", async () => (await processes(mark)).length === 0);
+  });
+
+  test("two servers with the same command: two registrations; removing one leaves the other", async () => {
+    const relay = await startRelay({ origins: [ORIGIN], stdio: true });
+    relays.push(relay);
+    const mark = crypto.randomUUID();
+    const register = async (name: string) => {
+      const added = await send(
+        `${relay.url}/stdio`,
+        headersFor(relay),
+        "POST",
+        JSON.stringify(marked(mark, name)),
+      );
+      assert.equal(added.status, 201, added.body);
+      return JSON.parse(added.body).url as string;
+    };
+    const [a, b] = [
+      await register("https://stdio.relay.invalid/a"),
+      await register("https://stdio.relay.invalid/b"),
+    ];
+    assert.notEqual(a, b, "separate routes");
+    assert.equal(
+      await register("https://stdio.relay.invalid/a"),
+      a,
+      "the same server again: the same route",
+    );
+    const options = { http: { fetch: relayedFetch(relay), retries: 0 }, timeoutMs: 20_000 };
+    await connect({ name: "a", url: a }, options);
+    const other = await connect({ name: "b", url: b }, options);
+    await eventually(
+      "two sessions and two spares",
+      async () => (await processes(mark)).length === 4,
+    );
+    const removed = await send(
+      `${relay.url}/stdio/${new URL(a).pathname.slice(3)}`,
+      headersFor(relay),
+      "DELETE",
+    );
+    assert.equal(removed.status, 204);
+    await eventually(
+      "a's session and spare ended",
+      async () => (await processes(mark)).length === 2,
+    );
+    assert.equal(relay.children(), 1);
+    assert.ok((await other.listTools()).some((t) => t.name === "echo"), "b still answers");
+    await other.close();
   });
 
   test("refused before anything starts: no token, another Origin, stdio off, bad body", async () => {

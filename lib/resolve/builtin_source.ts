@@ -6,6 +6,7 @@
 
 import type { SkillSource, SkillSummary, SourceEntry } from "./types.ts";
 import { loaders } from "../_runtime_loaders.ts";
+import { type BuiltinSummaryTable, isSummaryTable, summarizeBuiltins } from "./_builtin_summary.ts";
 
 /** The built-in skill documents, keyed by skill name (see `@skillmux/core/builtin-skills`). */
 export type BuiltinSkillTable = Readonly<Record<string, string>>;
@@ -37,10 +38,10 @@ function loadShared(): Promise<BuiltinSkillTable> {
   return shared;
 }
 
-async function loadTable(url: URL): Promise<BuiltinSkillTable> {
-  let table: unknown;
+/** A JSON file by URL: a JSON module where the runtime has them, else fetched. */
+async function loadJson(url: URL): Promise<unknown> {
   try {
-    table = (await import(/* @vite-ignore */ url.href, { with: { type: "json" } })).default;
+    return (await import(/* @vite-ignore */ url.href, { with: { type: "json" } })).default;
   } catch (error) {
     // A browser where the JSON is an asset of another MIME type, or without JSON modules.
     const answer = await fetch(url).catch(() => undefined);
@@ -53,8 +54,12 @@ async function loadTable(url: URL): Promise<BuiltinSkillTable> {
         { cause: error },
       );
     }
-    table = await answer.json();
+    return await answer.json();
   }
+}
+
+async function loadTable(url: URL): Promise<BuiltinSkillTable> {
+  const table = await loadJson(url);
   if (
     typeof table !== "object" || table === null ||
     !Object.values(table).every((text) => typeof text === "string")
@@ -64,37 +69,52 @@ async function loadTable(url: URL): Promise<BuiltinSkillTable> {
 
 /**
  * What the listing needs of every skill of a table, parsed once per table (every catalog and
- * resolver of the process shares the package's table, so it is parsed once per process); a
+ * resolver of the process shares a table it was given, so it is parsed once per process); a
  * skill's body is parsed again only when it is resolved.
  */
+/** Summaries handed out on every listing, frozen so that _list.ts checks them once. */
+function freezeSummaries(summaries: SkillSummary[]): SkillSummary[] {
+  return Object.freeze(summaries.map((s) => Object.freeze(s))) as SkillSummary[];
+}
+
 const summariesOf = new WeakMap<BuiltinSkillTable, Promise<SkillSummary[]>>();
 
 function loadSummaries(skills: BuiltinSkillTable): Promise<SkillSummary[]> {
   let done = summariesOf.get(skills);
   if (done) return done;
-  done = import("../skill/parse.ts").then(async ({ safeParseSkill }) => {
-    const out: SkillSummary[] = [];
-    for (const name of Object.keys(skills).sort()) {
-      const parsed = await safeParseSkill(skills[name], { name });
-      if (!parsed.success) continue; // read (and reported) the usual way
-      const { skill } = parsed;
-      const tasks = skill.examples.map((e) => e.task);
-      out.push(Object.freeze({
-        name,
-        description: skill.description,
-        digest: skill.digest,
-        tags: skill.tags,
-        keywords: [...skill.concepts, ...tasks],
-        tasks,
-        location: `builtin:skills/${name}.md`,
-        allowedTools: skill.allowedTools,
-      }));
-    }
-    return Object.freeze(out) as SkillSummary[]; // handed out again: frozen, checked once (_list.ts)
-  });
+  done = summarizeBuiltins(skills).then(freezeSummaries);
   summariesOf.set(skills, done);
   done.catch(() => summariesOf.delete(skills));
   return done;
+}
+
+let sharedSummaries: Promise<BuiltinSummaryTable> | undefined;
+
+/**
+ * The package's names and summaries without its texts: _builtin_summaries.json (generated with
+ * the texts by scripts/gen_builtin.ts, from the same parse), loaded like the texts, by a URL
+ * beside this module, so that a listing (a page's first view) does not load every text. Where
+ * that file is missing (a bundle that ships only the texts beside itself), they are computed from
+ * the texts as before: the same summaries either way.
+ */
+function loadSharedSummaries(): Promise<BuiltinSummaryTable> {
+  sharedSummaries ??= (async () => {
+    try {
+      const table = await (loaders.builtinSummaries?.() ??
+        loadJson(new URL("./_builtin_summaries.json", import.meta.url)));
+      if (isSummaryTable(table)) {
+        return { names: table.names, summaries: freezeSummaries(table.summaries) };
+      }
+    } catch {
+      // fall back to the texts below
+    }
+    const skills = await loadShared();
+    return { names: Object.keys(skills).sort(), summaries: await loadSummaries(skills) };
+  })().catch((error) => {
+    sharedSummaries = undefined;
+    throw error;
+  });
+  return sharedSummaries;
 }
 
 /**
@@ -107,7 +127,7 @@ function loadSummaries(skills: BuiltinSkillTable): Promise<SkillSummary[]> {
  * ```
  */
 export async function builtinSkillNames(): Promise<string[]> {
-  return Object.keys(await loadShared()).sort();
+  return [...(await loadSharedSummaries()).names];
 }
 
 /**
@@ -135,6 +155,9 @@ export function createBuiltinSource(options: BuiltinSourceOptions = {}): SkillSo
         throw error;
       }))
       : Promise.resolve(given);
+  // The package's table is listed from its summaries; a table given is listed from its texts.
+  const names = async () =>
+    given === undefined ? (await loadSharedSummaries()).names : Object.keys(await table()).sort();
   return {
     label: "builtin",
     async get(name: string): Promise<SourceEntry | undefined> {
@@ -145,11 +168,14 @@ export function createBuiltinSource(options: BuiltinSourceOptions = {}): SkillSo
         : { text, format: "markdown", location: `builtin:skills/${name}.md` };
     },
     async list(): Promise<string[]> {
-      return Object.keys(await table()).sort();
+      return [...await names()];
     },
     async peek(name: string): Promise<boolean> {
-      return Object.hasOwn(await table(), name);
+      return (await names()).includes(name);
     },
-    summaries: async () => await loadSummaries(await table()),
+    summaries: async () =>
+      given === undefined
+        ? (await loadSharedSummaries()).summaries
+        : await loadSummaries(await table()),
   };
 }

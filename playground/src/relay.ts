@@ -107,7 +107,8 @@ async function routeFor(relay: RelayInfo, url: string): Promise<string> {
     route = fetch(`${relay.url}/${command ? "stdio" : "targets"}`, {
       method: "POST",
       headers: { "content-type": "application/json", [TOKEN_HEADER]: relay.token },
-      body: JSON.stringify(command ?? { url }),
+      // A stdio server is named by its placeholder URL: one registration (and process) per server.
+      body: JSON.stringify(command ? { ...command, name: url } : { url }),
     }).then(async (r) => {
       const body = await r.json().catch(() => ({}));
       if (!r.ok) throw new Error(`The npm start relay refused ${url}: ${body.error ?? r.status}`);

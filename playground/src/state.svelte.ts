@@ -12,6 +12,7 @@ import {
   createStorageSource,
   type McpClient,
   type McpSkillSource,
+  parseSkill,
   type RegisteredServer,
   type Resolver,
 } from "@skillmux/core";
@@ -20,6 +21,7 @@ import { hasTokens, oauthStore } from "./oauth.ts";
 import { viaRelay } from "./relay.ts";
 import { capabilities, handlers, rootsFrom } from "./asks.svelte.ts";
 import { readEvents } from "./sse.ts";
+import { builtinListingSource } from "./builtins.ts";
 
 export const store = createIndexedDbStorage({ dbName: "skillmux-playground" });
 export const USER_PREFIX = "skills/";
@@ -245,9 +247,11 @@ function current(): Shared {
   if (shared?.version === version) return shared;
   release();
   const sources = skillSources();
+  // The views list the built-ins from the build's small index; the catalog ranks them with the
+  // library's summaries (keywords and all), loaded when a catalog is first wanted.
   const resolver = sources.then((mcp) => {
     const user = createStorageSource({ label: "user", storage: store, prefix: USER_PREFIX });
-    return createResolver({ sources: [user, mcp, createBuiltinSource()], timeoutMs: 8_000 });
+    return createResolver({ sources: [user, mcp, builtinListingSource()], timeoutMs: 8_000 });
   });
   shared = { version, sources, resolver };
   return shared;
@@ -273,15 +277,26 @@ export function makeResolver(): Promise<Resolver> {
 /** Where approvals are kept: the library's defaults (remote tools and skills wait for a person). */
 export const approvalOptions = { storage: store, key: "playground/approvals.json" };
 
+/** A skill document parsed only to load the YAML parser's chunks early. */
+const WARM_UP = "---\nname: warm-up\ndescription: Loads the parser. Use when never.\n---\n";
+
 /**
- * The catalog over the shared resolver and the registry, one per `app.version`. It does not
- * follow the registry by itself: `changed()` starts a new one.
+ * The catalog over the shared MCP sources (with the library's built-in source, so it ranks with
+ * the library's summaries) and the registry, one per `app.version`. It does not follow the
+ * registry by itself: `changed()` starts a new one.
  */
 export function sharedCatalog(): Promise<Catalog> {
   const state = current();
-  state.catalog ??= state.resolver.then((resolver) =>
-    createCatalog({ resolver, registry, approvals: approvalOptions, follow: false })
-  );
+  state.catalog ??= state.sources.then((mcp) => {
+    const user = createStorageSource({ label: "user", storage: store, prefix: USER_PREFIX });
+    const builtin = createBuiltinSource();
+    // The catalog's views read bodies (a held entry's built-in fallback, the assembled prompt):
+    // fetch the built-in texts and the YAML parser now, beside the summaries, not one after another.
+    void builtin.get("", { signal: new AbortController().signal }).catch(() => {});
+    void parseSkill(WARM_UP).catch(() => {});
+    const resolver = createResolver({ sources: [user, mcp, builtin], timeoutMs: 8_000 });
+    return createCatalog({ resolver, registry, approvals: approvalOptions, follow: false });
+  });
   state.catalog.catch(() => {
     if (shared === state) state.catalog = undefined;
   });

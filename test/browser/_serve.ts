@@ -92,8 +92,11 @@ export async function serveBundle(
   );
   // The built-in skills are a JSON file the library loads by URL beside its module: an esbuild
   // app copies it beside its bundle and chunks (Vite emits it as an asset by itself).
-  const skills = await readFile(path.resolve("lib/resolve/_builtin_skills.json"));
-  for (const dir of ["", "/chunks"]) files.set(`${dir}/_builtin_skills.json`, skills);
+  // Their listing summaries likewise (without them, the texts are loaded and parsed to list).
+  for (const name of ["_builtin_skills.json", "_builtin_summaries.json"]) {
+    const data = await readFile(path.resolve(`lib/resolve/${name}`));
+    for (const dir of ["", "/chunks"]) files.set(`${dir}/${name}`, data);
+  }
   for (const [urlPath, content] of Object.entries(options.files ?? {})) files.set(urlPath, content);
 
   const server = createServer((request, response) => {

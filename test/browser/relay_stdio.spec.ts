@@ -1,6 +1,7 @@
 // A stdio server added in the page runs through `RELAY_STDIO=1 npm start`'s relay: labelled
 // "stdio via relay", its tools listed and called (progress on the call, roots asked during it),
-// and its process ends when the person removes it. Started without RELAY_STDIO, the page says
+// and its process ends when the person removes it (two servers with the same command are two
+// registrations: removing one leaves the other's processes). Started without RELAY_STDIO, the page says
 // how to turn it on and the relay starts nothing.
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -80,6 +81,31 @@ test.describe("a stdio server through the npm start relay", () => {
     await page.getByTestId("tab-servers").click();
     await page.getByTestId("server-everything").getByTestId("server-remove").click();
     await expect(page.getByTestId("server-everything")).toHaveCount(0);
+    await expect.poll(children, { timeout: 10_000 }).toBe(0);
+  });
+
+  test("two servers with the same command run apart: removing one leaves the other", async () => {
+    test.setTimeout(120_000);
+    await page.getByTestId("tab-servers").click();
+    for (const name of ["one", "two"]) {
+      await page.getByTestId("stdio-name").fill(name);
+      await page.getByTestId("stdio-command").fill(`node "${EVERYTHING}" stdio ${MARK}`);
+      await page.getByTestId("stdio-add").click();
+      const card = page.getByTestId(`server-${name}`);
+      await expect(async () => {
+        await card.getByTestId("server-ping").click();
+        await expect(card.getByTestId("server-ping-result")).toContainText(/19 tools/);
+      }).toPass({ timeout: 45_000 });
+    }
+    const both = children();
+    await page.getByTestId("server-one").getByTestId("server-remove").click();
+    await expect.poll(children, { timeout: 10_000 }).toBeLessThan(both);
+    // Had they shared one registration, removing "one" would have ended "two"'s route as well.
+    expect(children()).toBeGreaterThan(0);
+    const two = page.getByTestId("server-two");
+    await two.getByTestId("server-ping").click();
+    await expect(two.getByTestId("server-ping-result")).toContainText(/19 tools/);
+    await two.getByTestId("server-remove").click();
     await expect.poll(children, { timeout: 10_000 }).toBe(0);
   });
 
