@@ -29,7 +29,12 @@ async function indexOf(entries: unknown[]) {
 
 test("a digest must be exactly sha256: and 64 lowercase hex digits", async () => {
   const ok = await publish(registry, "kraken2", "1");
-  const bad = [`sha256:${HEX.toUpperCase()}`, `xsha256:${HEX}`, `sha256:${HEX}0`, `sha256:${HEX}\n`];
+  const bad = [
+    `sha256:${HEX.toUpperCase()}`,
+    `xsha256:${HEX}`,
+    `sha256:${HEX}0`,
+    `sha256:${HEX}\n`,
+  ];
   const { names, messages } = await indexOf([
     ...bad.map((digest, i) => ({ ...ok, name: `bad${i}`, digest })),
     { ...ok, name: "good", digest: `sha256:${HEX}` },
@@ -69,7 +74,9 @@ test("a file path is plain relative segments: no dot segment anywhere, no slash 
     ...bad.map((_, i) =>
       `entry ${i + 1} ("bad${i}"): files.0.path must be a relative path of plain segments`
     ),
-    `entry ${bad.length + 2} ("doc"): files.0.path must not be SKILL.md (that is the skill document)`,
+    `entry ${
+      bad.length + 2
+    } ("doc"): files.0.path must not be SKILL.md (that is the skill document)`,
   ]);
 });
 

@@ -126,7 +126,10 @@ test("each broken entry is rejected with its own reason, and its uri when it has
 test("skills/list follows nextCursor, stops at a repeated or empty cursor, and caps the pages", async () => {
   const pages: Record<string, unknown> = {
     "": { skills: [entry()], nextCursor: "b" },
-    b: { skills: [entry({ uri: "skill://x/pdf/SKILL.md", resources: "dynamic" })], nextCursor: "c" },
+    b: {
+      skills: [entry({ uri: "skill://x/pdf/SKILL.md", resources: "dynamic" })],
+      nextCursor: "c",
+    },
     c: { skills: "not a list", nextCursor: "b" },
   };
   const s = await stub({ "skills/list": (p) => pages[(p.cursor as string) ?? ""] });
@@ -189,7 +192,10 @@ test("a read takes the content of the uri asked for, decodes a blob, and refuses
     "allowed-tools: Bash  Read\n---\n";
   const bodyFile = { ...SELF, digest: sha(body), size: body.length };
   const reads: Record<string, unknown> = {
-    "skill://pdf/SKILL.md": [{ uri: "skill://other", text: "decoy" }, { uri: SELF.uri, text: body }],
+    "skill://pdf/SKILL.md": [{ uri: "skill://other", text: "decoy" }, {
+      uri: SELF.uri,
+      text: body,
+    }],
     "skill://pdf/FORMS.md": [{ uri: FORMS.uri, blob: Buffer.from(forms).toString("base64") }],
     "skill://pdf/empty.md": [],
   };
