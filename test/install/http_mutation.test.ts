@@ -10,7 +10,7 @@ import {
   isInstallError,
   registryIndexUrl,
 } from "../../lib/install/mod.ts";
-import { setIndex, startRegistry, type TestRegistry } from "./_registry.ts";
+import { startRegistry, type TestRegistry } from "./_registry.ts";
 
 let registry: TestRegistry;
 before(async () => {
