@@ -1,0 +1,108 @@
+// Index checks of community install that no test held under mutation: the digest and file-path
+// patterns anchored at both ends, each problem's message naming its entry, field and reason, and
+// entries that are not objects. Through the public "./install" entry against a real registry on
+// 127.0.0.1 (./_registry.ts).
+import assert from "node:assert/strict";
+import { after, before, beforeEach, test } from "node:test";
+import { fetchRegistryIndex } from "../../lib/install/mod.ts";
+import { publish, setIndex, startRegistry, type TestRegistry } from "./_registry.ts";
+
+let registry: TestRegistry;
+before(async () => {
+  registry = await startRegistry();
+});
+after(async () => {
+  await registry.close();
+});
+beforeEach(() => {
+  registry.files.clear();
+});
+
+const HEX = "0123456789abcdef".repeat(4);
+
+/** The problems of an index listing `entries`, by message, and the names it keeps. */
+async function indexOf(entries: unknown[]) {
+  setIndex(registry, entries);
+  const index = await fetchRegistryIndex({ registry: registry.url, retries: 0 });
+  return { names: [...index.skills.keys()], messages: index.problems.map((p) => p.message) };
+}
+
+test("a digest must be exactly sha256: and 64 lowercase hex digits", async () => {
+  const ok = await publish(registry, "kraken2", "1");
+  const bad = [
+    `sha256:${HEX.toUpperCase()}`,
+    `xsha256:${HEX}`,
+    `sha256:${HEX}0`,
+    `sha256:${HEX}\n`,
+  ];
+  const { names, messages } = await indexOf([
+    ...bad.map((digest, i) => ({ ...ok, name: `bad${i}`, digest })),
+    { ...ok, name: "good", digest: `sha256:${HEX}` },
+  ]);
+  assert.deepEqual(names, ["good"]);
+  assert.deepEqual(
+    messages,
+    bad.map((_, i) => `entry ${i + 1} ("bad${i}"): digest must be sha256:<64 lowercase hex>`),
+  );
+});
+
+test("a file path is plain relative segments: no dot segment anywhere, no slash at either end", async () => {
+  const ok = await publish(registry, "kraken2", "1");
+  const file = (path: string) => ({ path, url: "f", digest: `sha256:${HEX}` });
+  const bad = [
+    "a/../b",
+    "a/..",
+    "./a",
+    "a/./b",
+    "/a",
+    "a/",
+    "a//b",
+    "a\\b",
+    "a b",
+    "..",
+    "",
+    "a/b\n",
+  ];
+  const good = ["a", ".hidden", "a..b/c...d", "scripts/run.py", "A-Z_0.9/x"];
+  const { names, messages } = await indexOf([
+    ...bad.map((path, i) => ({ ...ok, name: `bad${i}`, files: [file(path)] })),
+    { ...ok, name: "good", files: good.map(file) },
+    { ...ok, name: "doc", files: [file("SKILL.md")] },
+  ]);
+  assert.deepEqual(names, ["good"]);
+  assert.deepEqual(messages, [
+    ...bad.map((_, i) =>
+      `entry ${i + 1} ("bad${i}"): files.0.path must be a relative path of plain segments`
+    ),
+    `entry ${
+      bad.length + 2
+    } ("doc"): files.0.path must not be SKILL.md (that is the skill document)`,
+  ]);
+});
+
+test("entries that are not objects, or lack a name, are problems without a name", async () => {
+  const ok = await publish(registry, "kraken2", "1");
+  setIndex(registry, [null, 7, { ...ok, name: 3 }, ok]);
+  const index = await fetchRegistryIndex({ registry: registry.url, retries: 0 });
+  assert.deepEqual([...index.skills.keys()], ["kraken2"]);
+  assert.deepEqual(index.problems.map((p) => [p.index, p.name]), [
+    [0, undefined],
+    [1, undefined],
+    [2, undefined],
+  ]);
+  for (const [i, p] of index.problems.entries()) {
+    assert.match(p.message, new RegExp(`^entry ${i + 1}: `), p.message);
+  }
+  assert.match(index.problems[2].message, /^entry 3: name /);
+});
+
+test("a name listed twice names both entries; a third listing names its own only", async () => {
+  const ok = await publish(registry, "kraken2", "1");
+  const { names, messages } = await indexOf([ok, ok, ok]);
+  assert.deepEqual(names, []);
+  const tail = "; it cannot be installed from this index until one is removed";
+  assert.deepEqual(messages, [
+    `"kraken2" is listed more than once (entries 1 and 2)${tail}`,
+    `"kraken2" is listed more than once (entries 3)${tail}`,
+  ]);
+});

@@ -1,0 +1,135 @@
+// Placing and checking installed skills, rules no test held under mutation: an update that
+// changes layout (folder ↔ single file) leaves exactly one layout and no staging folder, a stale
+// `.toml` of the name goes, uninstall removes every layout; a supporting file that fails its
+// digest is named, and a document that is not UTF-8 is refused. Through the public "./install"
+// entry against a real registry on 127.0.0.1 (./_registry.ts) and a real community folder.
+import assert from "node:assert/strict";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, before, beforeEach, test } from "node:test";
+import {
+  type InstallError,
+  installSkills,
+  isInstallError,
+  uninstallSkills,
+  updateSkills,
+} from "../../lib/install/mod.ts";
+import {
+  digestOf,
+  publish,
+  setIndex,
+  skillText,
+  startRegistry,
+  type TestRegistry,
+} from "./_registry.ts";
+
+let registry: TestRegistry;
+let dir: string;
+const options = () => ({ registry: registry.url, communityDir: dir, retries: 0 });
+
+before(async () => {
+  registry = await startRegistry();
+});
+after(async () => {
+  await registry.close();
+  await rm(dirname(dir), { recursive: true, force: true });
+});
+beforeEach(async () => {
+  registry.files.clear();
+  if (dir) await rm(dirname(dir), { recursive: true, force: true });
+  dir = join(await mkdtemp(join(tmpdir(), "skillmux-place-")), "community");
+});
+
+/** Serve `name` as a folder skill of `version` with one script; its index entry. */
+async function folderSkill(name: string, version: string, script = "print(1)\n") {
+  const doc = skillText(name, version);
+  registry.files.set(`pkg/${name}/SKILL.md`, doc);
+  registry.files.set(`pkg/${name}/run.py`, script);
+  return {
+    name,
+    description: `The ${name} skill`,
+    version,
+    digest: await digestOf(doc),
+    url: `pkg/${name}/SKILL.md`,
+    files: [{ path: "bin/run.py", url: `pkg/${name}/run.py`, digest: await digestOf(script) }],
+  };
+}
+
+const listDir = async (path = dir) => (await readdir(path).catch(() => [])).sort();
+
+async function failure(promise: Promise<unknown>): Promise<InstallError> {
+  const error = await promise.then(() => undefined, (e) => e);
+  assert.ok(isInstallError(error), `not an InstallError: ${error}`);
+  return error as InstallError;
+}
+
+test("an update that changes layout leaves one layout, and no staging folder, each way", async () => {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, "kraken2.toml"), 'name = "kraken2"\n');
+  setIndex(registry, [await folderSkill("kraken2", "1")]);
+  const first = await installSkills(["kraken2"], { ...options(), force: true });
+  assert.deepEqual(first.changes.map((c) => c.path), ["kraken2/SKILL.md"]);
+  assert.deepEqual(await listDir(), ["kraken2", "skillmux-lock.json"], "the stale .toml goes");
+  assert.deepEqual(await listDir(join(dir, "kraken2")), ["SKILL.md", "bin"]);
+  assert.equal(await readFile(join(dir, "kraken2", "bin", "run.py"), "utf8"), "print(1)\n");
+
+  setIndex(registry, [await publish(registry, "kraken2", "2")]);
+  const single = await updateSkills(["kraken2"], options());
+  assert.deepEqual(single.changes.map((c) => [c.action, c.path]), [["update", "kraken2.md"]]);
+  assert.deepEqual(await listDir(), ["kraken2.md", "skillmux-lock.json"]);
+
+  setIndex(registry, [await folderSkill("kraken2", "3", "print(3)\n")]);
+  const folder = await updateSkills(["kraken2"], options());
+  assert.deepEqual(folder.changes.map((c) => [c.action, c.path]), [["update", "kraken2/SKILL.md"]]);
+  assert.deepEqual(await listDir(), ["kraken2", "skillmux-lock.json"]);
+  assert.equal(await readFile(join(dir, "kraken2", "SKILL.md"), "utf8"), skillText("kraken2", "3"));
+
+  setIndex(registry, [await folderSkill("kraken2", "4", "print(4)\n")]);
+  await updateSkills(["kraken2"], options());
+  assert.deepEqual(await listDir(), ["kraken2", "skillmux-lock.json"], "the old folder is gone");
+  assert.equal(await readFile(join(dir, "kraken2", "bin", "run.py"), "utf8"), "print(4)\n");
+
+  await writeFile(join(dir, "kraken2.toml"), 'name = "kraken2"\n');
+  await uninstallSkills(["kraken2"], { communityDir: dir });
+  assert.deepEqual(await listDir(), ["skillmux-lock.json"], "every layout is removed");
+});
+
+test("a supporting file that fails its digest is named, and nothing is written", async () => {
+  const entry = await folderSkill("pdf-tools", "1");
+  registry.files.set("pkg/pdf-tools/run.py", "print('evil')\n");
+  setIndex(registry, [entry]);
+  const error = await failure(installSkills(["pdf-tools"], options()));
+  assert.equal(error.code, "digest");
+  assert.match(
+    error.message,
+    /^Skill "pdf-tools": bin\/run\.py from http:\/\/127\.0\.0\.1:\d+\/pkg\/pdf-tools\/run\.py has sha256:[0-9a-f]{64}, but the index says sha256:/,
+  );
+  assert.deepEqual(await listDir(), []);
+});
+
+test("a skill document that is not UTF-8 is refused", async () => {
+  const bytes = "---\nname: kraken2\ndescription: caf\xe9\n---\n";
+  registry.files.set("skills/kraken2.md", (_req, res) => {
+    res.writeHead(200).end(Buffer.from(bytes, "latin1"));
+  });
+  const digest = `sha256:${
+    Array.from(
+      new Uint8Array(await crypto.subtle.digest("SHA-256", Buffer.from(bytes, "latin1"))),
+      (b) => b.toString(16).padStart(2, "0"),
+    ).join("")
+  }`;
+  setIndex(registry, [{
+    name: "kraken2",
+    description: "x",
+    version: "1",
+    digest,
+    url: "skills/kraken2.md",
+  }]);
+  const error = await failure(installSkills(["kraken2"], options()));
+  assert.equal(error.code, "invalid-skill");
+  assert.match(
+    error.message,
+    /^Skill "kraken2" from http:\/\/127\.0\.0\.1:\d+\/index\.json is not UTF-8$/,
+  );
+});

@@ -1,0 +1,163 @@
+// executeToolCall on host functions, rules no test held under mutation: how each call shape is
+// read (OpenAI arguments as text, empty, an object or not an object; Anthropic input that is not
+// an object), the reply in each format with its call id, argument errors naming where they are
+// (at most five), a value returned as text or JSON, the draft named by `$schema`, and an unknown
+// name cut to 80 characters. Through the public API on a real catalog of host functions.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import {
+  type Catalog,
+  createCatalog,
+  createMemoryStorage,
+  createResolver,
+  createServerRegistry,
+  executeToolCall,
+} from "../../lib/mod.ts";
+
+let catalog: Catalog;
+const seen: unknown[] = [];
+
+before(async () => {
+  catalog = await createCatalog({
+    resolver: createResolver({ sources: [] }),
+    registry: createServerRegistry({ storage: createMemoryStorage() }),
+    functions: [
+      {
+        name: "echo_args",
+        description: "Returns its arguments",
+        handler: (args) => (seen.push(args), args),
+      },
+      {
+        name: "say",
+        description: "Returns a text",
+        inputSchema: { type: "object", properties: { text: { type: "string" } } },
+        handler: (args) => String(args.text),
+      },
+      {
+        name: "nothing",
+        description: "Returns undefined",
+        handler: () => undefined,
+      },
+      {
+        name: "strict",
+        description: "Six required numbers",
+        inputSchema: {
+          type: "object",
+          properties: Object.fromEntries(
+            ["a", "b", "c", "d", "e", "f"].map((k) => [k, { type: "number" }]),
+          ),
+          required: ["a"],
+        },
+        handler: () => "ok",
+      },
+      {
+        name: "draft4",
+        description: "exclusiveMaximum as draft-04 reads it",
+        inputSchema: {
+          $schema: "http://json-schema.org/draft-04/schema#",
+          type: "object",
+          properties: { n: { type: "number", maximum: 5, exclusiveMaximum: true } },
+        } as never,
+        handler: () => "ok",
+      },
+    ],
+  });
+});
+after(() => catalog.dispose());
+
+const openai = (name: string, args: unknown) => ({
+  id: "call_1",
+  type: "function" as const,
+  function: { name, arguments: args as string },
+});
+
+test("OpenAI arguments: text, empty text, an object; anything else is refused", async () => {
+  seen.length = 0;
+  for (const args of ['{"x":1}', "", { y: 2 }]) {
+    const result = await executeToolCall(openai("echo_args", args), { catalog });
+    assert.equal(result.isError, false, JSON.stringify(result));
+  }
+  assert.deepEqual(seen, [{ x: 1 }, {}, { y: 2 }]);
+  for (const args of ["[1]", "null", "7", "{oops", ["x"]]) {
+    const result = await executeToolCall(openai("echo_args", args), { catalog });
+    assert.deepEqual(result.reply, {
+      role: "tool",
+      tool_call_id: "call_1",
+      content: 'Error: Tool "echo_args": arguments must be a JSON object',
+    }, JSON.stringify(args));
+  }
+  assert.equal(seen.length, 3, "the handler never ran on them");
+});
+
+test("Anthropic input must be an object; replies carry the call id in both formats", async () => {
+  for (const input of [[1], "x", null]) {
+    const result = await executeToolCall(
+      { type: "tool_use", id: "toolu_9", name: "echo_args", input } as never,
+      { catalog },
+    );
+    assert.equal(result.isError, input === null ? false : true, JSON.stringify(input));
+    if (input !== null) {
+      assert.deepEqual(result.reply, {
+        type: "tool_result",
+        tool_use_id: "toolu_9",
+        content: [{ type: "text", text: 'Tool "echo_args": input must be an object' }],
+        is_error: true,
+      });
+    }
+  }
+  const ok = await executeToolCall(
+    { type: "tool_use", id: "toolu_1", name: "say", input: { text: "hi" } },
+    { catalog },
+  );
+  assert.deepEqual(ok.reply, {
+    type: "tool_result",
+    tool_use_id: "toolu_1",
+    content: [{ type: "text", text: "hi" }],
+  });
+  const text = await executeToolCall(openai("echo_args", '{"k":[1,"two"]}'), { catalog });
+  assert.deepEqual(text.reply, {
+    role: "tool",
+    tool_call_id: "call_1",
+    content: '{"k":[1,"two"]}',
+  });
+  const none = await executeToolCall(openai("nothing", "{}"), { catalog });
+  assert.equal((none.reply as { content: string }).content, "null");
+});
+
+test("argument errors say where, at most five; the schema's draft is the one it names", async () => {
+  const wrong = await executeToolCall(
+    openai("strict", JSON.stringify({ b: "x", c: "x", d: "x", e: "x", f: "x" })),
+    { catalog },
+  );
+  const content = (wrong.reply as { content: string }).content;
+  assert.match(content, /^Error: Invalid arguments for "strict": /);
+  const problems = content.replace(/^Error: Invalid arguments for "strict": /, "").split("; ");
+  assert.equal(problems.length, 5, content);
+  assert.ok(problems.some((p) => p.startsWith("arguments: ")), content);
+  assert.ok(problems.some((p) => p.startsWith("/b: ")), content);
+  const four = await executeToolCall(openai("draft4", '{"n":5}'), { catalog });
+  assert.equal(four.isError, true, "draft-04: exclusiveMaximum true excludes 5");
+  assert.match(
+    (four.reply as { content: string }).content,
+    /^Error: Invalid arguments for "draft4": \/n: /,
+  );
+  const fine = await executeToolCall(openai("draft4", '{"n":4}'), { catalog });
+  assert.equal(fine.isError, false);
+});
+
+test("an unknown tool is named cut to 80 characters", async () => {
+  const name = `x${"y".repeat(100)}`;
+  const result = await executeToolCall(openai(name, "{}"), { catalog });
+  assert.equal(
+    (result.reply as { content: string }).content,
+    `Error: There is no tool "${name.slice(0, 80)}" here; use one of the tools offered`,
+  );
+  const skill = await executeToolCall(openai("activate_skill", '{"name":"nope"}'), {
+    catalog,
+    skills: ["a", "b"],
+  });
+  assert.equal(
+    (skill.reply as { content: string }).content,
+    'Error: No skill "nope" to activate; choose one of: a, b',
+  );
+});
