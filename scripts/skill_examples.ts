@@ -46,7 +46,8 @@ function debianVersion(pkg: string): string | undefined {
       encoding: "utf8",
     });
     if (!v.startsWith("install ok installed")) return undefined;
-    return v.split(" ").at(-1)!.replace(/^\d+:/, "").replace(/-[^-]*$/, "").replace(
+    // "13.45.0.4846264+really13.41.0.28bdc39": Debian's "+really" names the version inside.
+    return v.split(" ").at(-1)!.replace(/^\d+:/, "").replace(/^.*\+really/, "").replace(/-[^-]*$/, "").replace(
       /[+~](dfsg|ds).*$/,
       "",
     );
