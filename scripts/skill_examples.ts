@@ -159,10 +159,12 @@ if (values.results) {
     if (have.has(name)) continue;
     const { skill } = await parseSkill(text, { name });
     const reason = "not run yet: no chunk of this run covered it (--results)";
+    const pkg = help[name]?.package ?? undefined;
     reported.push({
       skill: name,
       checked: skill.checkedVersion,
-      package: help[name]?.package ?? undefined,
+      package: pkg,
+      installed: pkg ? debianVersion(pkg) : undefined,
       results: skill.examples.map((e) => ({
         task: e.task,
         command: "",
