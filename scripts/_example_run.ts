@@ -1,7 +1,7 @@
 // Private: runs one built-in skill's examples in a fresh folder on the toy data and judges each
 // (exit code and a plausible output). Used by scripts/skill_examples.ts.
 import { spawn } from "node:child_process";
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -44,16 +44,32 @@ function killGroup(pgid: number): void {
   } catch { /* already gone */ }
 }
 
+/** The last 64 KiB of a file, as text. */
+function tailOf(path: string): string {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.min(size, KEEP));
+    const n = readSync(fd, buf, 0, buf.length, Math.max(0, size - KEEP));
+    return buf.subarray(0, n).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Runs `script` with bash in `cwd`, stopped (its whole process group) after `timeoutS` seconds.
- * Stdout goes to a file, as in real use (`/dev/stdout` cannot be opened on the socket a pipe
- * from Node is); its first 64 KiB are returned.
+ * Stdout and stderr go to files, as in real use (`/dev/stdout` and `/dev/stderr` cannot be opened
+ * on the socket a pipe from Node is: MAFFT writes its progress to /dev/stderr and stopped with "No
+ * such device or address"); the first 64 KiB of stdout and the last 64 KiB of stderr are returned.
  */
 export async function shell(script: string, cwd: string, timeoutS: number): Promise<ShellResult> {
   const started = performance.now();
   const outDir = await mkdtemp(join(tmpdir(), "skillmux-out-"));
   const outPath = join(outDir, "stdout");
+  const errPath = join(outDir, "stderr");
   const out = openSync(outPath, "w");
+  const err = openSync(errPath, "w");
   try {
     const { code, stderr, timedOut } = await new Promise<
       { code: number | null; stderr: string; timedOut: boolean }
@@ -62,7 +78,7 @@ export async function shell(script: string, cwd: string, timeoutS: number): Prom
         const child = spawn("bash", ["-o", "pipefail", "-c", script], {
           cwd,
           detached: true,
-          stdio: ["ignore", out, "pipe"],
+          stdio: ["ignore", out, err],
           env: {
             PATH: process.env.PATH ?? "/usr/bin:/bin",
             HOME: cwd,
@@ -70,10 +86,6 @@ export async function shell(script: string, cwd: string, timeoutS: number): Prom
             LC_ALL: "C.UTF-8",
             LANG: "C.UTF-8",
           },
-        });
-        let stderr = "";
-        child.stderr!.on("data", (d: Buffer) => {
-          stderr = (stderr + d.toString("utf8")).slice(-KEEP);
         });
         let timedOut = false;
         if (child.pid !== undefined) LIVE.add(child.pid);
@@ -84,7 +96,7 @@ export async function shell(script: string, cwd: string, timeoutS: number): Prom
         child.on("close", (code) => {
           clearTimeout(timer);
           LIVE.delete(child.pid!);
-          done({ code, stderr, timedOut });
+          done({ code, stderr: tailOf(errPath), timedOut });
         });
       },
     );
@@ -96,6 +108,7 @@ export async function shell(script: string, cwd: string, timeoutS: number): Prom
     return { code, stdout, stderr, timedOut, seconds: (performance.now() - started) / 1000 };
   } finally {
     closeSync(out);
+    closeSync(err);
     await rm(outDir, { recursive: true, force: true });
   }
 }

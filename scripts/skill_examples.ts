@@ -8,10 +8,13 @@
 //   npm run test:examples -- --quick            the skills the help check installs as "quick"
 //   npm run test:examples -- --skill samtools,bcftools --keep
 //   npm run test:examples -- --report docs/skill-examples.md
+//   npm run test:examples -- --skill a,b --results /tmp/ex.json --report docs/skill-examples.md
+//     (--results: the outcomes of earlier runs, kept in that file; this run replaces its skills'
+//     outcomes there and the report covers them all, so the check can run in chunks)
 //
 // Exits 1 when an example fails or the map is wrong; skipped examples are listed with the reason.
 import { execFileSync } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -32,6 +35,7 @@ const { values } = parseArgs({
     budget: { type: "string", default: "1500" },
     report: { type: "string" },
     keep: { type: "boolean" },
+    results: { type: "string" },
   },
 });
 
@@ -42,7 +46,11 @@ function debianVersion(pkg: string): string | undefined {
       encoding: "utf8",
     });
     if (!v.startsWith("install ok installed")) return undefined;
-    return v.split(" ").at(-1)!.replace(/^\d+:/, "").replace(/-[^-]*$/, "").replace(
+    // "13.45.0.4846264+really13.41.0.28bdc39": Debian's "+really" names the version inside.
+    return v.split(" ").at(-1)!.replace(/^\d+:/, "").replace(/^.*\+really/, "").replace(
+      /-[^-]*$/,
+      "",
+    ).replace(
       /[+~](dfsg|ds).*$/,
       "",
     );
@@ -133,8 +141,42 @@ console.log(
   } failed, ` +
     `${count("skipped")} skipped (${seconds} s)`,
 );
+let reported = outcomes;
+if (values.results) {
+  const earlier = await readFile(values.results, "utf8").then(
+    (t) => JSON.parse(t) as SkillOutcome[],
+    () => [] as SkillOutcome[],
+  );
+  const ran = new Set(outcomes.map((o) => o.skill));
+  const known = new Set(Object.keys(BUILTIN_SKILLS));
+  reported = [...earlier.filter((o) => !ran.has(o.skill) && known.has(o.skill)), ...outcomes]
+    .sort((a, b) => a.skill.localeCompare(b.skill));
+  await writeFile(values.results, JSON.stringify(reported, null, 1));
+  console.log(`results of ${reported.length} skills in ${values.results}`);
+  // The report covers every built-in: one that no chunk has run yet is listed as skipped.
+  const have = new Set(reported.map((o) => o.skill));
+  for (const [name, text] of Object.entries(BUILTIN_SKILLS)) {
+    if (have.has(name)) continue;
+    const { skill } = await parseSkill(text, { name });
+    const reason = "not run yet: no chunk of this run covered it (--results)";
+    const pkg = help[name]?.package ?? undefined;
+    reported.push({
+      skill: name,
+      checked: skill.checkedVersion,
+      package: pkg,
+      installed: pkg ? debianVersion(pkg) : undefined,
+      results: skill.examples.map((e) => ({
+        task: e.task,
+        command: "",
+        status: "skipped" as const,
+        reason,
+      })),
+    });
+  }
+  reported.sort((a, b) => a.skill.localeCompare(b.skill));
+}
 if (values.report) {
-  await writeFile(values.report, renderReport(outcomes));
+  await writeFile(values.report, renderReport(reported));
   console.log(`wrote ${values.report}`);
 }
 process.exit(count("failed") > 0 ? 1 : 0);

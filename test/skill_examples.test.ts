@@ -134,3 +134,23 @@ test("the runner judges exit code, counts, expected files and silent examples, a
     await rm(toyDir, { recursive: true, force: true });
   }
 });
+
+test("examples may open /dev/stdout and /dev/stderr (MAFFT does), and a failure shows stderr", async () => {
+  const { skill } = await parseSkill(DEMO([
+    ["Write to the device files", "'out\\n' > /dev/stdout && printf 'progress\\n' > /dev/stderr"],
+    ["Fail with a message", "'bad input\\n' > /dev/stderr && false"],
+  ]));
+  const map: ExampleMap = { aliases: {}, skills: { demo: {} } };
+  const toyDir = await mkdtemp(join(tmpdir(), "skillmux-toy-test-"));
+  try {
+    const results = await runSkillExamples(skill, map, {
+      toyDir,
+      timeoutS: 10,
+      deadline: Infinity,
+    });
+    assert.deepEqual(results.map((r) => r.status), ["passed", "failed"]);
+    assert.match(results[1].reason!, /exit 1 \(expected 0\): bad input/);
+  } finally {
+    await rm(toyDir, { recursive: true, force: true });
+  }
+});
