@@ -1,7 +1,11 @@
 // A skill registry for tests: a real HTTP server on 127.0.0.1 port 0 serving index.json and the
 // skill files from memory, with hooks to break it (wrong digests, 404s, huge bodies, 503s).
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { mkdtemp, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, before, beforeEach } from "node:test";
 
 /** A file the registry serves. */
 export type Served = string | ((req: IncomingMessage, res: ServerResponse) => void);
@@ -99,4 +103,27 @@ export function hugeBody(bytes: number, declare: boolean): Served {
     res.on("close", () => (sent = bytes));
     pump();
   };
+}
+
+/**
+ * One registry for a test file (started before its tests, closed after) and a fresh, empty
+ * community folder for each test; `use` receives both before each test.
+ */
+export function useRegistry(prefix: string, use: (registry: TestRegistry, dir: string) => void) {
+  let registry: TestRegistry;
+  let dir: string | undefined;
+  before(async () => {
+    registry = await startRegistry();
+  });
+  after(async () => {
+    await registry.close();
+    if (dir) await rm(dirname(dir), { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    registry.files.clear();
+    registry.requests.length = 0;
+    if (dir) await rm(dirname(dir), { recursive: true, force: true });
+    dir = join(await mkdtemp(join(tmpdir(), prefix)), "community");
+    use(registry, dir);
+  });
 }

@@ -5,10 +5,9 @@
 // makes an update, and uninstall reports what it removes. Through the public "./install" entry
 // against a real registry on 127.0.0.1 (./_registry.ts) and a real community folder.
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { after, before, beforeEach, test } from "node:test";
+import { readdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { test } from "node:test";
 import {
   type InstallError,
   installSkills,
@@ -22,26 +21,17 @@ import {
   publish,
   setIndex,
   skillText,
-  startRegistry,
   type TestRegistry,
+  useRegistry,
 } from "./_registry.ts";
 
 let registry: TestRegistry;
 let dir: string;
 const options = () => ({ registry: registry.url, communityDir: dir, retries: 0 });
 
-before(async () => {
-  registry = await startRegistry();
-});
-after(async () => {
-  await registry.close();
-  await rm(dirname(dir), { recursive: true, force: true });
-});
-beforeEach(async () => {
-  registry.files.clear();
-  registry.requests.length = 0;
-  if (dir) await rm(dirname(dir), { recursive: true, force: true });
-  dir = join(await mkdtemp(join(tmpdir(), "skillmux-flow-")), "community");
+useRegistry("skillmux-flow-", (r, d) => {
+  registry = r;
+  dir = d;
 });
 
 const actions = (result: { changes: { name: string; action: string }[] }) =>

@@ -4,10 +4,9 @@
 // digest is named, and a document that is not UTF-8 is refused. Through the public "./install"
 // entry against a real registry on 127.0.0.1 (./_registry.ts) and a real community folder.
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { after, before, beforeEach, test } from "node:test";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { test } from "node:test";
 import {
   type InstallError,
   installSkills,
@@ -20,25 +19,17 @@ import {
   publish,
   setIndex,
   skillText,
-  startRegistry,
   type TestRegistry,
+  useRegistry,
 } from "./_registry.ts";
 
 let registry: TestRegistry;
 let dir: string;
 const options = () => ({ registry: registry.url, communityDir: dir, retries: 0 });
 
-before(async () => {
-  registry = await startRegistry();
-});
-after(async () => {
-  await registry.close();
-  await rm(dirname(dir), { recursive: true, force: true });
-});
-beforeEach(async () => {
-  registry.files.clear();
-  if (dir) await rm(dirname(dir), { recursive: true, force: true });
-  dir = join(await mkdtemp(join(tmpdir(), "skillmux-place-")), "community");
+useRegistry("skillmux-place-", (r, d) => {
+  registry = r;
+  dir = d;
 });
 
 /** Serve `name` as a folder skill of `version` with one script; its index entry. */

@@ -3,10 +3,9 @@
 // same version is an update, an unchanged folder skill downloads nothing, a file of exactly
 // maxFileBytes is accepted, a name listed three times stays uninstallable, `../` paths are refused.
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { after, before, beforeEach, test } from "node:test";
+import { test } from "node:test";
 import {
   fetchRegistryIndex,
   type InstallError,
@@ -19,26 +18,17 @@ import {
   publish,
   setIndex,
   skillText,
-  startRegistry,
   type TestRegistry,
+  useRegistry,
 } from "./_registry.ts";
 
 let registry: TestRegistry;
 let dir: string;
 const options = () => ({ registry: registry.url, communityDir: dir, retries: 0 });
 
-before(async () => {
-  registry = await startRegistry();
-});
-after(async () => {
-  await registry.close();
-  await rm(dirname(dir), { recursive: true, force: true });
-});
-beforeEach(async () => {
-  registry.files.clear();
-  registry.requests.length = 0;
-  if (dir) await rm(dirname(dir), { recursive: true, force: true });
-  dir = join(await mkdtemp(join(tmpdir(), "skillmux-install-rules-")), "community");
+useRegistry("skillmux-install-rules-", (r, d) => {
+  registry = r;
+  dir = d;
 });
 
 /** Serve a folder skill `pdf-tools` at `version` with one script; its index entry. */
