@@ -68,6 +68,7 @@ function entryFields(raw: RawEntry) {
     shadows: _s,
     alternate: _a,
     endpoint: _e,
+    indexKey: _i,
     ...fields
   } = raw;
   return fields;

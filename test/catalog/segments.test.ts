@@ -74,6 +74,8 @@ describe("the keyword index in segments", () => {
       functions: functions.map((f: object) => ({ ...f, handler: () => null })),
     });
     const sources = new Set(catalog.entries.map((e) => e.source));
+    // The segment keys are internal: `skillmux catalog --json` printed them (1 MB of keys).
+    assert.deepEqual(catalog.entries.filter((e) => "indexKey" in e).map((e) => e.id), []);
     assert.ok(sources.size >= 5, `several segments (${[...sources].join(", ")})`);
     const document = (e: CatalogEntry): KeywordDocument => ({
       ...e,
