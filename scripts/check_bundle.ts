@@ -79,8 +79,10 @@ if (first > FIRST_LOAD_LIMIT) {
 // bundle swaps the filesystem defaults for a stub (package.json "browser": 6 KiB): about 149 and
 // 159 KiB. The keyword index in segments (_corpus_search.ts) and the built-in summaries loader
 // then added 1.5 KiB: 150.01 KiB for a browser, 10 bytes over issue 27's 150 KiB, and 160.05 for
-// Node, whose floor is above it (docs/bundle.md). The limits hold what is reached, with 1 KiB spare.
-const ONE_FILE_LIMIT = { browser: 151 * 1024, node: 161 * 1024 };
+// Node, whose floor is above it (docs/bundle.md). Importing only the parts of `yaml` the front
+// matter uses (lib/skill/_yaml_parser.ts) took the browser figure to 148.4 KiB: the browser limit is
+// issue 27's 150 KiB; Node's holds what is reached, with 1 KiB spare (its yaml build is CommonJS).
+const ONE_FILE_LIMIT = { browser: 150 * 1024, node: 161 * 1024 };
 const RANKS_MARK = '!!!"!#!$!%!&'; // the start of lib/tokenizer/_o200k_ranks.ts
 const SKILL_MARK = "name: samtools\n"; // front matter of a built-in skill text
 const FS_MARK = "Cannot create fs storage"; // lib/storage/fs.ts, which browsers cannot run

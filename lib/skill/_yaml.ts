@@ -2,7 +2,6 @@
 // Uses `yaml` with the YAML 1.2 core schema: no code execution, no custom
 // tags, no merge keys, unique keys and a low alias budget.
 
-import type * as Yaml from "yaml";
 import type { Document } from "yaml";
 import type { FrontMatterSplit } from "./_front_matter.ts";
 import type { RawField, RawValue } from "./_raw.ts";
@@ -12,14 +11,14 @@ import { isValidSkillName } from "./name.ts";
 import { lineIndexAt, lineStarts } from "./_text.ts";
 import { withQuietEnv } from "./_quiet_env.ts";
 
-let Y: typeof Yaml | undefined;
+let Y: typeof import("./_yaml_parser.ts") | undefined;
 
 /**
  * Load the `yaml` package (about 30 KiB gzip) on first use, so bundles that
  * never parse a skill never fetch it. {@linkcode readYamlFields} needs it loaded.
  */
 export async function loadYaml(): Promise<void> {
-  Y ??= await import("yaml");
+  Y ??= await import("./_yaml_parser.ts");
 }
 
 /** The most aliases a front matter may expand (YAML "billion laughs" guard). */

@@ -23,7 +23,7 @@ export async function readFrontMatter(text: string): Promise<Record<string, unkn
   const match = BLOCK.exec(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (match === null) return undefined;
   const [{ parseDocument }, { MAX_ALIAS_COUNT }] = await Promise.all([
-    import("yaml"),
+    import("./_yaml_parser.ts"),
     import("./_yaml.ts"),
   ]);
   const doc = parseDocument(match[1], { schema: "core", uniqueKeys: true, merge: false });
