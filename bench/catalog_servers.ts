@@ -5,7 +5,8 @@
 //  - assemblePrompt connecting 3 servers, next to the SDK connecting them in parallel;
 //  - SKILL.md reads of createCatalog and of select + assemble against a skills-extension server.
 // Given another checkout's root (`node --import tsx bench/catalog_servers.ts /tmp/old`), its
-// lib/ is measured instead, against the same servers (for before/after figures).
+// lib/ is measured instead, against the same servers (for before/after figures). The servers run
+// in a child process (bench/_remote.ts; BENCH_SERVERS=in-process for the bench's own process).
 
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -13,8 +14,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import process from "node:process";
 import { serveSkills } from "../lib/server/mod.ts";
-import { startSdkServer } from "../test/mcp/_servers.ts";
-import { delayed, type ProxiedRequest } from "./_latency.ts";
+import { startRemoteServers } from "./_remote.ts";
 import { fmt, quantile, runtime } from "./_stats.ts";
 import { isMain } from "./_main.ts";
 
@@ -27,7 +27,8 @@ type Lib = typeof import("../lib/mod.ts");
 
 /**
  * Median and spread (min–max) of `runs` timings of `fn`, and the median CPU time of the process
- * (client, proxies and servers alike: less swayed by other load on the machine than wall time).
+ * (the client's, and the servers' too when BENCH_SERVERS=in-process: less swayed by other load on
+ * the machine than wall time).
  */
 async function timed(fn: () => Promise<unknown>, runs = RUNS) {
   const times: number[] = [];
@@ -63,16 +64,13 @@ async function sdkList(url: string) {
 
 export async function benchCatalogServers(root = new URL("..", import.meta.url).pathname) {
   const lib: Lib = await import(`${root.replace(/\/$/, "")}/lib/mod.ts`);
-  const servers = await Promise.all(
-    Array.from({ length: SERVERS }, () => startSdkServer({ json: true, tools: TOOLS })),
-  );
-  const trace: ProxiedRequest[][] = servers.map(() => []);
-  let tracing = false;
-  const proxies = await Promise.all(
-    servers.map((s, i) => delayed(s.url, LATENCY_MS, (r) => tracing && trace[i].push(r))),
-  );
-  const urls = proxies.map((p) => p.url);
-  const requests = () => servers.reduce((n, s) => n + s.requests.length, 0);
+  const remote = await startRemoteServers({
+    count: SERVERS,
+    latencyMs: LATENCY_MS,
+    server: { json: true, tools: TOOLS },
+  });
+  const urls = remote.urls;
+  const requests = () => remote.requests();
   const log: string[] = [];
   const skills = await serveSkills({ log: (line) => log.push(line) });
   const reads = () => log.filter((l) => l.split(" ")[2] === "resources/read").length;
@@ -86,7 +84,8 @@ export async function benchCatalogServers(root = new URL("..", import.meta.url).
   try {
     console.log(
       `\n## Catalog over ${SERVERS} SDK servers × ${TOOLS} tools, +${LATENCY_MS} ms per request, ` +
-        `plus the built-in skills (${runtime()}, median (min–max) of ${RUNS}; lib: ${root})`,
+        `plus the built-in skills (${runtime()}, median (min–max) of ${RUNS}; lib: ${root}; ` +
+        `servers: ${remote.where})`,
     );
     const floor = await timed(() =>
       Promise.all(
@@ -103,7 +102,7 @@ export async function benchCatalogServers(root = new URL("..", import.meta.url).
     const sdk = await timed(() => Promise.all(urls.map(sdkList)));
     await lib.createCatalog({ resolver: builtin }); // the built-ins' first parse, once per process
     const registry = await registryOf();
-    let before = requests();
+    let before = await requests();
     // Cold: every server discovered again (discoveryMaxAgeMs 0), as with nothing cached.
     const cold = await timed(async () => {
       const catalog = await lib.createCatalog({
@@ -116,11 +115,12 @@ export async function benchCatalogServers(root = new URL("..", import.meta.url).
       if (catalog.entries.length < SERVERS * TOOLS) throw new Error("tools missing");
       catalog.dispose();
     });
-    const coldRequests = (requests() - before) / RUNS;
+    const coldRequests = (await requests() - before) / RUNS;
     // One more cold build, traced: each server's requests as they reached the proxy, in ms from
     // the build's start (arrival→answer), to show the round trips on the critical path.
-    tracing = true;
-    const t0 = performance.now();
+    await remote.tracing(true);
+    const now = () => performance.timeOrigin + performance.now();
+    const t0 = now();
     const traced = await lib.createCatalog({
       resolver: builtin,
       registry,
@@ -128,9 +128,10 @@ export async function benchCatalogServers(root = new URL("..", import.meta.url).
       discoveryMaxAgeMs: 0,
       follow: false,
     });
-    const t1 = performance.now();
+    const t1 = now();
     traced.dispose();
-    tracing = false;
+    await remote.tracing(false);
+    const trace = await remote.trace();
     const at = (t: number) => (t - t0).toFixed(0);
     const firstArrival = Math.min(...trace.flat().map((r) => r.arrived));
     const lastAnswer = Math.max(...trace.flat().map((r) => r.answered));
@@ -145,11 +146,11 @@ export async function benchCatalogServers(root = new URL("..", import.meta.url).
       );
     }
     (await lib.createCatalog({ resolver: builtin, registry, follow: false })).dispose();
-    before = requests();
+    before = await requests();
     const warm = await timed(async () =>
       (await lib.createCatalog({ resolver: builtin, registry, follow: false })).dispose()
     );
-    const warmRequests = (requests() - before) / RUNS;
+    const warmRequests = (await requests() - before) / RUNS;
     console.log(`one-request floor (1 POST per server, parallel)  ${show(floor)}`);
     console.log(`SDK Client connect + listTools, parallel         ${show(sdk)}`);
     console.log(
@@ -227,7 +228,7 @@ export async function benchCatalogServers(root = new URL("..", import.meta.url).
     served.dispose();
     await team.dispose();
   } finally {
-    await Promise.all([...proxies, ...servers, skills].map((s) => s.close()));
+    await Promise.all([remote, skills].map((s) => s.close()));
   }
 }
 

@@ -1,7 +1,8 @@
 // Round trips and time over 8 servers, each behind 50 ms of added latency per request, measured
 // side by side with the official SDK (in parallel and one after another) and LangChain's
 // MultiServerMCPClient: cold connect + listTools (era unknown, era known), a 2026-07-28 server,
-// the cold "skill only on the 6th of 8 servers" resolve, and requests per warm resolve.
+// the cold "skill only on the 6th of 8 servers" resolve, and requests per warm resolve. The SDK
+// servers run in a child process (bench/_remote.ts; BENCH_SERVERS=in-process for this one).
 
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -13,8 +14,8 @@ import type { ServerHint } from "../lib/mcp/client/connect_options.ts";
 import { createMcpSkillSource } from "../lib/resolve/mcp_source.ts";
 import { createResolver } from "../lib/resolve/resolver.ts";
 import { serveSkills } from "../lib/server/mod.ts";
-import { startSdkServer } from "../test/mcp/_servers.ts";
 import { delayed } from "./_latency.ts";
+import { startRemoteServers } from "./_remote.ts";
 import { fmt, quantile, runtime } from "./_stats.ts";
 
 const SERVERS = 8;
@@ -36,13 +37,13 @@ async function median(runs: number, fn: () => Promise<unknown>): Promise<number>
 
 /** Median time, requests per server per run, and the time in round trips of LATENCY_MS. */
 async function measure(
-  counter: () => number,
+  counter: () => number | Promise<number>,
   fn: () => Promise<unknown>,
   runs = RUNS,
 ): Promise<{ ms: number; perServer: number; trips: number }> {
-  const before = counter();
+  const before = await counter();
   const ms = await median(runs, fn);
-  const perServer = (counter() - before) / runs / SERVERS;
+  const perServer = (await counter() - before) / runs / SERVERS;
   return { ms, perServer, trips: ms / LATENCY_MS };
 }
 
@@ -60,25 +61,24 @@ async function sdkClient(url: string): Promise<Client> {
 }
 
 export async function benchMcpTools(): Promise<void> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: SERVERS },
-      (_, i) =>
-        startSdkServer({ json: true, tools: 20, skills: { [`skill-${i}`]: skill(`skill-${i}`) } }),
-    ),
-  );
-  const proxies = await Promise.all(servers.map((s) => delayed(s.url, LATENCY_MS)));
-  const urls = proxies.map((p) => p.url);
+  const remote = await startRemoteServers({
+    count: SERVERS,
+    latencyMs: LATENCY_MS,
+    server: { json: true, tools: 20 },
+    skills: Array.from({ length: SERVERS }, (_, i) => ({ [`skill-${i}`]: skill(`skill-${i}`) })),
+  });
+  const urls = remote.urls;
   const modern = await serveSkills({});
   const modernProxies = await Promise.all(urls.map(() => delayed(modern.url, LATENCY_MS)));
-  const total = () => servers.reduce((n, s) => n + s.requests.length, 0);
+  const total = () => remote.requests();
   let modernRequests = 0;
   const tools = (n: number, what: string) => {
     if (n !== SERVERS * 22) throw new Error(`${what}: ${n} tools`);
   };
   try {
     console.log(
-      `\n## ${SERVERS} servers, +${LATENCY_MS} ms per request (${runtime()}, median of ${RUNS})`,
+      `\n## ${SERVERS} servers, +${LATENCY_MS} ms per request (${runtime()}, median of ${RUNS}; ` +
+        `servers: ${remote.where})`,
     );
     const floor = await measure(
       total,
@@ -132,6 +132,11 @@ export async function benchMcpTools(): Promise<void> {
       tools(lists.flat().length, "sdk");
     });
     row("SDK Client, in parallel", sdkParallel, known.ms);
+    console.log(
+      `load ${SERVERS * 22} tools cold, skillmux ÷ SDK in parallel: ${
+        (unknown.ms / sdkParallel.ms).toFixed(2)
+      } (era unknown), ${(known.ms / sdkParallel.ms).toFixed(2)} (era known); target ≤ 0.65`,
+    );
     const langchain = await measure(total, async () => {
       const client = new MultiServerMCPClient({
         mcpServers: Object.fromEntries(
@@ -218,9 +223,9 @@ export async function benchMcpTools(): Promise<void> {
     const sources = urls.map((url, i) => createMcpSkillSource({ name: `s${i}`, url }));
     const resolver = createResolver({ sources: [sources] });
     await resolver.resolve("skill-5");
-    const before = total();
+    const before = await total();
     const warm = await median(10, () => resolver.resolve("skill-5"));
-    const perResolve = (total() - before) / 10;
+    const perResolve = (await total() - before) / 10;
     const last = await resolver.resolve("skill-5");
     console.log(`\n## MCP skill source, ${SERVERS} servers, +${LATENCY_MS} ms per request`);
     console.log(
@@ -242,6 +247,6 @@ export async function benchMcpTools(): Promise<void> {
     );
     await Promise.all([...sources, ...withDead].map((s) => s.dispose()));
   } finally {
-    await Promise.all([...proxies, ...modernProxies, ...servers, modern].map((s) => s.close()));
+    await Promise.all([remote, ...modernProxies, modern].map((s) => s.close()));
   }
 }
