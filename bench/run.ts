@@ -24,6 +24,7 @@ await benchCatalogServers();
 if (!("Deno" in globalThis)) {
   await (await import("./bundle.ts")).benchBundle();
   await (await import("./big_list.ts")).benchBigList();
+  await (await import("./index_store.ts")).benchIndexStore();
   (await import("./cold_import.ts")).benchColdImport();
   await (await import("./cold_connect.ts")).benchColdConnect();
   await (await import("./multiuser.ts")).benchMultiUser(); // needs redis-server

@@ -3,12 +3,14 @@
 // settles the same raw entries again; refresh collects anew. Readers always see one whole state.
 
 import { createMemoryStorage } from "../storage/memory.ts";
+import type { Storage } from "../storage/types.ts";
 import type { Resolution } from "../resolve/types.ts";
 import { encoder, sha256Digest } from "../skill/_text.ts";
 import { alternates, collect, type CollectSources, type RawEntry } from "./_collect.ts";
 import { lineDiff } from "./_diff.ts";
 import { IdTable } from "./_ids.ts";
 import { type IndexSegment, sharedKeywordIndex } from "./_keyword_index.ts";
+import { loadSegments, saveSegments } from "./_index_store.ts";
 import { entryLine, renderLines, renderWithin } from "./_render.ts";
 import {
   type ApprovalItem,
@@ -162,12 +164,11 @@ function segmentsOf(
     if (group) group.push(x);
     else bySource.set(x.entry.source, [x]);
   }
+  const keyOf = (x: { entry: CatalogEntry; raw: RawEntry }) =>
+    x.raw.indexKey ?? JSON.stringify(documentOf(x));
   return [...bySource].map(([source, group]) => ({
-    key: `${source}\n${
-      group.map((x) =>
-        `${x.entry.id}\u0000${intern(x.raw.indexKey ?? JSON.stringify(documentOf(x)))}`
-      ).join("\n")
-    }`,
+    key: `${source}\n${group.map((x) => `${x.entry.id}\u0000${intern(keyOf(x))}`).join("\n")}`,
+    stableKey: () => `${source}\n${group.map((x) => `${x.entry.id}\u0000${keyOf(x)}`).join("\n")}`,
     documents: () => group.map(documentOf),
   }));
 }
@@ -177,6 +178,7 @@ async function settle(
   raws: RawEntry[],
   collected: CatalogDiagnostic[],
   store: ApprovalStore,
+  indexStorage: Storage | undefined,
 ): Promise<Settled> {
   const ids = new IdTable();
   const idOf = new Map<RawEntry, string>();
@@ -244,7 +246,10 @@ async function settle(
     sorted.filter((x) => x.entry.approval === "approved").map((x) => [x.entry.id, x]),
   );
   const entries = [...usable.values()].map((x) => x.entry);
-  const index = sharedKeywordIndex(segmentsOf(usable.values()));
+  const segments = segmentsOf(usable.values());
+  const unsaved = indexStorage && await loadSegments(segments, indexStorage);
+  const index = sharedKeywordIndex(segments);
+  if (unsaved && indexStorage) await saveSegments(unsaved, indexStorage);
   const lines = sorted.map(({ entry }) => `${entry.id} ${entry.digest} ${entry.approval}`);
   const version = await sha256Digest(encoder.encode(lines.join("\n")));
   held.sort((a, b) => (a.entry.id < b.entry.id ? -1 : 1));
@@ -255,6 +260,7 @@ async function settle(
 class LiveCatalog implements Catalog {
   #sources: CollectSources;
   #store: ApprovalStore;
+  #indexStorage: Storage | undefined;
   #state!: Settled;
   #building: Promise<void> | undefined;
   #dirty = false;
@@ -276,6 +282,7 @@ class LiveCatalog implements Catalog {
       timeoutMs: options.timeoutMs ?? 10_000,
     };
     this.#store = createApprovalStore(options.approvals ?? { storage: createMemoryStorage() });
+    this.#indexStorage = options.indexStorage;
     const registry = options.registry;
     if (registry && options.follow !== false) {
       this.#unsubscribe = registry.onChange((change) => {
@@ -368,13 +375,15 @@ class LiveCatalog implements Catalog {
         this.#dirty = false;
         const diagnostics: CatalogDiagnostic[] = [];
         const raws = await collect({ ...this.#sources, signal: options.signal }, diagnostics);
-        let state = await settle(raws, diagnostics, this.#store);
+        let state = await settle(raws, diagnostics, this.#store, this.#indexStorage);
         const resolver = this.#sources.resolver;
         const shadowed = state.held.map((h) => state.all.get(h.entry.id)?.raw)
           .filter((r): r is RawEntry => r?.kind === "skill" && (r.shadows?.length ?? 0) > 0);
         if (resolver && shadowed.length > 0) {
           const extra = await alternates(resolver, shadowed, diagnostics, options.signal);
-          if (extra.length > 0) state = await settle([...raws, ...extra], diagnostics, this.#store);
+          if (extra.length > 0) {
+            state = await settle([...raws, ...extra], diagnostics, this.#store, this.#indexStorage);
+          }
         }
         this.#state = state;
       } while (this.#dirty);
@@ -397,7 +406,12 @@ class LiveCatalog implements Catalog {
       };
     });
     await this.#store.approve(items);
-    this.#state = await settle(this.#state.raws, this.#state.collected, this.#store);
+    this.#state = await settle(
+      this.#state.raws,
+      this.#state.collected,
+      this.#store,
+      this.#indexStorage,
+    );
   }
 
   async loadSkill(id: string, options: { signal?: AbortSignal } = {}): Promise<Resolution> {

@@ -25,6 +25,20 @@ export interface Corpus {
 }
 
 type FieldTermData = Map<number, Map<number, number>>;
+
+/** minisearch's state, as its `loadJS` sets it (7.2.0). */
+const STATE = [
+  "_documentCount",
+  "_nextId",
+  "_idToShortId",
+  "_fieldIds",
+  "_avgFieldLength",
+  "_dirtCount",
+  "_index",
+  "_documentIds",
+  "_fieldLength",
+  "_storedFields",
+] as const;
 type Result = { score: number; terms: string[]; match: Record<string, string[]> };
 type BM25 = { k: number; b: number; d: number };
 
@@ -98,6 +112,25 @@ export class CorpusSearch<T> extends MiniSearch<T> implements CorpusSegment {
       }
       return results;
     };
+  }
+
+  /**
+   * An index saved with `JSON.stringify(index)` (minisearch's own form), loaded as a corpus
+   * segment. minisearch's `loadJS` makes a plain MiniSearch; its state moves into a new
+   * CorpusSearch built with the same options. Throws on data minisearch refuses.
+   */
+  static fromJS<T>(js: unknown, options: Options<T>): CorpusSearch<T> {
+    // loadJS (loadJSON without the JSON.parse) is public but left out of minisearch's types.
+    const load = (MiniSearch as unknown as {
+      loadJS(js: unknown, options: Options<T>): MiniSearch<T>;
+    }).loadJS;
+    const plain = load.call(MiniSearch, js, options);
+    const segment = new CorpusSearch<T>(options);
+    for (const field of STATE) {
+      (segment as unknown as Record<string, unknown>)[field] =
+        (plain as unknown as Record<string, unknown>)[field];
+    }
+    return segment;
   }
 
   /** How many of this segment's documents hold `term` in field `fieldId`. */

@@ -34,7 +34,7 @@ const SEARCH = {
 /** One segment's indexes: the documents, and each keyword line on its own. */
 interface Segment {
   search: CorpusSearch<Row>;
-  lines: CorpusSearch<{ id: number; owner: string; text: string }>;
+  lines: CorpusSearch<Line>;
   byId: Map<string, KeywordDocument>;
   /** Evidence fields, built on a document's first hit. */
   fields: Map<string, EvidenceFields>;
@@ -47,23 +47,28 @@ export function indexedDocuments(): number {
   return documentsIndexed;
 }
 
+const SEARCH_OPTIONS = {
+  idField: "id",
+  fields: [...FIELDS],
+  tokenize,
+  processTerm: normalizeTerm,
+  searchOptions: { ...SEARCH, boost: BOOST },
+};
+const LINE_OPTIONS = {
+  idField: "id",
+  fields: ["text"],
+  storeFields: ["owner"],
+  tokenize,
+  processTerm: normalizeTerm,
+  searchOptions: SEARCH,
+};
+
+type Line = { id: number; owner: string; text: string };
+
 function buildSegment(documents: readonly KeywordDocument[]): Segment {
   documentsIndexed += documents.length;
-  const search = new CorpusSearch<Row>({
-    idField: "id",
-    fields: [...FIELDS],
-    tokenize,
-    processTerm: normalizeTerm,
-    searchOptions: { ...SEARCH, boost: BOOST },
-  });
-  const lines = new CorpusSearch<{ id: number; owner: string; text: string }>({
-    idField: "id",
-    fields: ["text"],
-    storeFields: ["owner"],
-    tokenize,
-    processTerm: normalizeTerm,
-    searchOptions: SEARCH,
-  });
+  const search = new CorpusSearch<Row>(SEARCH_OPTIONS);
+  const lines = new CorpusSearch<Line>(LINE_OPTIONS);
   let n = 0;
   lines.addAll(
     documents.flatMap((d) => (d.keywords ?? []).map((text) => ({ id: n++, owner: d.id, text }))),
@@ -76,9 +81,59 @@ function buildSegment(documents: readonly KeywordDocument[]): Segment {
     tags: (d.tags ?? []).join(" "),
     keywords: (d.keywords ?? []).join("\n"),
   })));
-  // Evidence fields are built on a document's first hit: most documents of a large catalog never
-  // rank near the top, and tokenizing them all again would double the build.
+  return segmentOf(search, lines, documents);
+}
+
+// Evidence fields are built on a document's first hit: most documents of a large catalog never
+// rank near the top, and tokenizing them all again would double the build.
+function segmentOf(
+  search: CorpusSearch<Row>,
+  lines: CorpusSearch<Line>,
+  documents: readonly KeywordDocument[],
+): Segment {
   return { search, lines, byId: new Map(documents.map((d) => [d.id, d])), fields: new Map() };
+}
+
+/** A segment as saved between processes: its two minisearch indexes, in minisearch's form. */
+export interface SavedSegment {
+  search: unknown;
+  lines: unknown;
+}
+
+/** The saved form of the segment built under `key` in this process, if there is one. */
+export function savedSegment(key: string): SavedSegment | undefined {
+  const segment = built.get(key);
+  return segment && { search: segment.search.toJSON(), lines: segment.lines.toJSON() };
+}
+
+/** Whether this process holds the segment of `key` (nothing to load). */
+export function hasSegment(key: string): boolean {
+  return built.has(key);
+}
+
+/**
+ * Take a saved segment for `key` (documents `documents`) instead of indexing them. Refused
+ * (`false`, nothing kept) when it does not load or does not hold exactly these documents and
+ * their keyword lines: the caller then indexes them.
+ */
+export function adoptSegment(
+  key: string,
+  documents: readonly KeywordDocument[],
+  saved: SavedSegment,
+): boolean {
+  try {
+    const search = CorpusSearch.fromJS<Row>(saved.search, SEARCH_OPTIONS);
+    const lines = CorpusSearch.fromJS<Line>(saved.lines, LINE_OPTIONS);
+    const lineCount = documents.reduce((n, d) => n + (d.keywords?.length ?? 0), 0);
+    if (
+      search.documentCount !== documents.length || lines.documentCount !== lineCount ||
+      !documents.every((d) => search.has(d.id))
+    ) return false;
+    keep(key, segmentOf(search, lines, documents));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -139,8 +194,10 @@ export function buildKeywordIndex(documents: readonly KeywordDocument[]): Keywor
 
 /** A part of a catalog's documents (one source's), under a key that names its documents. */
 export interface IndexSegment {
-  /** Equal keys mean equal documents (ids included). */
+  /** Equal keys mean equal documents (ids included), within this process. */
   key: string;
+  /** The same across processes: what the documents are made of, spelt out. */
+  stableKey(): string;
   documents(): readonly KeywordDocument[];
 }
 
@@ -157,13 +214,22 @@ const KEEP = 256;
  */
 export function sharedKeywordIndex(segments: readonly IndexSegment[]): KeywordIndex {
   return combine(segments.map(({ key, documents }) => {
-    let segment = built.get(key);
-    if (segment) built.delete(key);
-    else segment = buildSegment(documents());
-    built.set(key, segment);
-    if (built.size > KEEP) built.delete(built.keys().next().value!);
+    const segment = built.get(key) ?? buildSegment(documents());
+    keep(key, segment);
     return segment;
   }));
+}
+
+/** Forget every segment built or loaded in this process (a test seam: a new process's start). */
+export function forgetSegments(): void {
+  built.clear();
+}
+
+/** Keep `segment` under `key` as the most recently used. */
+function keep(key: string, segment: Segment): void {
+  built.delete(key);
+  built.set(key, segment);
+  if (built.size > KEEP) built.delete(built.keys().next().value!);
 }
 
 /** Higher score first, then id: the one order of every ranking. */

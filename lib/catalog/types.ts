@@ -226,6 +226,26 @@ export interface CreateCatalogOptions {
   functions?: readonly HostFunction[];
   /** Where approvals are recorded and the policies (default: in memory, default policies). */
   approvals?: ApprovalOptions;
+  /**
+   * Where the keyword index is kept between processes (default: only in this process). Each
+   * source's part of the index is saved under the digest of its entries, so a new process whose
+   * sources did not change loads it instead of indexing every entry again (the CLI keeps it in
+   * its config folder). The newest 64 parts are kept; a storage that fails only costs the
+   * indexing.
+   *
+   * @example
+   * ```ts
+   * import { createBuiltinSource, createCatalog, createResolver } from "@skillmux/core";
+   * import { createFsStorage } from "@skillmux/core/fs";
+   *
+   * const catalog = await createCatalog({
+   *   resolver: createResolver({ sources: [createBuiltinSource()] }),
+   *   indexStorage: createFsStorage({ root: "./.skillmux-cache" }),
+   * });
+   * console.log(catalog.rank("sort a BAM file")[0].entry.id);
+   * ```
+   */
+  indexStorage?: Storage;
   /** A cached discovery older than this is refreshed by connecting, in ms (default 1 hour). */
   discoveryMaxAgeMs?: number;
   /**

@@ -6,6 +6,7 @@
  */
 
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { createCatalog } from "../catalog/catalog.ts";
 import { evaluateSelection, parseLabelledRequests } from "../catalog/evaluate.ts";
 import { createAnthropicModel, createOpenAiModel } from "../catalog/llm.ts";
@@ -45,6 +46,9 @@ export async function withCatalog<T>(
     resolver: createResolver({ sources }),
     registry: await ctx.registry(),
     approvals: { storage: createFsStorage({ root: config, private: true }) },
+    // Each command is a new process: the keyword index is kept in the config folder's cache/,
+    // so a command whose skills and servers did not change loads it instead of indexing.
+    indexStorage: createFsStorage({ root: join(config, "cache"), private: true }),
     follow: false,
   });
   try {

@@ -16,7 +16,11 @@ const docs = (extra = ""): KeywordDocument[] => [
   { id: "index", name: "index", description: "Index a sorted BAM file", tags: ["bam"] },
 ];
 
-const segment = (extra = "") => ({ key: `test ${extra}`, documents: () => docs(extra) });
+const segment = (extra = "") => ({
+  key: `test ${extra}`,
+  stableKey: () => `test ${extra}`,
+  documents: () => docs(extra),
+});
 
 test("the same documents are indexed once; changed documents are indexed again", () => {
   const before = indexedDocuments();

@@ -1,5 +1,7 @@
 // `skillmux catalog`, `select` and `approve` in-process, with a real MCP server and a fake LLM API.
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { openAiAnswer, startFakeLlm, startToolServer } from "../catalog/_servers.ts";
 import { cli, tempHome } from "./_helpers.ts";
@@ -47,6 +49,10 @@ test("select: keyword selection with --json, ranks best first, and the prompt", 
   assert.equal(selection.via, "keyword");
   assert.equal(selection.skills[0], "samtools");
   assert.match(prompt.system, /<skill name="samtools" source="builtin">/);
+  // The keyword index is kept for the next command, in the config folder's cache/.
+  const cache = join(home.env.XDG_CONFIG_HOME, "skillmux", "cache");
+  const saved = JSON.parse(await readFile(join(cache, "keyword-index.json"), "utf8"));
+  assert.ok(saved.length >= 1, "the built-ins' segment at least");
 });
 
 test("approve: a registered server's tool waits, is approved, then selected by the LLM", async () => {
