@@ -89,7 +89,10 @@ test.describe("playground: sign in to an OAuth-protected server", () => {
     const popup = page.waitForEvent("popup");
     await card.getByRole("button", { name: "Sign in to secure" }).click();
     const window = await popup;
-    await expect(card.getByTestId("server-ping-result")).toContainText(/\d+ tools/);
+    // After a sign-in in a popup: the token exchange and the first listing, slow under load.
+    await expect(card.getByTestId("server-ping-result")).toContainText(/\d+ tools/, {
+      timeout: 20_000,
+    });
     await expect(card.getByRole("button", { name: "Sign out of secure" })).toBeVisible();
     await expect(card.getByTestId("server-sign-in-needed")).toHaveCount(0);
     expect(window.isClosed(), "the sign-in window closed").toBe(true);
