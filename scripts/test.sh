@@ -174,20 +174,9 @@ NODE_PID=$!
 DENO_RC=0
 NO_COLOR=1 $DENO test -A --no-check --preload test/_deadline.ts "${UNIT[@]}" 2>&1 | tee -a "$LOG" ||
   DENO_RC=$?
-NODE_RC=0
-wait "$NODE_PID" || NODE_RC=$?
-NODE_PID=""
-CURRENT="Unit tests under Node"
-printf '\n=== Unit tests under Node (output of the run beside Deno)\n'
-tee -a "$LOG" <"$NODE_OUT"
-if [ "$DENO_RC" -ne 0 ] || [ "$NODE_RC" -ne 0 ]; then
-  CURRENT="Unit tests (deno exit $DENO_RC, node exit $NODE_RC)"
-  exit 1
-fi
-
-# The steps after the unit tests: Playwright in Chromium (about one core, one worker) and, beside
-# it, the notebook, the npm package, the bundle and the JSR dry run one after another (the other
-# core). The second group's output is kept and printed when Playwright is done.
+# Deno's suite ends minutes before Node's: the notebook, the npm package, the bundle and the JSR
+# dry run then start, one after another, on the core Deno leaves, beside Node's suite and then
+# Playwright's (about one core, one worker). Their output is kept and printed after Playwright.
 TAIL_OUT=$(mktemp)
 TAIL_STEP=$(mktemp)
 (
@@ -212,7 +201,18 @@ TAIL_STEP=$(mktemp)
 ) >"$TAIL_OUT" 2>&1 &
 TAIL_PID=$!
 
-step "Browser tests in Chromium (Playwright), beside the notebook, package, bundle and JSR checks"
+NODE_RC=0
+wait "$NODE_PID" || NODE_RC=$?
+NODE_PID=""
+CURRENT="Unit tests under Node"
+printf '\n=== Unit tests under Node (output of the run beside Deno)\n'
+tee -a "$LOG" <"$NODE_OUT"
+if [ "$DENO_RC" -ne 0 ] || [ "$NODE_RC" -ne 0 ]; then
+  CURRENT="Unit tests (deno exit $DENO_RC, node exit $NODE_RC)"
+  exit 1
+fi
+
+step "Browser tests in Chromium (Playwright), beside what is left of the notebook, package, bundle and JSR checks"
 PW_RC=0
 npx playwright test 2>&1 | tee -a "$LOG" || PW_RC=$?
 TAIL_RC=0
