@@ -103,16 +103,32 @@ export function optionUses(skill: Skill, entry: HelpEntry): OptionUse[] {
   return uses;
 }
 
-/** Output (stdout and stderr) of `command`, or `undefined` when its program is not installed. */
+/**
+ * How long one help command may take. cnvkit's imports (pandas, scipy, matplotlib) take 3 s on an
+ * idle machine and passed 30 s at load 9, where its help came back empty.
+ */
+const HELP_TIMEOUT_MS = 90_000;
+
+/**
+ * Output (stdout and stderr) of `command`, or `undefined` when its program is not installed.
+ * Rejects when it does not finish in time: a help cut short must not read as options missing.
+ */
 export function runHelp(command: string): Promise<string | undefined> {
   const [file, ...args] = splitCommand(command);
-  return new Promise((done) => {
+  return new Promise((done, fail) => {
     const child = execFile(
       file,
       args,
-      { timeout: 30_000, maxBuffer: 8 << 20, env: { PATH: process.env.PATH ?? "", LC_ALL: "C" } },
+      {
+        timeout: HELP_TIMEOUT_MS,
+        maxBuffer: 8 << 20,
+        env: { PATH: process.env.PATH ?? "", LC_ALL: "C" },
+      },
       (error, stdout, stderr) => {
         if ((error as NodeJS.ErrnoException | null)?.code === "ENOENT") return done(undefined);
+        if (error?.killed) {
+          return fail(new Error(`"${command}" did not finish in ${HELP_TIMEOUT_MS / 1000} s`));
+        }
         done(`${stdout}\n${stderr}`);
       },
     );

@@ -34,7 +34,9 @@ test("every built-in skill has an entry in test/builtin_help.json", () => {
 for (const [name, text] of Object.entries(BUILTIN_SKILLS)) {
   const entry = entries[name];
   if (entry === undefined) continue; // reported above
-  test(`built-in "${name}": every long option is in the program's help`, async (t) => {
+  // A few help commands at a time, each up to 90 s on a loaded machine (_help_check.ts).
+  const timeout = 300_000;
+  test(`built-in "${name}": every long option is in the program's help`, { timeout }, async (t) => {
     if (entry.package === null) return t.skip(`no Debian package: ${entry.reason}`);
     const { skill } = await parseSkill(text, { name });
     const report = await checkSkillHelp(skill, entry);
