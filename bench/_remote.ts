@@ -39,7 +39,8 @@ export function startRemoteServers(options: RemoteOptions): Promise<RemoteServer
   return process.env.BENCH_SERVERS === "in-process" ? inProcess(options) : inChild(options);
 }
 
-async function inProcess(options: RemoteOptions): Promise<RemoteServers> {
+/** The servers in this process (also what bench/_remote_child.ts runs). */
+export async function inProcess(options: RemoteOptions): Promise<RemoteServers> {
   const servers = await Promise.all(
     Array.from(
       { length: options.count },
