@@ -45,7 +45,8 @@ test(
       });
       const url = await within(printed, 20_000, "serve's URL on stdout");
       const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
-      const client = await connect({ name: "served", url });
+      // The first listing loads the built-ins in the child: 5 s (the default) is short at load 15.
+      const client = await connect({ name: "served", url }, { timeoutMs: 20_000 });
       try {
         const resources = await client.listResources();
         assert.ok(
