@@ -140,7 +140,6 @@ test("a name not written canonically, a bad file digest and a file listed twice 
     'entry 2 ("a"): files.0.digest must be sha256:<64 lowercase hex>',
     'entry 3 ("b"): the file x.py is listed twice',
     'entry 4 ("c"): the files x.py and X.py differ only in case',
-    messages[4],
+    "entry 5: Invalid type: Expected Object but received null",
   ]);
-  assert.match(messages[4], /^entry 5: [A-Z]/, "no field path for an entry that is not an object");
 });
