@@ -286,7 +286,7 @@ test("an index over 8 MiB is refused by default; refusals carry the URL", async 
   assert.ok(denied.cause instanceof Error);
 });
 
-test("a 304 with a Location is followed; a 204 that claims an encoding is refused", async () => {
+test("bodiless answers: a 304 with a Location is followed; a 204 claiming an encoding or a size is refused", async () => {
   registry.files.set("index.json", (_req, res) => {
     res.writeHead(304, { location: "/elsewhere.json" }).end();
   });
@@ -297,4 +297,9 @@ test("a 304 with a Location is followed; a 204 that claims an encoding is refuse
   });
   const error = await failure(fetchRegistryIndex({ registry: registry.url, retries: 0 }));
   assert.equal(error.code, "http");
+  registry.files.set("index.json", (_req, res) => {
+    res.writeHead(204, { "content-length": "99999999" }).end();
+  });
+  const sized = await failure(fetchRegistryIndex({ registry: registry.url, retries: 0 }));
+  assert.equal(sized.code, "too-large");
 });
