@@ -53,9 +53,17 @@ test("a lock file of another shape is refused naming the file; a missing one is 
     assert.ok(error.message.startsWith(`The lock file ${file} is not valid: `), error.message);
     assert.match(error.message, /; fix it or delete it$/);
     if (text !== "{") assert.match(error.message, /expected \{ "version": 1, "skills": \{ … \} \}/);
+    assert.ok(error.cause instanceof Error, "the parse or shape error is the cause");
   }
   await writeFile(file, '{"version":1,"skills":{"b":{"name":"b"},"a":{"name":"a"}}}');
   assert.deepEqual((await readLockFile(dir)).map((e) => e.name), ["a", "b"]);
+  // A lock that cannot be read (here a folder) is an error, not an empty lock.
+  const unreadable = join(root, "unreadable");
+  await mkdir(join(unreadable, "skillmux-lock.json"), { recursive: true });
+  await assert.rejects(
+    readLockFile(unreadable),
+    (e: unknown) => (e as { code?: string }).code === "EISDIR",
+  );
 });
 
 test("the lock is written sorted by name, as version 1, one entry per skill", async () => {
@@ -92,4 +100,5 @@ test("the registry: SKILLMUX_REGISTRY first, then config.toml, which must hold a
   const broken = await failure(defaultRegistry(dir, {}));
   assert.equal(broken.code, "config");
   assert.ok(broken.message.startsWith(`${file} is not valid TOML: `), broken.message);
+  assert.ok(broken.cause instanceof Error, "the TOML error is the cause");
 });

@@ -5,7 +5,7 @@
 // makes an update, and uninstall reports what it removes. Through the public "./install" entry
 // against a real registry on 127.0.0.1 (./_registry.ts) and a real community folder.
 import assert from "node:assert/strict";
-import { readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import {
@@ -96,7 +96,11 @@ test("a supporting file that changed under the same version makes an update", as
   };
   setIndex(registry, [await entry("print(1)\n")]);
   await installSkills(["pdf-tools"], options());
-  assert.deepEqual(actions(await updateSkills([], options())), ["pdf-tools:unchanged"]);
+  const unchanged = await updateSkills([], options());
+  assert.deepEqual(unchanged.changes.map((c) => [c.action, c.path]), [[
+    "unchanged",
+    "pdf-tools/SKILL.md",
+  ]]);
   setIndex(registry, [await entry("print(2)\n")]);
   assert.deepEqual(actions(await updateSkills([], options())), ["pdf-tools:update"]);
   const lock = await readLockFile(dir);
@@ -124,4 +128,68 @@ test("uninstall reports the version and path it removes; a folder copy without a
   const done = await uninstallSkills(["kraken2", "bracken"], { communityDir: dir });
   assert.equal(done.dryRun, false);
   assert.deepEqual(await readdir(dir), ["skillmux-lock.json"]);
+});
+
+test("a locked skill whose files are gone is uninstalled: empty path, lock entry dropped", async () => {
+  setIndex(registry, [await publish(registry, "kraken2", "2")]);
+  await installSkills(["kraken2"], options());
+  await rm(join(dir, "kraken2.md"));
+  const result = await uninstallSkills(["kraken2"], { communityDir: dir });
+  assert.deepEqual(result.changes, [{ name: "kraken2", action: "uninstall", from: "2", path: "" }]);
+  assert.deepEqual(await readLockFile(dir), []);
+});
+
+test("update goes through the lock's skills by name, whatever order the file has", async () => {
+  setIndex(registry, [await publish(registry, "zeta", "1"), await publish(registry, "alpha", "1")]);
+  await installSkills(["zeta", "alpha"], options());
+  const file = join(dir, "skillmux-lock.json");
+  const lock = JSON.parse(await readFile(file, "utf8"));
+  const { alpha, zeta } = lock.skills;
+  await writeFile(file, JSON.stringify({ version: 1, skills: { zeta, alpha } }));
+  const result = await updateSkills([], { ...options(), dryRun: true });
+  assert.deepEqual(actions(result), ["alpha:unchanged", "zeta:unchanged"]);
+  assert.deepEqual(result.changes.map((c) => c.path), ["alpha.md", "zeta.md"]);
+  assert.equal("files" in (await readLockFile(dir))[0], false, "a single file records no files");
+});
+
+test("each refusal names its skill, and the registry where it looked", async () => {
+  const failure = async (promise: Promise<unknown>) => {
+    const error = await promise.then(() => undefined, (e) => e);
+    assert.ok(isInstallError(error), `not an InstallError: ${error}`);
+    return error as InstallError;
+  };
+  setIndex(registry, [await publish(registry, "kraken2", "1")]);
+  const missing = await failure(installSkills(["nope"], options()));
+  assert.deepEqual([missing.code, missing.skill, missing.url], [
+    "not-found",
+    "nope",
+    `${registry.url}index.json`,
+  ]);
+  const notLocked = await failure(updateSkills(["kraken2"], options()));
+  assert.deepEqual([notLocked.code, notLocked.skill, notLocked.message], [
+    "not-installed",
+    "kraken2",
+    'Skill "kraken2" was not installed from a registry (it is not in the lock file); use skill install',
+  ]);
+  const absent = await failure(uninstallSkills(["kraken2"], { communityDir: dir }));
+  assert.deepEqual([absent.code, absent.skill], ["not-installed", "kraken2"]);
+
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, "kraken2.md"), "mine");
+  const foreign = await failure(installSkills(["kraken2"], options()));
+  assert.deepEqual([foreign.code, foreign.skill], ["conflict", "kraken2"]);
+  await installSkills(["kraken2"], { ...options(), force: true });
+  await writeFile(join(dir, "kraken2.md"), "edited");
+  const edited = await failure(updateSkills(["kraken2"], options()));
+  assert.deepEqual([edited.code, edited.skill, edited.message], [
+    "conflict",
+    "kraken2",
+    'Skill "kraken2" (kraken2.md) was changed since it was installed; use --force ' +
+    "(force: true) to replace your changes",
+  ]);
+
+  const badName = await failure(installSkills(["../x"], options()));
+  assert.equal(badName.code, "invalid-name");
+  assert.ok(badName.cause instanceof Error, "the name check's error is the cause");
+  assert.equal(badName.message, (badName.cause as Error).message);
 });

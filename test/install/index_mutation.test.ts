@@ -106,3 +106,40 @@ test("a name listed twice names both entries; a third listing names its own only
     `"kraken2" is listed more than once (entries 3)${tail}`,
   ]);
 });
+
+test("an index that is not UTF-8 is not JSON; each refusal names the index URL", async () => {
+  registry.files.set("index.json", (_req, res) => {
+    res.writeHead(200).end(Buffer.from('{"skills":[],"note":"caf\xe9"}', "latin1"));
+  });
+  const url = `${registry.url}index.json`;
+  const bytes = await fetchRegistryIndex({ registry: registry.url, retries: 0 }).catch((e) => e);
+  assert.deepEqual([bytes.code, bytes.url, bytes.message], [
+    "invalid-index",
+    url,
+    `The registry index ${url} is not valid JSON`,
+  ]);
+  assert.ok(bytes.cause instanceof Error);
+  registry.files.set("index.json", "[]");
+  const shape = await fetchRegistryIndex({ registry: registry.url, retries: 0 }).catch((e) => e);
+  assert.deepEqual([shape.code, shape.url], ["invalid-index", url]);
+});
+
+test("a name not written canonically, a bad file digest and a file listed twice are problems", async () => {
+  const ok = await publish(registry, "kraken2", "1");
+  const file = (path: string, digest = `sha256:${HEX}`) => ({ path, url: "f", digest });
+  const { names, messages } = await indexOf([
+    { ...ok, name: "Kraken2" },
+    { ...ok, name: "a", files: [file("x.py", "sha256:0")] },
+    { ...ok, name: "b", files: [file("x.py"), file("x.py")] },
+    { ...ok, name: "c", files: [file("x.py"), file("X.py")] },
+    null,
+  ]);
+  assert.deepEqual(names, []);
+  assert.deepEqual(messages, [
+    'entry 1: the name "Kraken2" must be written "kraken2"',
+    'entry 2 ("a"): files.0.digest must be sha256:<64 lowercase hex>',
+    'entry 3 ("b"): the file x.py is listed twice',
+    'entry 4 ("c"): the files x.py and X.py differ only in case',
+    "entry 5: Invalid type: Expected Object but received null",
+  ]);
+});

@@ -123,4 +123,39 @@ test("a skill document that is not UTF-8 is refused", async () => {
     error.message,
     /^Skill "kraken2" from http:\/\/127\.0\.0\.1:\d+\/index\.json is not UTF-8$/,
   );
+  assert.equal(error.skill, "kraken2");
+});
+
+test("download refusals name the skill: a bad URL, a missing document, a wrong digest, a bad document", async () => {
+  const ok = await publish(registry, "kraken2", "1");
+  setIndex(registry, [{ ...ok, url: "http://[::1" }]);
+  const badUrl = await failure(installSkills(["kraken2"], options()));
+  assert.deepEqual([badUrl.code, badUrl.skill, badUrl.message], [
+    "invalid-index",
+    "kraken2",
+    'Skill "kraken2": the skill document has a bad URL',
+  ]);
+  setIndex(registry, [{ ...ok, url: "skills/gone.md" }]);
+  const gone = await failure(installSkills(["kraken2"], options()));
+  assert.deepEqual([gone.code, gone.skill], ["not-found", "kraken2"]);
+  assert.match(gone.message, /^Cannot download the skill document of skill "kraken2": http:/);
+
+  const entry = await folderSkill("pdf-tools", "1");
+  registry.files.set("pkg/pdf-tools/run.py", "print('evil')\n");
+  setIndex(registry, [entry]);
+  const digest = await failure(installSkills(["pdf-tools"], options()));
+  assert.deepEqual([digest.skill, digest.url], [
+    "pdf-tools",
+    `${registry.url}pkg/pdf-tools/run.py`,
+  ]);
+
+  const broken = "---\nname: kraken2\n---\n";
+  setIndex(registry, [await publish(registry, "kraken2", "1", broken)]);
+  const parse = await failure(installSkills(["kraken2"], options()));
+  assert.deepEqual([parse.code, parse.skill], ["invalid-skill", "kraken2"]);
+  assert.match(parse.message, /^Cannot parse skill "kraken2" \(skills\/kraken2\.md\): /);
+  assert.ok(parse.cause instanceof Error);
+  setIndex(registry, [await publish(registry, "kraken2", "1", skillText("other"))]);
+  const named = await failure(installSkills(["kraken2"], options()));
+  assert.deepEqual([named.code, named.skill], ["invalid-skill", "kraken2"]);
 });

@@ -3,9 +3,15 @@
 // `limit`), equal scores ordered by name, and a registry entry keeps its version. Through the
 // public "./install" entry against a real registry on 127.0.0.1 (./_registry.ts).
 import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { searchSkills } from "../../lib/install/mod.ts";
-import { publish, setIndex, startRegistry, type TestRegistry } from "./_registry.ts";
+import { createResolver } from "../../lib/resolve/resolver.ts";
+import { createStorageSource } from "../../lib/resolve/storage_source.ts";
+import { createFsStorage } from "../../lib/storage/fs.ts";
+import { publish, setIndex, skillText, startRegistry, type TestRegistry } from "./_registry.ts";
 
 let registry: TestRegistry;
 before(async () => {
@@ -32,4 +38,28 @@ test("registry only: problems as diagnostics, 20 hits by default, ties by name",
   assert.equal(all.hits.length, 25);
   const none = await searchSkills("align reads", {});
   assert.deepEqual(none, { hits: [], diagnostics: [] });
+});
+
+test("local sources: their diagnostics name the source; a cancelled listing is a local diagnostic", async () => {
+  const root = await mkdtemp(join(tmpdir(), "skillmux-search-"));
+  try {
+    await writeFile(join(root, "broken.md"), "---\nname: broken\n---\n");
+    await writeFile(join(root, "aligner.md"), skillText("aligner", "align reads"));
+    const resolver = createResolver({
+      sources: [createStorageSource({ label: "community", storage: createFsStorage({ root }) })],
+    });
+    const found = await searchSkills("align reads testing", { resolver });
+    assert.deepEqual(found.hits.map((h) => [h.name, h.source]), [["aligner", "community"]]);
+    assert.equal(found.diagnostics.length, 1);
+    assert.match(found.diagnostics[0], /^community: .*broken/);
+
+    const reason = new Error("stopped by the caller");
+    const cancelled = await searchSkills("align reads", {
+      resolver,
+      signal: AbortSignal.abort(reason),
+    });
+    assert.deepEqual(cancelled, { hits: [], diagnostics: ["local: stopped by the caller"] });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 });
