@@ -60,7 +60,9 @@ test("an abort settles at once and sends tasks/cancel", async () => {
     },
   });
   const error = await pending.catch((e) => e);
-  assert.equal(error.name, "AbortError");
+  // Once (1 of 8 full runs) this settled without an error in 40 ms: say what came back.
+  assert.equal(error?.name, "AbortError", `settled with ${JSON.stringify(error)?.slice(0, 500)}`);
+  assert.notEqual(taskId, "", "a task was created");
   let status = "";
   for (let i = 0; i < 50 && status !== "cancelled"; i++) {
     status = String((await client.request("tasks/get", { taskId })).status);
