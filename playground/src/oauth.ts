@@ -17,6 +17,8 @@ import { signInPopupUrl } from "./popup_url.ts";
 
 const CHANNEL = "skillmux-oauth";
 const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
+/** How long a closed popup's redirect may still be on its way before the sign-in fails. */
+const CLOSED_GRACE_MS = 2_000;
 
 /** Registrations and tokens, per MCP server, in IndexedDB, sealed. */
 const sealed = createOAuthStore(createIndexedDbStorage({ dbName: "skillmux-oauth" }), {
@@ -86,14 +88,23 @@ function redirectFor(state: string | null, popup: Window): Promise<URL> {
   const channel = new BroadcastChannel(CHANNEL);
   let timer: ReturnType<typeof setInterval> | undefined;
   const started = Date.now();
+  let closedAt: number | undefined;
   return new Promise<URL>((resolve, reject) => {
     channel.onmessage = (event) => {
       const url = new URL(String(event.data));
       if (url.searchParams.get("state") === state) resolve(url);
     };
     timer = setInterval(() => {
-      if (popup.closed) reject(new Error("The sign-in window was closed before it finished"));
-      else if (Date.now() - started > SIGN_IN_TIMEOUT_MS) reject(new Error("The sign-in timed out"));
+      if (popup.closed) {
+        // The popup posts the redirect and closes at once: its message can arrive after the
+        // window reads as closed (a successful sign-in was once reported as closed early).
+        closedAt ??= Date.now();
+        if (Date.now() - closedAt >= CLOSED_GRACE_MS) {
+          reject(new Error("The sign-in window was closed before it finished"));
+        }
+      } else if (Date.now() - started > SIGN_IN_TIMEOUT_MS) {
+        reject(new Error("The sign-in timed out"));
+      }
     }, 400);
   }).finally(() => {
     clearInterval(timer);
