@@ -82,7 +82,7 @@ export async function loadSegments(
   const known = savedIn(storage);
   wanted.forEach((w, i) => found[i] && known.add(w.segment.key));
   if (found.some(Boolean)) {
-    await remember(storage, wanted.filter((_, i) => found[i]).map((w) => w.key), []);
+    await remember(storage, wanted.filter((_, i) => found[i]).map((w) => w.key), false);
   }
   return wanted.filter((_, i) => !found[i]);
 }
@@ -99,11 +99,14 @@ export async function saveSegments(stored: readonly StoredSegment[], storage: St
       savedIn(storage).add(segment.key);
     } catch { /* not saved: the next process indexes it again */ }
   }
-  if (written.length > 0) await remember(storage, written, written);
+  if (written.length > 0) await remember(storage, written, true);
 }
 
-/** Move `used` to the end of the list (adding `added`), and delete what falls past KEEP. */
-async function remember(storage: Storage, used: string[], added: string[]): Promise<void> {
+/**
+ * Move `used` to the end of the list (adding those not in it when `add`: they were just saved),
+ * and delete what falls past KEEP.
+ */
+async function remember(storage: Storage, used: string[], add: boolean): Promise<void> {
   try {
     const text = await storage.get(LIST);
     const parsed: unknown = text === undefined ? [] : JSON.parse(text);
@@ -112,7 +115,7 @@ async function remember(storage: Storage, used: string[], added: string[]): Prom
     const known = new Set(before);
     const list = [
       ...before.filter((k) => !used.includes(k)),
-      ...used.filter((k) => known.has(k) || added.includes(k)),
+      ...used.filter((k) => add || known.has(k)),
     ];
     const dropped = list.splice(0, Math.max(0, list.length - KEEP));
     await storage.set(LIST, JSON.stringify(list));
