@@ -115,13 +115,18 @@ const out = `reports/mutation/${scope}`;
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
-  testRunner: "tap",
+  // The tap runner, each mutant's test files fastest first (scripts/stryker_fast_first.mjs).
+  testRunner: "tap-fast-first",
   tap: {
     testFiles: tests,
     nodeArgs: ["--import", "tsx", "--test-reporter=tap"],
     forceBail: true,
   },
-  plugins: ["@stryker-mutator/tap-runner"],
+  plugins: [
+    "@stryker-mutator/tap-runner",
+    "./scripts/stryker_fast_first.mjs",
+    "./scripts/stryker_mutant_log.mjs",
+  ],
   mutate,
   // Per test file: the tap runner records which mutants each file ran, so a mutant runs only the
   // files that reached it. It files module-level code under the file that loaded it too (no
@@ -133,12 +138,18 @@ export default {
   // A timeout counts as killed; on a loaded machine a passing file can stall for seconds, so the
   // margin stays wide rather than turn stalls into kills.
   timeoutMS: 10_000,
+  // Stryker times a mutant as a whole (this factor times the sum of its files' initial times, plus
+  // timeoutMS); a survivor runs every file that reaches it, and under load their sum outgrows
+  // 1.5 times the initial one (seen: false timeouts at 3 test processes). The runner's own limit
+  // per file (scripts/stryker_fast_first.mjs) ends a hanging file sooner.
+  timeoutFactor: 3,
   ignorePatterns: ["dist", "playground", "reports", "test-results", "playwright-report", "bench"],
   tempDirName: ".stryker-tmp",
   cleanTempDir: true,
   incremental: process.env.MUTATE_INCREMENTAL === "1",
   incrementalFile: `${out}/incremental.json`,
-  reporters: ["clear-text", "progress", "html", "json"],
+  reporters: ["clear-text", "progress", "html", "json", "mutant-log"],
+  mutantLog: { fileName: `${out}/mutants.jsonl` },
   htmlReporter: { fileName: `${out}/index.html` },
   jsonReporter: { fileName: `${out}/mutation.json` },
   clearTextReporter: { allowColor: false, logTests: false },

@@ -28,7 +28,15 @@ const TARGET = 85;
 
 const args = process.argv.slice(2);
 const incremental = args.includes("--incremental");
-const asked = args.filter((a) => !a.startsWith("--"));
+// `--mutate <globs>`: only these files of the scope (Stryker's own option), e.g. to finish a run
+// that was stopped, with the files its mutants.jsonl shows done left out.
+const mutateAt = args.indexOf("--mutate");
+const only = mutateAt >= 0 ? args[mutateAt + 1] : undefined;
+if (mutateAt >= 0 && (only === undefined || only.startsWith("--"))) {
+  console.error("mutate: --mutate needs a comma-separated list of files or globs");
+  process.exit(2);
+}
+const asked = args.filter((a, i) => !a.startsWith("--") && (mutateAt < 0 || i !== mutateAt + 1));
 for (const scope of asked) {
   if (!ALL.includes(scope)) {
     console.error(`mutate: unknown scope "${scope}"; expected one of ${ALL.join(", ")}`);
@@ -75,6 +83,7 @@ for (const scope of scopes) {
       "node_modules/@stryker-mutator/core/bin/stryker.js",
       "run",
       "stryker.config.mjs",
+      ...(only === undefined ? [] : ["--mutate", only]),
     ],
     {
       stdio: "inherit",
