@@ -140,8 +140,7 @@ export default {
   timeoutMS: 10_000,
   // Stryker times a mutant as a whole (this factor times the sum of its files' initial times, plus
   // timeoutMS); a survivor runs every file that reaches it, and under load their sum outgrows
-  // 1.5 times the initial one (seen: false timeouts at 3 test processes). The runner's own limit
-  // per file (scripts/stryker_fast_first.mjs) ends a hanging file sooner.
+  // 1.5 times the initial one (seen: false timeouts at 3 test processes).
   timeoutFactor: 3,
   ignorePatterns: ["dist", "playground", "reports", "test-results", "playwright-report", "bench"],
   tempDirName: ".stryker-tmp",
