@@ -151,6 +151,40 @@ describe("the header says what the prompt holds", () => {
     );
   });
 
+  test("connect: false offers the tools without connecting their servers", async () => {
+    const prompt = await assemble({ selection: selection([], ["tools__sort_bam"]) });
+    assert.deepEqual(prompt.loaded.tools, [
+      { id: "tools__sort_bam", source: "mcp:tools", connected: false },
+    ]);
+    const connected = await assemble({
+      selection: selection([], ["tools__sort_bam"]),
+      connect: true,
+    });
+    assert.deepEqual(connected.loaded.tools, [
+      { id: "tools__sort_bam", source: "mcp:tools", connected: true },
+    ]);
+  });
+
+  test("an aborted signal reaches the connection and the skill read: both left out", async () => {
+    const prompt = assemble({
+      selection: selection(["remote-asker"], ["tools__sort_bam"]),
+      connect: true,
+      signal: AbortSignal.abort(new Error("stopped by the caller")),
+    });
+    assert.deepEqual((await prompt).diagnostics, [
+      {
+        id: "tools__sort_bam",
+        problem: "unavailable",
+        message: '"tools__sort_bam": cannot connect to mcp:tools: stopped by the caller; left out',
+      },
+      {
+        id: "remote-asker",
+        problem: "unavailable",
+        message: 'Skill "remote-asker": stopped by the caller',
+      },
+    ]);
+  });
+
   test("a remote skill: the untrusted line after the skills line", async () => {
     const prompt = await assemble({ selection: selection(["remote-asker"]) });
     assert.deepEqual(headerOf(prompt.system), [HEADER, INLINE, UNTRUSTED]);
