@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {
+  assemblePrompt,
   type Catalog,
   createCatalog,
   createMemoryStorage,
@@ -50,7 +51,21 @@ before(async () => {
         createStorageSource({ label: "community", storage: community }),
       ],
     }),
-    functions: [{ name: "echo_args", description: "Returns its arguments", handler: (a) => a }],
+    functions: [
+      { name: "echo_args", description: "Returns its arguments", handler: (a) => a },
+      {
+        name: "loose",
+        description: "A schema without a type",
+        inputSchema: { properties: { a: { type: "string" } } } as never,
+        handler: () => "ok",
+      },
+      {
+        name: "typeless",
+        description: "A schema with neither type nor properties",
+        inputSchema: { required: [] } as never,
+        handler: () => "ok",
+      },
+    ],
     approvals: { storage: createMemoryStorage(), remote: "auto" },
   });
 });
@@ -172,4 +187,34 @@ test("a remote tool's output that addresses the model is flagged", async () => {
     { catalog },
   );
   assert.deepEqual(calm.diagnostics, []);
+});
+
+test("tool definitions: a schema without a type becomes an object one, its properties kept", async () => {
+  const prompt = await assemblePrompt({
+    request: "x",
+    catalog,
+    selection: {
+      via: "llm",
+      complexity: "simple",
+      skills: [],
+      tools: ["loose", "typeless"],
+      needsExternal: false,
+      reasoning: "",
+      diagnostics: [],
+    },
+  });
+  await prompt.session.close();
+  assert.deepEqual(prompt.tools.openai.map((t) => t.function.parameters), [
+    { properties: { a: { type: "string" } }, type: "object" },
+    { required: [], type: "object", properties: {} },
+  ]);
+  assert.deepEqual(prompt.tools.anthropic.map((t) => t.input_schema), [
+    { properties: { a: { type: "string" } }, type: "object" },
+    { required: [], type: "object", properties: {} },
+  ]);
+  await assert.rejects(
+    prompt.session.client("samtools"),
+    (e: Error) =>
+      e instanceof RangeError && e.message === '"samtools" is not a usable MCP tool of the catalog',
+  );
 });

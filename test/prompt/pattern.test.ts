@@ -230,6 +230,12 @@ describe("what the matcher does not run is a PatternError that says what and whe
     ["\\p{Nope}", /unknown Unicode property Nope/],
     ["\\u{110000}", /bad \\u\{…\} escape/],
     ["\\xZZ", /bad hexadecimal escape/],
+    ["a\\", /unexpected end at offset 2/],
+    ["\\c", /unknown escape \\c at offset 1/],
+    ["\\pL", /bad \\p\{…\} escape/],
+    ["a{3,1}", /numbers out of order in \{\} quantifier/],
+    ["{2}a", /nothing to repeat at offset 0/],
+    ["(?<>a)", /bad group name/],
   ];
   for (const [pattern, message] of REFUSED) {
     test(JSON.stringify(pattern), () => {

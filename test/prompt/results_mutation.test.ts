@@ -128,3 +128,11 @@ test("structured content stands in for no blocks; an error result is marked in b
   assert.equal(fine.openai.content, "ok", "blocks win over structured content");
   assert.equal("is_error" in (fine.anthropic as object), false);
 });
+
+test("a block of a type the client does not know is named by its type", async () => {
+  const { openai, anthropic } = await both({ content: [{ type: "widget", size: 3 }] });
+  assert.equal(openai.content, "[widget content]");
+  assert.deepEqual((anthropic as { content: unknown[] }).content, [
+    { type: "text", text: "[widget content]" },
+  ]);
+});
