@@ -148,7 +148,9 @@ export default {
   incremental: process.env.MUTATE_INCREMENTAL === "1",
   incrementalFile: `${out}/incremental.json`,
   reporters: ["clear-text", "progress", "html", "json", "mutant-log"],
-  mutantLog: { fileName: `${out}/mutants.jsonl` },
+  // One log per run, named by its start, so that a run of the files another left does not
+  // overwrite that one's log.
+  mutantLog: { fileName: `${out}/mutants-${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl` },
   htmlReporter: { fileName: `${out}/index.html` },
   jsonReporter: { fileName: `${out}/mutation.json` },
   clearTextReporter: { allowColor: false, logTests: false },

@@ -29,7 +29,7 @@ const TARGET = 85;
 const args = process.argv.slice(2);
 const incremental = args.includes("--incremental");
 // `--mutate <globs>`: only these files of the scope (Stryker's own option), e.g. to finish a run
-// that was stopped, with the files its mutants.jsonl shows done left out.
+// that was stopped, with the files its mutants-<time>.jsonl log shows done left out.
 const mutateAt = args.indexOf("--mutate");
 const only = mutateAt >= 0 ? args[mutateAt + 1] : undefined;
 if (mutateAt >= 0 && (only === undefined || only.startsWith("--"))) {
