@@ -1,8 +1,8 @@
 // A Stryker reporter for `npm run mutate`: one JSON line per mutant as soon as it is tested, in
-// reports/mutation/<scope>/mutants-<start time>.jsonl. A scope's full run takes hours on this machine; if it is
-// stopped before the end, Stryker writes no report, but this log keeps every mutant already
-// tested, and the files it finished can be left out of the next run (`npm run mutate -- <scope>
-// --mutate <files>`).
+// reports/mutation/<scope>/mutants-<start time>.jsonl. A scope's full run takes hours on this
+// machine; if it is stopped before the end, Stryker writes no report, but this log keeps every
+// mutant already tested, and the files it finished can be left out of the next run
+// (`npm run mutate -- <scope> --mutate <files>`).
 
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";

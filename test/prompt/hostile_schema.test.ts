@@ -75,6 +75,14 @@ const TOOLS: TestTool[] = [
     },
   },
   {
+    name: "tags",
+    description: "A pattern on the items of an array",
+    inputSchema: {
+      type: "object",
+      properties: { tags: { type: "array", items: { type: "string", pattern: "^[a-z]+$" } } },
+    },
+  },
+  {
     name: "lookahead",
     description: "A pattern the linear-time matcher does not run",
     inputSchema: {
@@ -257,6 +265,13 @@ describe("a remote schema cannot freeze the process", () => {
       /cannot be checked: checking these arguments takes over 20,000,000 pattern steps/,
     );
     assert.equal((await call("evil__bounded", { s: "abc!" })).isError, false);
+  });
+
+  test("strings inside arrays are checked against their pattern too", async () => {
+    assert.equal((await call("evil__tags", { tags: ["ok", "fine"] })).isError, false);
+    const bad = await call("evil__tags", { tags: ["ok", "NOT OK"] });
+    assert.equal(bad.isError, true);
+    assert.match(text(bad), /\/tags\/1: String does not match pattern/);
   });
 
   test("a pattern the matcher does not run (lookahead) is left to the server, not thrown", async () => {
