@@ -119,6 +119,11 @@ before(async () => {
     }),
     registry,
     approvals: { storage: createMemoryStorage(), remote: "auto" },
+    functions: [{
+      name: "lookup_sample",
+      description: "Find a sample's FASTQ files",
+      handler: () => "S1_R1.fastq.gz",
+    }],
   });
   await gone.close(); // listed while it ran; down by the time a prompt connects
 });
@@ -149,6 +154,19 @@ describe("the header says what the prompt holds", () => {
       prompt.system,
       /\n# Tools\n\n- tools__sort_bam \(mcp:tools, untrusted description\)\n$/,
     );
+  });
+
+  test("tools only, the whole prompt: no skills section, no untrusted line for a host function", async () => {
+    const remote = await assemble({ selection: selection([], ["tools__sort_bam"]) });
+    assert.equal(
+      remote.system,
+      `${HEADER}\n${TOOLS}\n${UNTRUSTED}\n\n# Tools\n\n- tools__sort_bam (mcp:tools, untrusted description)\n`,
+    );
+    const local = await assemble({ selection: selection([], ["lookup_sample"]) });
+    assert.equal(local.system, `${HEADER}\n${TOOLS}\n\n# Tools\n\n- lookup_sample\n`);
+    assert.deepEqual(local.loaded.tools, [
+      { id: "lookup_sample", source: "host", connected: true },
+    ]);
   });
 
   test("connect: false offers the tools without connecting their servers", async () => {
