@@ -101,6 +101,7 @@ before(async () => {
       "longnotes.md": skill("longnotes", LOCAL_BODY),
       "short.md": skill("short", SHORT_BODY),
       "changing.md": skill("changing", SHORT_BODY),
+      "indexing.md": skill("indexing", SHORT_BODY),
     },
   });
   const community = createMemoryStorage({
@@ -145,6 +146,37 @@ describe("the header says what the prompt holds", () => {
     const prompt = await assemble({ selection: selection(["short"]), skills: "tool" });
     assert.deepEqual(headerOf(prompt.system), [HEADER, ON_DEMAND]);
     assert.match(prompt.system, /\n# Skills on demand\n\n- short\n/);
+  });
+
+  test("two of each, the whole prompt: blocks apart by a blank line, list items by a line", async () => {
+    const inline = await assemble({
+      selection: selection(["short", "indexing"], ["tools__sort_bam", "lookup_sample"]),
+    });
+    const block = (name: string) =>
+      `<skill name="${name}" source="user">\n## Steps\n\nIndex the sorted BAM.\n</skill>`;
+    assert.equal(
+      inline.system,
+      `${HEADER}\n${INLINE}\n${TOOLS}\n${UNTRUSTED}\n\n# Skills\n\n${block("short")}\n\n${
+        block("indexing")
+      }\n\n# Tools\n\n- tools__sort_bam (mcp:tools, untrusted description)\n- lookup_sample\n`,
+    );
+    const onDemand = await assemble({
+      selection: selection(["short", "indexing"], ["lookup_sample"]),
+      skills: "tool",
+    });
+    assert.equal(
+      onDemand.system,
+      `${HEADER}\n${ON_DEMAND}\n${TOOLS}\n\n# Skills on demand\n\n- short\n- indexing\n\n# Tools\n\n- lookup_sample\n`,
+    );
+    assert.deepEqual(onDemand.loaded.skills, [
+      { id: "short", source: "user", inline: false },
+      { id: "indexing", source: "user", inline: false },
+    ]);
+    const toolsOnly = await assemble({
+      selection: selection([], ["lookup_sample"]),
+      skills: "tool",
+    });
+    assert.equal(toolsOnly.system, `${HEADER}\n${TOOLS}\n\n# Tools\n\n- lookup_sample\n`);
   });
 
   test("tools only: the tools line and, for a remote tool, the untrusted line", async () => {
@@ -373,6 +405,10 @@ describe("what is left out, and why", () => {
       },
     ]);
     assert.deepEqual(prompt.loaded.skills, []);
+    // 200 tokens left is enough to try (and the short skill fits in them).
+    const edge = await assemble({ selection: selection(["short"]), budget: bare.tokens + 200 });
+    assert.deepEqual(edge.diagnostics, []);
+    assert.deepEqual(edge.loaded.skills, [{ id: "short", source: "user", inline: true }]);
   });
 
   test("a skill whose block cannot fit however far it is cut is left out", async () => {
