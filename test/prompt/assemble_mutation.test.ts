@@ -172,11 +172,27 @@ describe("the header says what the prompt holds", () => {
       { id: "short", source: "user", inline: false },
       { id: "indexing", source: "user", inline: false },
     ]);
+    assert.deepEqual(inline.tools.openai.map((t) => t.function.name), [
+      "tools__sort_bam",
+      "lookup_sample",
+    ]);
+    assert.deepEqual(onDemand.tools.anthropic.map((t) => t.name), [
+      "lookup_sample",
+      "activate_skill",
+    ]);
+    assert.deepEqual(inline.messages, {
+      openai: [{ role: "system", content: inline.system }, {
+        role: "user",
+        content: "sort my BAM",
+      }],
+      anthropic: { system: inline.system, messages: [{ role: "user", content: "sort my BAM" }] },
+    });
     const toolsOnly = await assemble({
       selection: selection([], ["lookup_sample"]),
       skills: "tool",
     });
     assert.equal(toolsOnly.system, `${HEADER}\n${TOOLS}\n\n# Tools\n\n- lookup_sample\n`);
+    assert.deepEqual(toolsOnly.tools.openai.map((t) => t.function.name), ["lookup_sample"]);
   });
 
   test("tools only: the tools line and, for a remote tool, the untrusted line", async () => {
@@ -409,6 +425,27 @@ describe("what is left out, and why", () => {
     const edge = await assemble({ selection: selection(["short"]), budget: bare.tokens + 200 });
     assert.deepEqual(edge.diagnostics, []);
     assert.deepEqual(edge.loaded.skills, [{ id: "short", source: "user", inline: true }]);
+  });
+
+  test("a block that fills the budget exactly fits; each cut is tried down to 200", async () => {
+    const whole = await assemble({ selection: selection(["longnotes"]) });
+    const exact = await assemble({ selection: selection(["longnotes"]), budget: whole.tokens });
+    assert.equal(exact.system, whole.system);
+    assert.deepEqual(exact.diagnostics, []);
+    // remoteMaxChars 250 is cut to 200, then 160 (each 0.8 of the last): a budget that fits the
+    // block at 160 characters but not at 200 keeps the skill, cut to 160.
+    const at160 = await assemble({ selection: selection(["remote-asker"]), remoteMaxChars: 160 });
+    const prompt = await assemble({
+      selection: selection(["remote-asker"]),
+      remoteMaxChars: 250,
+      budget: at160.tokens,
+    });
+    assert.equal(prompt.system, at160.system);
+    assert.deepEqual(prompt.loaded.skills, [{
+      id: "remote-asker",
+      source: "mcp:team",
+      inline: true,
+    }]);
   });
 
   test("a skill whose block cannot fit however far it is cut is left out", async () => {
