@@ -217,6 +217,28 @@ describe("the header says what the prompt holds", () => {
     ]);
   });
 
+  test("the prompt's executeToolCall: activate_skill only for skills on demand", async () => {
+    const call = {
+      type: "tool_use" as const,
+      id: "a1",
+      name: "activate_skill",
+      input: { name: "short" },
+    };
+    const inline = await assemble({ selection: selection(["short"]) });
+    const refused = await inline.executeToolCall(call);
+    assert.equal(refused.isError, true);
+    assert.deepEqual(refused.reply, {
+      type: "tool_result",
+      tool_use_id: "a1",
+      content: [{ type: "text", text: 'No skill "short" to activate; choose one of: ' }],
+      is_error: true,
+    });
+    const onDemand = await assemble({ selection: selection(["short"]), skills: "tool" });
+    const loaded = await onDemand.executeToolCall(call);
+    assert.equal(loaded.isError, false);
+    assert.match(JSON.stringify(loaded.reply), /Index the sorted BAM/);
+  });
+
   test("connect: false offers the tools without connecting their servers", async () => {
     const prompt = await assemble({ selection: selection([], ["tools__sort_bam"]) });
     assert.deepEqual(prompt.loaded.tools, [

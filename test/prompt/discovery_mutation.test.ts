@@ -111,6 +111,33 @@ describe("initial selection", () => {
   });
 });
 
+test("the find_tools definition: one required query, nothing else", async () => {
+  const discovery = await createToolDiscovery({ catalog });
+  try {
+    assert.deepEqual(discovery.definitions("openai"), [{
+      type: "function",
+      function: {
+        name: "find_tools",
+        description:
+          "Search for more tools when none of the tools offered fits the next step. Describe what the tool must do in a few specific words (the data, format or service, and the action). Tools found become callable from your next step.",
+        parameters: {
+          type: "object",
+          properties: {
+            query: {
+              type: "string",
+              description: "What the tool must do, in a few specific words",
+            },
+          },
+          required: ["query"],
+          additionalProperties: false,
+        },
+      },
+    }]);
+  } finally {
+    await discovery.close();
+  }
+});
+
 describe("find_tools answers", () => {
   test("a local function: its line unmarked, and callable from the next step", async () => {
     const discovery = await createToolDiscovery({ catalog });
