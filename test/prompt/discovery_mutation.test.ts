@@ -271,6 +271,9 @@ describe("calls in either format", () => {
           'Error: Invalid arguments for "find_tools": query must be a non-empty string',
         );
       }
+      const noFunction = await discovery.handle({ id: "o3", type: "function" } as never);
+      assert.equal(noFunction.isError, true, "a call without a function is an error result");
+      assert.equal(noFunction.format === "openai" && noFunction.reply.tool_call_id, "o3");
     } finally {
       await discovery.close();
     }
