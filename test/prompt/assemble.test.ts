@@ -15,9 +15,9 @@ import {
   executeToolCall,
   type McpSkillSource,
   type Resolver,
-  type Selection,
 } from "../../lib/mod.ts";
 import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
+import { selection } from "./_selection.ts";
 
 const EVIL = [
   "---",
@@ -38,18 +38,6 @@ let other: SdkServer;
 let source: McpSkillSource;
 let catalog: Catalog;
 const resolved: string[] = [];
-
-function selection(skills: string[], tools: string[]): Selection {
-  return {
-    via: "llm",
-    complexity: "simple",
-    skills,
-    tools,
-    needsExternal: false,
-    reasoning: "",
-    diagnostics: [],
-  };
-}
 
 before(async () => {
   team = await startSdkServer({ skills: { "evil-skill": EVIL }, json: true });

@@ -18,6 +18,7 @@ import {
   type ToolCallResult,
 } from "../../lib/mod.ts";
 import { startToolServer } from "../catalog/_servers.ts";
+import { selection } from "./_selection.ts";
 
 const skill = (name: string, body: string) =>
   `---\nname: ${name}\ndescription: Notes on ${name} for BAM files.\n---\n${body}`;
@@ -193,15 +194,7 @@ test("tool definitions: a schema without a type becomes an object one, its prope
   const prompt = await assemblePrompt({
     request: "x",
     catalog,
-    selection: {
-      via: "llm",
-      complexity: "simple",
-      skills: [],
-      tools: ["loose", "typeless"],
-      needsExternal: false,
-      reasoning: "",
-      diagnostics: [],
-    },
+    selection: selection([], ["loose", "typeless"]),
   });
   await prompt.session.close();
   assert.deepEqual(prompt.tools.openai.map((t) => t.function.parameters), [
