@@ -161,65 +161,73 @@ cat "$STATIC_OUT"
 [ "$STATIC_RC" -eq 0 ]
 
 step "Unit tests under Deno and under Node $(node --version), side by side"
-# Each runner uses about one core (node:test runs one file at a time on 2 cores), so the two run
-# at once: Deno's output streams here, Node's follows when both are done. Both count in $LOG.
+# Node's suite is the longer one (a process per file, TypeScript through tsx): it runs two files
+# at a time (--test-concurrency=2; many of its tests wait on servers and subprocesses more than
+# they compute), beside Deno's. Deno's output streams here, Node's follows when both are done.
+# Both count in $LOG.
 # Deno: a hang fails its top-level test (a node:test suite as a whole) after 10 min.
 # Node: a hang fails its test after 2 min (test/_deadline.ts), its file after 10 (--test-timeout).
 # No --test-force-exit: on Node 20 it ends a file before all its suites ran, without a failure
 # (test/mcp/policy_url.test.ts reported 103 or 108 of its 115 tests in 2 of 6 runs).
 NODE_OUT=$(mktemp)
-node --import tsx --import ./test/_deadline.ts --test --test-timeout=600000 \
-  --test-reporter=spec "${UNIT[@]}" >"$NODE_OUT" 2>&1 &
+node --import tsx --import ./test/_deadline.ts --test --test-concurrency=2 \
+  --test-timeout=600000 --test-reporter=spec "${UNIT[@]}" >"$NODE_OUT" 2>&1 &
 NODE_PID=$!
 DENO_RC=0
 NO_COLOR=1 $DENO test -A --no-check --preload test/_deadline.ts "${UNIT[@]}" 2>&1 | tee -a "$LOG" ||
   DENO_RC=$?
-# Deno's suite ends minutes before Node's: the notebook, the npm package, the bundle and the JSR
-# dry run then start, one after another, on the core Deno leaves, beside Node's suite and then
-# Playwright's (about one core, one worker). Their output is kept and printed after Playwright.
+# Deno's suite ends minutes before Node's. On the core it leaves, beside Node's suite, run one
+# after another: the notebook, the npm package, the bundle and the JSR dry run (a failure there
+# stops the rest of them), then the browser tests in Chromium (Playwright, one worker), which run
+# whatever came before. Their output is kept and printed after Node's.
 TAIL_OUT=$(mktemp)
 TAIL_STEP=$(mktemp)
+TAIL_RC=$(mktemp)
+PW_OUT=$(mktemp)
+PW_RC=$(mktemp)
 (
-  set -euo pipefail
-  tail_step() { printf '%s' "$*" >"$TAIL_STEP"; printf '\n=== [%ds] %s\n' "$((SECONDS - START))" "$*"; }
-  tail_step "Notebook: examples/quickstart.ipynb on the Deno kernel, headless"
-  $DENO jupyter --install --force 2>&1 | { grep -v 'is unstable' || true; } # the kernelspec runs this checkout's Deno
-  NB_OUT=$(mktemp -d)/quickstart.ipynb
-  /usr/bin/jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=120 \
-    --output "$NB_OUT" examples/quickstart.ipynb 2>&1 | { grep -v 'is unstable' || true; }
-  node --import tsx scripts/check_notebook.ts "$NB_OUT" --min-html 7 2>&1
+  (
+    set -euo pipefail
+    tail_step() { printf '%s' "$*" >"$TAIL_STEP"; printf '\n=== [%ds] %s\n' "$((SECONDS - START))" "$*"; }
+    tail_step "Notebook: examples/quickstart.ipynb on the Deno kernel, headless"
+    $DENO jupyter --install --force 2>&1 | { grep -v 'is unstable' || true; } # the kernelspec runs this checkout's Deno
+    NB_OUT=$(mktemp -d)/quickstart.ipynb
+    /usr/bin/jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=120 \
+      --output "$NB_OUT" examples/quickstart.ipynb 2>&1 | { grep -v 'is unstable' || true; }
+    node --import tsx scripts/check_notebook.ts "$NB_OUT" --min-html 7 2>&1
 
-  tail_step "npm package: npm pack, install the tarball in a fresh project, imports, bin, tsc node16/bundler/node10"
-  node --import tsx scripts/check_packaging.ts
+    tail_step "npm package: npm pack, install the tarball in a fresh project, imports, bin, tsc node16/bundler/node10"
+    node --import tsx scripts/check_packaging.ts
 
-  tail_step "Browser bundle of \".\": no node: imports"
-  node --import tsx scripts/check_bundle.ts
+    tail_step "Browser bundle of \".\": no node: imports"
+    node --import tsx scripts/check_bundle.ts
 
-  tail_step "JSR: deno publish --dry-run (no slow types)"
-  $DENO publish --dry-run --allow-dirty
-  printf '\n=== [%ds] notebook, package, bundle and JSR checks done\n' "$((SECONDS - START))"
-) >"$TAIL_OUT" 2>&1 &
+    tail_step "JSR: deno publish --dry-run (no slow types)"
+    $DENO publish --dry-run --allow-dirty
+    printf '\n=== [%ds] notebook, package, bundle and JSR checks done\n' "$((SECONDS - START))"
+  ) >"$TAIL_OUT" 2>&1
+  echo "$?" >"$TAIL_RC"
+  printf '\n=== [%ds] Browser tests in Chromium (Playwright)\n' "$((SECONDS - START))" >"$PW_OUT"
+  npx playwright test >>"$PW_OUT" 2>&1
+  echo "$?" >"$PW_RC"
+) &
 TAIL_PID=$!
 
 NODE_RC=0
 wait "$NODE_PID" || NODE_RC=$?
 NODE_PID=""
 CURRENT="Unit tests under Node"
-printf '\n=== Unit tests under Node (output of the run beside Deno)\n'
+printf '\n=== [%ds] Unit tests under Node (output of the run beside Deno)\n' "$((SECONDS - START))"
 tee -a "$LOG" <"$NODE_OUT"
+
+step "Notebook, npm package, bundle, JSR, then the browser tests in Chromium (Playwright): waiting for the run beside Node's suite"
+wait "$TAIL_PID" || true
+TAIL_PID=""
+tee -a "$LOG" <"$TAIL_OUT"
+tee -a "$LOG" <"$PW_OUT"
 if [ "$DENO_RC" -ne 0 ] || [ "$NODE_RC" -ne 0 ]; then
   CURRENT="Unit tests (deno exit $DENO_RC, node exit $NODE_RC)"
   exit 1
 fi
-
-step "Browser tests in Chromium (Playwright), beside what is left of the notebook, package, bundle and JSR checks"
-PW_RC=0
-npx playwright test 2>&1 | tee -a "$LOG" || PW_RC=$?
-TAIL_RC=0
-wait "$TAIL_PID" || TAIL_RC=$?
-TAIL_PID=""
-printf '\n=== [%ds] Notebook, npm package, bundle, JSR (output of the run beside Playwright)\n' \
-  "$((SECONDS - START))"
-tee -a "$LOG" <"$TAIL_OUT"
-if [ "$PW_RC" -ne 0 ]; then CURRENT="Browser tests in Chromium (Playwright)"; exit 1; fi
-if [ "$TAIL_RC" -ne 0 ]; then CURRENT="$(cat "$TAIL_STEP")"; exit 1; fi
+if [ "$(cat "$TAIL_RC")" != 0 ]; then CURRENT="$(cat "$TAIL_STEP")"; exit 1; fi
+if [ "$(cat "$PW_RC")" != 0 ]; then CURRENT="Browser tests in Chromium (Playwright)"; exit 1; fi

@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, normalize } from "node:path";
 import { test } from "node:test";
 import { createDenoProject, denoBinary, runDeno } from "./_deno_project.ts";
+import { ONCE_UNDER_DENO } from "./_once.ts";
 import {
   docFiles,
   headingAnchors,
@@ -24,7 +25,7 @@ import {
 
 const skip = denoBinary() === undefined
   ? "no deno binary (npm install puts one in node_modules)"
-  : false;
+  : ONCE_UNDER_DENO;
 
 const read = (path: string) => readFile(join(ROOT, path), "utf8");
 
