@@ -27,7 +27,7 @@ step() { CURRENT="$*"; printf '\n=== [%ds] %s\n' "$((SECONDS - START))" "$*"; }
 summary() {
   local status=$?
   local pid
-  for pid in "${NODE_PID:-}" "${TAIL_PID:-}" "${STATIC_PID:-}"; do
+  for pid in "${NODE_PID:-}" "${DENO_PID:-}" "${PW_PID:-}" "${STATIC_PID:-}"; do
     if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; fi # stopped early
   done
   printf '\n=== Summary\n'
@@ -160,11 +160,13 @@ STATIC_PID=""
 cat "$STATIC_OUT"
 [ "$STATIC_RC" -eq 0 ]
 
-step "Unit tests under Deno and under Node $(node --version), side by side"
-# Node's suite is the longer one (a process per file, TypeScript through tsx): it runs two files
-# at a time (--test-concurrency=2; many of its tests wait on servers and subprocesses more than
-# they compute), beside Deno's. Deno's output streams here, Node's follows when both are done.
-# Both count in $LOG.
+step "Unit tests under Deno and under Node $(node --version), side by side; then the browser tests, the notebook, the package, the bundle and JSR"
+# Node's suite runs two files at a time (--test-concurrency=2: a process per file, whose start
+# through tsx is most of the suite's time), beside Deno's. When the first suite ends, the browser
+# tests in Chromium (Playwright, one worker, the longest of what is left) start on the core it
+# frees; when the second ends, the notebook, the npm package, the bundle and the JSR dry run run one
+# after another (a failure there stops the rest of them). Deno's output streams here, Node's and
+# Playwright's follow when they are done; all count in $LOG.
 # Deno: a hang fails its top-level test (a node:test suite as a whole) after 10 min.
 # Node: a hang fails its test after 2 min (test/_deadline.ts), its file after 10 (--test-timeout).
 # No --test-force-exit: on Node 20 it ends a file before all its suites ran, without a failure
@@ -173,61 +175,57 @@ NODE_OUT=$(mktemp)
 node --import tsx --import ./test/_deadline.ts --test --test-concurrency=2 \
   --test-timeout=600000 --test-reporter=spec "${UNIT[@]}" >"$NODE_OUT" 2>&1 &
 NODE_PID=$!
-DENO_RC=0
-NO_COLOR=1 $DENO test -A --no-check --preload test/_deadline.ts "${UNIT[@]}" 2>&1 | tee -a "$LOG" ||
-  DENO_RC=$?
-# Deno's suite ends minutes before Node's. On the core it leaves, beside Node's suite, run one
-# after another: the notebook, the npm package, the bundle and the JSR dry run (a failure there
-# stops the rest of them), then the browser tests in Chromium (Playwright, one worker), which run
-# whatever came before. Their output is kept and printed after Node's.
-TAIL_OUT=$(mktemp)
-TAIL_STEP=$(mktemp)
-TAIL_RC=$(mktemp)
+(NO_COLOR=1 $DENO test -A --no-check --preload test/_deadline.ts "${UNIT[@]}" 2>&1 | tee -a "$LOG") &
+DENO_PID=$!
+NODE_RC=""
+DENO_RC=""
+# Records the exit code of the suite that ended.
+suite_ended() { # <pid> <exit code>
+  local name=Deno
+  if [ "$1" = "$NODE_PID" ]; then name=Node; NODE_RC=$2; NODE_PID=""; else DENO_RC=$2; DENO_PID=""; fi
+  printf '\n=== [%ds] Unit tests under %s: exit %s\n' "$((SECONDS - START))" "$name" "$2"
+}
+RC=0
+wait -n -p ENDED "$NODE_PID" "$DENO_PID" || RC=$?
+suite_ended "$ENDED" "$RC"
+
+printf '\n=== [%ds] Browser tests in Chromium (Playwright) start, beside the other suite\n' \
+  "$((SECONDS - START))"
 PW_OUT=$(mktemp)
-PW_RC=$(mktemp)
-(
-  (
-    set -euo pipefail
-    tail_step() { printf '%s' "$*" >"$TAIL_STEP"; printf '\n=== [%ds] %s\n' "$((SECONDS - START))" "$*"; }
-    tail_step "Notebook: examples/quickstart.ipynb on the Deno kernel, headless"
-    $DENO jupyter --install --force 2>&1 | { grep -v 'is unstable' || true; } # the kernelspec runs this checkout's Deno
-    NB_OUT=$(mktemp -d)/quickstart.ipynb
-    /usr/bin/jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=120 \
-      --output "$NB_OUT" examples/quickstart.ipynb 2>&1 | { grep -v 'is unstable' || true; }
-    node --import tsx scripts/check_notebook.ts "$NB_OUT" --min-html 7 2>&1
+npx playwright test >"$PW_OUT" 2>&1 &
+PW_PID=$!
 
-    tail_step "npm package: npm pack, install the tarball in a fresh project, imports, bin, tsc node16/bundler/node10"
-    node --import tsx scripts/check_packaging.ts
-
-    tail_step "Browser bundle of \".\": no node: imports"
-    node --import tsx scripts/check_bundle.ts
-
-    tail_step "JSR: deno publish --dry-run (no slow types)"
-    $DENO publish --dry-run --allow-dirty
-    printf '\n=== [%ds] notebook, package, bundle and JSR checks done\n' "$((SECONDS - START))"
-  ) >"$TAIL_OUT" 2>&1
-  echo "$?" >"$TAIL_RC"
-  printf '\n=== [%ds] Browser tests in Chromium (Playwright)\n' "$((SECONDS - START))" >"$PW_OUT"
-  npx playwright test >>"$PW_OUT" 2>&1
-  echo "$?" >"$PW_RC"
-) &
-TAIL_PID=$!
-
-NODE_RC=0
-wait "$NODE_PID" || NODE_RC=$?
-NODE_PID=""
+RC=0
+ENDED=${NODE_PID:-$DENO_PID}
+wait "$ENDED" || RC=$?
+suite_ended "$ENDED" "$RC"
 CURRENT="Unit tests under Node"
 printf '\n=== [%ds] Unit tests under Node (output of the run beside Deno)\n' "$((SECONDS - START))"
 tee -a "$LOG" <"$NODE_OUT"
-
-step "Notebook, npm package, bundle, JSR, then the browser tests in Chromium (Playwright): waiting for the run beside Node's suite"
-wait "$TAIL_PID" || true
-TAIL_PID=""
-tee -a "$LOG" <"$TAIL_OUT"
-tee -a "$LOG" <"$PW_OUT"
 if [ "$DENO_RC" -ne 0 ] || [ "$NODE_RC" -ne 0 ]; then
   CURRENT="Unit tests (deno exit $DENO_RC, node exit $NODE_RC)"
   exit 1
 fi
-if [ "$(cat "$TAIL_RC")" != 0 ]; then CURRENT="$(cat "$TAIL_STEP")"; exit 1; fi
-if [ "$(cat "$PW_RC")" != 0 ]; then CURRENT="Browser tests in Chromium (Playwright)"; exit 1; fi
+
+step "Notebook: examples/quickstart.ipynb on the Deno kernel, headless (Playwright runs beside)"
+$DENO jupyter --install --force 2>&1 | { grep -v 'is unstable' || true; } # the kernelspec runs this checkout's Deno
+NB_OUT=$(mktemp -d)/quickstart.ipynb
+/usr/bin/jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=120 \
+  --output "$NB_OUT" examples/quickstart.ipynb 2>&1 | { grep -v 'is unstable' || true; }
+node --import tsx scripts/check_notebook.ts "$NB_OUT" --min-html 7 2>&1 | tee -a "$LOG"
+
+step "npm package: npm pack, install the tarball in a fresh project, imports, bin, tsc node16/bundler/node10"
+node --import tsx scripts/check_packaging.ts
+
+step "Browser bundle of \".\": no node: imports"
+node --import tsx scripts/check_bundle.ts
+
+step "JSR: deno publish --dry-run (no slow types)"
+$DENO publish --dry-run --allow-dirty
+
+step "Browser tests in Chromium (Playwright; output of the run beside the rest)"
+RC=0
+wait "$PW_PID" || RC=$?
+PW_PID=""
+tee -a "$LOG" <"$PW_OUT"
+[ "$RC" -eq 0 ]
