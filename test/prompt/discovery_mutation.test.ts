@@ -295,3 +295,163 @@ describe("calls in either format", () => {
     }
   });
 });
+
+describe("the tool limit, the kinds and the find limit", () => {
+  test("the initial tools: an MCP tool and a function are taken, a skill is not, up to maxTools", async () => {
+    const discovery = await createToolDiscovery({
+      catalog,
+      maxTools: 2,
+      initial: {
+        skills: ["plot_coverage"],
+        tools: ["samtools", "units__convert_units", "lookup_sample", "plot_coverage"],
+      },
+    });
+    try {
+      assert.deepEqual(discovery.active, ["units__convert_units", "lookup_sample"]);
+      assert.deepEqual(discovery.advance(), [
+        "units__convert_units",
+        "lookup_sample",
+        "find_tools",
+      ], "a tool named as an initial skill offers no activate_skill");
+    } finally {
+      await discovery.close();
+    }
+  });
+
+  test("tools found are joined with commas, those added and those over the limit", async () => {
+    const query = "plot coverage lookup sample FASTQ files";
+    const roomy = await createToolDiscovery({ catalog, maxTools: 3 });
+    try {
+      const result = await roomy.handle(find(query));
+      assert.deepEqual(result.diagnostics, []);
+      const lines = text(result).split("\n");
+      assert.equal(lines[0], "Found 2:");
+      const ids = lines.slice(1, 3).map((l) => l.slice(2, l.indexOf(":")));
+      assert.deepEqual([...ids].sort(), ["lookup_sample", "plot_coverage"]);
+      assert.deepEqual(lines.slice(3), [`Callable from your next step: ${ids.join(", ")}.`]);
+    } finally {
+      await roomy.close();
+    }
+    const full = await createToolDiscovery({
+      catalog,
+      maxTools: 1,
+      initial: { tools: ["units__convert_units"] },
+    });
+    try {
+      const lines = text(await full.handle(find(query))).split("\n");
+      const ids = lines.slice(1, 3).map((l) => l.slice(2, l.indexOf(":")));
+      assert.deepEqual(lines.slice(3), [
+        `Not added, the limit of tools is reached: ${ids.join(", ")}.`,
+      ]);
+    } finally {
+      await full.close();
+    }
+  });
+
+  test("the tools already found count against the limit, not only the active ones", async () => {
+    const discovery = await createToolDiscovery({
+      catalog,
+      maxTools: 2,
+      initial: { tools: ["units__convert_units"] },
+    });
+    try {
+      const lines = text(await discovery.handle(find("plot coverage lookup sample FASTQ files")))
+        .split("\n");
+      const ids = lines.slice(1, 3).map((l) => l.slice(2, l.indexOf(":")));
+      assert.deepEqual(lines.slice(3), [
+        `Callable from your next step: ${ids[0]}.`,
+        `Not added, the limit of tools is reached: ${ids[1]}.`,
+      ]);
+      discovery.advance();
+      assert.deepEqual(discovery.active, ["units__convert_units", ids[0]]);
+    } finally {
+      await discovery.close();
+    }
+  });
+
+  test("limit: 1 answers with the best match only", async () => {
+    const discovery = await createToolDiscovery({ catalog, limit: 1 });
+    try {
+      const lines = text(await discovery.handle(find("plot coverage lookup sample FASTQ files")))
+        .split("\n");
+      assert.equal(lines[0], "Found 1:");
+      assert.equal(lines.length, 3);
+    } finally {
+      await discovery.close();
+    }
+  });
+
+  test("a refused query has no diagnostics either", async () => {
+    const discovery = await createToolDiscovery({ catalog });
+    try {
+      const refused = await discovery.handle(find(""));
+      assert.equal(refused.isError, true);
+      assert.deepEqual(refused.diagnostics, []);
+    } finally {
+      await discovery.close();
+    }
+  });
+});
+
+describe("sessions and a catalog that changes", () => {
+  test("close() closes the session the discovery opened, never one it was given", async () => {
+    const initial = { tools: ["units__convert_units"] };
+    const call = { type: "tool_use" as const, id: "c1", name: "units__convert_units", input: {} };
+    const own = await createToolDiscovery({ catalog, initial });
+    const ownCall = await own.handle(call);
+    assert.equal(ownCall.isError, false);
+    assert.deepEqual(own.session.connected(), ["units"]);
+    await own.close();
+    assert.deepEqual(own.session.connected(), [], "its own session is closed");
+
+    const lender = await createToolDiscovery({ catalog });
+    const given = lender.session;
+    const lent = await createToolDiscovery({ catalog, initial, session: given });
+    try {
+      assert.equal(lent.session, given);
+      assert.equal((await lent.handle(call)).isError, false);
+      await lent.close();
+      assert.deepEqual(given.connected(), ["units"], "a session it was given stays open");
+    } finally {
+      await lender.close();
+    }
+    assert.deepEqual(given.connected(), []);
+  });
+
+  test("a tool whose server left the catalog is neither added nor offered", async () => {
+    const server = await startToolServer([{
+      name: "gc_content",
+      description: "Compute the GC content of DNA sequences",
+      inputSchema: { type: "object", properties: {} },
+    }]);
+    const registry = createServerRegistry({ storage: createMemoryStorage() });
+    await registry.add({ name: "gc", url: server.url });
+    const changing = await createCatalog({
+      registry,
+      functions: [plot],
+      approvals: { storage: createMemoryStorage(), remote: "auto" },
+    });
+    try {
+      const found = await createToolDiscovery({ catalog: changing });
+      const held = await createToolDiscovery({
+        catalog: changing,
+        initial: { tools: ["gc__gc_content", "plot_coverage"] },
+      });
+      assert.match(text(await found.handle(find("GC content DNA sequences"))), /gc__gc_content/);
+      await registry.remove("gc");
+      await changing.refresh();
+      assert.equal(changing.get("gc__gc_content"), undefined);
+      assert.deepEqual(found.advance(), ["find_tools"], "found, then gone: not added");
+      assert.deepEqual(
+        held.definitions("anthropic").map((t) => t.name),
+        ["plot_coverage", "find_tools"],
+        "active, then gone: not offered",
+      );
+      await found.close();
+      await held.close();
+    } finally {
+      changing.dispose();
+      await server.close();
+    }
+  });
+});

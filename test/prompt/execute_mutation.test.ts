@@ -60,6 +60,28 @@ before(async () => {
         } as never,
         handler: () => "ok",
       },
+      // A $ref's sibling keywords: ignored up to draft-07, applied from 2019-09 (the default).
+      {
+        name: "draft7",
+        description: "a $ref beside maxLength, as draft-07 reads it",
+        inputSchema: {
+          $schema: "http://json-schema.org/draft-07/schema#",
+          type: "object",
+          definitions: { s: { type: "string" } },
+          properties: { a: { $ref: "#/definitions/s", maxLength: 2 } },
+        } as never,
+        handler: () => "ok",
+      },
+      {
+        name: "draft2020",
+        description: "a $ref beside maxLength, as 2020-12 reads it",
+        inputSchema: {
+          type: "object",
+          $defs: { s: { type: "string" } },
+          properties: { a: { $ref: "#/$defs/s", maxLength: 2 } },
+        } as never,
+        handler: () => "ok",
+      },
     ],
   });
 });
@@ -143,6 +165,14 @@ test("argument errors say where, at most five; the schema's draft is the one it 
   );
   const fine = await executeToolCall(openai("draft4", '{"n":4}'), { catalog });
   assert.equal(fine.isError, false);
+  const seven = await executeToolCall(openai("draft7", '{"a":"abcd"}'), { catalog });
+  assert.equal(seven.isError, false, "draft-07: a $ref's siblings are ignored");
+  const latest = await executeToolCall(openai("draft2020", '{"a":"abcd"}'), { catalog });
+  assert.match(
+    (latest.reply as { content: string }).content,
+    /^Error: Invalid arguments for "draft2020": \/a: /,
+    "no $schema: 2020-12, where a $ref's siblings apply",
+  );
 });
 
 test("an unknown tool is named cut to 80 characters", async () => {

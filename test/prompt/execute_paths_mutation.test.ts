@@ -125,6 +125,17 @@ describe("calls missing their parts", () => {
     assert.equal(noFunction.id, "");
     assert.equal(noFunction.isError, true);
   });
+
+  test("a call that is null or undefined is an error result, not a throw", async () => {
+    for (const call of [null, undefined]) {
+      const result = await executeToolCall(call as never, { catalog });
+      assert.deepEqual(result.reply, {
+        role: "tool",
+        tool_call_id: "",
+        content: 'Error: There is no tool "" here; use one of the tools offered',
+      }, String(call));
+    }
+  });
 });
 
 describe("activate_skill", () => {
