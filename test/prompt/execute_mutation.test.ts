@@ -60,6 +60,30 @@ before(async () => {
         } as never,
         handler: () => "ok",
       },
+      {
+        name: "ahead",
+        description: "a local pattern with a lookahead, which the linear engine has not",
+        inputSchema: {
+          type: "object",
+          properties: { id: { type: "string", pattern: "^(?!tmp_)\\w+$" } },
+        },
+        handler: () => "ok",
+      },
+      {
+        name: "loop",
+        description: "a property whose $ref is itself",
+        inputSchema: {
+          type: "object",
+          properties: { a: { $ref: "#/properties/a" } },
+        } as never,
+        handler: () => "ok",
+      },
+      {
+        name: "nothing_fits",
+        description: "an empty anyOf: its errors are all wrappers (properties, anyOf)",
+        inputSchema: { type: "object", properties: { a: { anyOf: [] } } } as never,
+        handler: () => "ok",
+      },
       // A $ref's sibling keywords: ignored up to draft-07, applied from 2019-09 (the default).
       {
         name: "draft7",
@@ -189,5 +213,30 @@ test("an unknown tool is named cut to 80 characters", async () => {
   assert.equal(
     (skill.reply as { content: string }).content,
     'Error: No skill "nope" to activate; choose one of: a, b',
+  );
+});
+
+test("a local schema's patterns are JavaScript's (a lookahead works); a $ref to itself is said", async () => {
+  const fine = await executeToolCall(openai("ahead", '{"id":"sample_1"}'), { catalog });
+  assert.equal(fine.isError, false, JSON.stringify(fine.reply));
+  const refused = await executeToolCall(openai("ahead", '{"id":"tmp_1"}'), { catalog });
+  assert.equal(
+    (refused.reply as { content: string }).content,
+    'Error: Invalid arguments for "ahead": /id: String does not match pattern.',
+  );
+  const loop = await executeToolCall(openai("loop", '{"a":1}'), { catalog });
+  assert.equal(
+    (loop.reply as { content: string }).content,
+    'Error: Invalid arguments for "loop": the input schema of "loop" cannot be checked: ' +
+      "it never ends (a $ref cycle or nesting too deep)",
+  );
+});
+
+test("errors with no leaf keyword are said as they are, never read as valid", async () => {
+  const result = await executeToolCall(openai("nothing_fits", '{"a":1}'), { catalog });
+  assert.equal(
+    (result.reply as { content: string }).content,
+    'Error: Invalid arguments for "nothing_fits": arguments: Property "a" does not match schema.; ' +
+      "/a: Instance does not match any subschemas.",
   );
 });

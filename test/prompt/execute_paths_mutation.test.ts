@@ -30,6 +30,14 @@ let catalog: Catalog;
 before(async () => {
   tools = await startToolServer([
     { name: "note", description: "Keep a note", inputSchema: { type: "object" } },
+    {
+      name: "tag",
+      description: "Tag a run with a code",
+      inputSchema: {
+        type: "object",
+        properties: { code: { type: "string", pattern: "^[A-Z]{3}$" }, n: { type: "number" } },
+      },
+    },
   ]);
   const registry = createServerRegistry({ storage: createMemoryStorage() });
   await registry.add({ name: "tools", url: tools.url });
@@ -179,6 +187,17 @@ describe("activate_skill", () => {
     assert.equal(result.isError, true);
     assert.match(text(result), /^Cannot load skill "fragile": .*changed since the catalog/);
   });
+});
+
+test("a remote schema with patterns: every problem is said, not only the first", async () => {
+  const result = await executeToolCall(
+    { type: "tool_use", id: "g1", name: "tools__tag", input: { code: "abc", n: "x" } },
+    { catalog },
+  );
+  assert.equal(result.isError, true);
+  const problems = text(result).replace(/^Invalid arguments for "tools__tag": /, "").split("; ");
+  assert.deepEqual(problems.map((p) => p.slice(0, p.indexOf(":"))).sort(), ["/code", "/n"]);
+  assert.ok(!tools.calls.includes("tag"), "the server is not called");
 });
 
 test("a remote tool's output that addresses the model is flagged", async () => {
