@@ -134,6 +134,16 @@ describe("calls missing their parts", () => {
     assert.equal(noFunction.isError, true);
   });
 
+  test("a skill's id is no tool; a refusal carries no diagnostics", async () => {
+    const result = await executeToolCall(
+      { type: "tool_use", id: "s1", name: "samtools", input: {} },
+      { catalog },
+    );
+    assert.equal(result.isError, true);
+    assert.equal(text(result), 'There is no tool "samtools" here; use one of the tools offered');
+    assert.deepEqual(result.diagnostics, []);
+  });
+
   test("a call that is null or undefined is an error result, not a throw", async () => {
     for (const call of [null, undefined]) {
       const result = await executeToolCall(call as never, { catalog });
