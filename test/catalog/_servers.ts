@@ -3,8 +3,8 @@
 // startToolServer({ tools }) → { url, tools, calls, close() }
 //   The MCP SDK's McpServer over stateless Streamable HTTP (JSON answers) whose tools/list
 //   answers with the current `tools` array: tests change a description between listings, as a
-//   server that "rug-pulls" would. tools/call answers `<name>: <JSON arguments>` and records the
-//   tool's name in `calls`.
+//   server that "rug-pulls" would. tools/call answers `<name>: <JSON arguments>` (or the tool's
+//   `content`, when it has one) and records the tool's name in `calls`.
 //
 // startFakeLlm(answer, { cors }) → { url, requests, close() }
 //   One HTTP server speaking both OpenAI chat completions (POST /v1/chat/completions) and
@@ -29,6 +29,8 @@ export interface TestTool {
   name: string;
   description: string;
   inputSchema: { type: "object"; properties?: Record<string, unknown>; required?: string[] };
+  /** What tools/call answers (default: one text block, `<name>: <JSON arguments>`). */
+  content?: Array<{ type: "text"; text: string }>;
 }
 
 /** The request body; undefined when the client dropped the connection before sending it all. */
@@ -57,7 +59,7 @@ export async function startToolServer(tools: TestTool[]) {
     mcp.server.setRequestHandler(
       CallToolRequestSchema,
       (request) => (calls.push(request.params.name), {
-        content: [{
+        content: tools.find((t) => t.name === request.params.name)?.content ?? [{
           type: "text",
           text: `${request.params.name}: ${JSON.stringify(request.params.arguments ?? {})}`,
         }],
