@@ -247,3 +247,15 @@ describe("what the matcher does not run is a PatternError that says what and whe
     });
   }
 });
+
+test("a program may hold MAX_PROGRAM instructions, not one more", () => {
+  // n literal characters: n CHAR instructions and the MATCH one.
+  const full = compilePattern("a".repeat(MAX_PROGRAM - 1));
+  assert.equal(full.size, MAX_PROGRAM);
+  assert.equal(full.test(`x${"a".repeat(MAX_PROGRAM - 1)}`), true);
+  assert.throws(
+    () => compilePattern("a".repeat(MAX_PROGRAM)),
+    (e: Error) =>
+      e instanceof PatternError && e.message.includes(`over ${MAX_PROGRAM} instructions`),
+  );
+});
