@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { createDenoProject, denoBinary, runDeno } from "./_deno_project.ts";
+import { ONCE_UNDER_DENO } from "./_once.ts";
 
 const SCRIPT = `import { closeSkillResolvers, resolveSkill } from "@skillmux/core";
 import { createFsStorage } from "@skillmux/core/fs";
@@ -28,7 +29,7 @@ let home: string;
 
 const skip = denoBinary() === undefined
   ? "no deno binary (npm install puts one in node_modules)"
-  : false;
+  : ONCE_UNDER_DENO;
 
 describe("a JSR user's Deno script outside the repository", { skip }, () => {
   before(async () => {

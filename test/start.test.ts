@@ -14,6 +14,7 @@ import process from "node:process";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { connect } from "../lib/mcp/client/client.ts";
+import { ONCE_UNDER_DENO } from "./_once.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const ENV = { ...process.env, SKIP_BUILD: "1", PORT: "0", SKILLS_PORT: "0", NO_COLOR: "1" };
@@ -120,7 +121,7 @@ const run = (command: string, args: string[], env: Record<string, string | undef
     });
   });
 
-describe("npm start", { skip: !POSIX && "POSIX signals" }, () => {
+describe("npm start", { skip: (!POSIX && "POSIX signals") || ONCE_UNDER_DENO }, () => {
   test("SIGTERM to npm frees both ports; the banner's hint runs from this clone", {
     timeout: 90_000,
   }, async () => {
