@@ -259,3 +259,18 @@ test("a program may hold MAX_PROGRAM instructions, not one more", () => {
       e instanceof PatternError && e.message.includes(`over ${MAX_PROGRAM} instructions`),
   );
 });
+
+test("U+FFFF is one code unit and NUL is a character, in the pattern and in the text", () => {
+  agree("^\uffffb$", ["\uffffb", "\uffffc", "\uffff", "b"]);
+  agree("a\u0000b", ["a\u0000b", "ab", "a\u0000"]);
+  agree("a$", ["a\u0000", "a"]);
+  agree("\\b\u0000", ["\u0000", "a\u0000"]);
+});
+
+test("steps count every instruction visited and every character tested", () => {
+  // "a" on "a": at 0 the CHAR is visited (1) and tested (2); at 1 the CHAR again (3), then MATCH (4).
+  const m = compilePattern("a");
+  assert.equal(m.test("a"), true);
+  assert.equal(m.steps, 4);
+  assert.equal(m.test("a", 3), undefined, "the fourth step is over a budget of 3");
+});
