@@ -228,6 +228,11 @@ describe("what the matcher does not run is a PatternError that says what and whe
     ["[ab", /unterminated character class/],
     ["\\q", /unknown escape \\q/],
     ["\\p{Nope}", /unknown Unicode property Nope/],
+    ["\\pL{Lu}", /bad \\p\{…\} escape/],
+    ["\\x4", /bad hexadecimal escape/],
+    ["\\xZ1", /bad hexadecimal escape/],
+    ["\\x1Z", /bad hexadecimal escape/],
+    ["\\u12", /bad hexadecimal escape/],
     ["\\u{110000}", /bad \\u\{…\} escape/],
     ["\\xZZ", /bad hexadecimal escape/],
     ["a\\", /unexpected end at offset 2/],
@@ -273,4 +278,10 @@ test("steps count every instruction visited and every character tested", () => {
   assert.equal(m.test("a"), true);
   assert.equal(m.steps, 4);
   assert.equal(m.test("a", 3), undefined, "the fourth step is over a budget of 3");
+});
+
+test("\\P{…} is the complement, and a property may name its value (Script=Greek)", () => {
+  agree("^\\P{L}+$", ["123", "a1", "", "é"]);
+  agree("^\\p{Script=Greek}+$", ["αβγ", "abc", "αb"]);
+  agree("^[\\P{Ll}]$", ["A", "a"]);
 });
