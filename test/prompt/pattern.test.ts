@@ -233,6 +233,7 @@ describe("what the matcher does not run is a PatternError that says what and whe
     ["\\xZ1", /bad hexadecimal escape/],
     ["\\x1Z", /bad hexadecimal escape/],
     ["\\u12", /bad hexadecimal escape/],
+    ["\\u{12", /bad \\u\{…\} escape/],
     ["\\u{110000}", /bad \\u\{…\} escape/],
     ["\\xZZ", /bad hexadecimal escape/],
     ["a\\", /unexpected end at offset 2/],
@@ -284,4 +285,9 @@ test("\\P{…} is the complement, and a property may name its value (Script=Gree
   agree("^\\P{L}+$", ["123", "a1", "", "é"]);
   agree("^\\p{Script=Greek}+$", ["αβγ", "abc", "αb"]);
   agree("^[\\P{Ll}]$", ["A", "a"]);
+});
+
+test("[\\b] is a backspace; \\0 is NUL, also at the end of the pattern", () => {
+  agree("^[\\b]$", ["\b", "b", "\\"]);
+  agree("a\\0", ["a\u0000", "a0", "a"]);
 });
