@@ -234,6 +234,7 @@ describe("what the matcher does not run is a PatternError that says what and whe
     ["\\x1Z", /bad hexadecimal escape/],
     ["\\u12", /bad hexadecimal escape/],
     ["\\u{12", /bad \\u\{…\} escape/],
+    ["\\01", /unknown escape \\0 at offset 1/],
     ["\\u{110000}", /bad \\u\{…\} escape/],
     ["\\xZZ", /bad hexadecimal escape/],
     ["a\\", /unexpected end at offset 2/],
