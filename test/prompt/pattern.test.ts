@@ -235,6 +235,9 @@ describe("what the matcher does not run is a PatternError that says what and whe
     ["\\u12", /bad hexadecimal escape/],
     ["\\u{12", /bad \\u\{…\} escape/],
     ["\\01", /unknown escape \\0 at offset 1/],
+    ["\\u{Z1}", /bad \\u\{…\} escape/],
+    ["\\u{1Z}", /bad \\u\{…\} escape/],
+    ["\\u{110000}", /bad \\u\{…\} escape/],
     ["\\u{110000}", /bad \\u\{…\} escape/],
     ["\\xZZ", /bad hexadecimal escape/],
     ["a\\", /unexpected end at offset 2/],
@@ -291,4 +294,14 @@ test("\\P{…} is the complement, and a property may name its value (Script=Gree
 test("[\\b] is a backspace; \\0 is NUL, also at the end of the pattern", () => {
   agree("^[\\b]$", ["\b", "b", "\\"]);
   agree("a\\0", ["a\u0000", "a0", "a"]);
+});
+
+test("\\uXXXX pairs: a lead and a trail escape are one code point, anything else stays apart", () => {
+  agree("^\\ud83d\\ude00$", ["😀", "\ud83d", "\ud83d\ude00x"]);
+  agree("^\\ud800\\udc00$", ["\u{10000}", "\ud800"]);
+  agree("^\\udbff\\udfff$", ["\u{10ffff}", "\udbff"]);
+  agree("^\\u0041\\udc00$", ["A\udc00", "A"]);
+  agree("^\\udc00\\udc00$", ["\udc00\udc00", "\udc00"]);
+  agree("^\\ud83dx$", ["\ud83dx", "x"]);
+  agree("^\\u{10FFFF}$", ["\u{10ffff}", "a"]);
 });
