@@ -238,7 +238,9 @@ describe("what the matcher does not run is a PatternError that says what and whe
     ["\\u{Z1}", /bad \\u\{…\} escape/],
     ["\\u{1Z}", /bad \\u\{…\} escape/],
     ["\\u{110000}", /bad \\u\{…\} escape/],
+    ["[a-", /unterminated character class/],
     ["\\u{110000}", /bad \\u\{…\} escape/],
+    ["[a-", /unterminated character class/],
     ["\\xZZ", /bad hexadecimal escape/],
     ["a\\", /unexpected end at offset 2/],
     ["\\c", /unknown escape \\c at offset 1/],
@@ -303,5 +305,10 @@ test("\\uXXXX pairs: a lead and a trail escape are one code point, anything else
   agree("^\\u0041\\udc00$", ["A\udc00", "A"]);
   agree("^\\udc00\\udc00$", ["\udc00\udc00", "\udc00"]);
   agree("^\\ud83dx$", ["\ud83dx", "x"]);
+  agree("^\\ud83dx\\ude00$", ["\ud83dx\ude00", "😀"]);
   agree("^\\u{10FFFF}$", ["\u{10ffff}", "a"]);
+});
+
+test("a NUL inside a class is a member, not the end of the pattern", () => {
+  agree("^[\u0000a]$", ["\u0000", "a", "b"]);
 });
