@@ -239,8 +239,10 @@ describe("what the matcher does not run is a PatternError that says what and whe
     ["\\u{1Z}", /bad \\u\{…\} escape/],
     ["\\u{110000}", /bad \\u\{…\} escape/],
     ["[a-", /unterminated character class/],
+    ["[a-\\d]", /class escape in a range/],
     ["\\u{110000}", /bad \\u\{…\} escape/],
     ["[a-", /unterminated character class/],
+    ["[a-\\d]", /class escape in a range/],
     ["\\xZZ", /bad hexadecimal escape/],
     ["a\\", /unexpected end at offset 2/],
     ["\\c", /unknown escape \\c at offset 1/],
@@ -309,6 +311,9 @@ test("\\uXXXX pairs: a lead and a trail escape are one code point, anything else
   agree("^\\u{10FFFF}$", ["\u{10ffff}", "a"]);
 });
 
-test("a NUL inside a class is a member, not the end of the pattern", () => {
+test("classes: a NUL is a member, a trailing - is literal, a-a is one letter, U+0080 is not ASCII", () => {
   agree("^[\u0000a]$", ["\u0000", "a", "b"]);
+  agree("^[a-]$", ["a", "-", "b"]);
+  agree("^[a-a]$", ["a", "b"]);
+  agree("^[\\u0080-\\u00ff]$", ["\u0080", "ÿ", "a"]);
 });
