@@ -7,7 +7,7 @@
 # format, API docs (deno doc --lint), the unit suite under Deno and under Node, browser tests in
 # Chromium, the quick-start notebook on the Deno kernel, the npm package (packed, installed in a
 # fresh project, imported, type-checked), the browser bundle check, and `deno publish --dry-run`.
-# The steps overlap where they do not compete (2 cores; Nov 27: 1 077 s in all, the Deno suite
+# The steps overlap where they do not compete (2 cores; Nov 27: about 1 080 s in all, the Deno suite
 # 838 s, Node's 669 s, Playwright 318 s). Checks whose subject is a program they start, not the
 # runtime (the built-in help check, the docs' blocks under `deno check`, a JSR user's script,
 # `npm start`), run once, under Deno (test/_once.ts).
