@@ -8,7 +8,6 @@ import {
   createMemoryStorage,
   createServerRegistry,
   type HostFunction,
-  type Selection,
 } from "../../lib/mod.ts";
 import { startEverything, type TestServer } from "../mcp/_servers.ts";
 import { startToolServer } from "../catalog/_servers.ts";
@@ -41,20 +40,6 @@ const functions: HostFunction[] = [
     },
   },
 ];
-
-/** A selection of these ids, as `selectForRequest` returns them. */
-export function selection(tools: string[], skills: string[] = []): Selection {
-  return {
-    via: "llm",
-    complexity: "simple",
-    skills,
-    tools,
-    needsExternal: false,
-    reasoning: "",
-    diagnostics: [],
-    held: [],
-  };
-}
 
 /** Registers the hooks; call at the top level of a test file. */
 export function frameworkSuite(): {

@@ -8,7 +8,8 @@ import { test } from "node:test";
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { aiSdkTools } from "../../lib/frameworks/ai_sdk.ts";
-import { frameworkSuite, selection, waits } from "./_scripted.ts";
+import { selection } from "../_selection.ts";
+import { frameworkSuite, waits } from "./_scripted.ts";
 
 const suite = frameworkSuite();
 
@@ -74,7 +75,11 @@ test("an MCP tool and a host function run through skillmux; bad arguments are an
   const sm = await aiSdkTools({
     catalog,
     request,
-    selection: selection(["everything__get-sum", "record_result", "everything__get-tiny-image"]),
+    selection: selection([], [
+      "everything__get-sum",
+      "record_result",
+      "everything__get-tiny-image",
+    ]),
   });
   try {
     assert.deepEqual(Object.keys(sm.tools).sort(), [
@@ -125,7 +130,7 @@ test("a held tool and a tool of an unapproved server are never offered and never
   const sm = await aiSdkTools({
     catalog,
     request,
-    selection: selection(["everything__get-env", "shady__weather_forecast", "record_result"]),
+    selection: selection([], ["everything__get-env", "shady__weather_forecast", "record_result"]),
   });
   try {
     assert.deepEqual(Object.keys(sm.tools), ["record_result"]);
@@ -156,7 +161,11 @@ test("a held tool and a tool of an unapproved server are never offered and never
 test("aborting the step cancels the running tool call", async () => {
   const catalog = suite.catalog();
   const request = "wait for the sequencing instrument";
-  const sm = await aiSdkTools({ catalog, request, selection: selection(["wait_for_instrument"]) });
+  const sm = await aiSdkTools({
+    catalog,
+    request,
+    selection: selection([], ["wait_for_instrument"]),
+  });
   const before = { started: waits.started, reasons: waits.reasons.length };
   const controller = new AbortController();
   try {
@@ -181,7 +190,7 @@ test("aborting the step cancels the running tool call", async () => {
 test("discovery: find_tools, then the tool it found, active from the next step; held never found", async () => {
   const catalog = suite.catalog();
   const request = "what is 2 plus 3?";
-  const sm = await aiSdkTools({ catalog, request, selection: selection([]), discovery: true });
+  const sm = await aiSdkTools({ catalog, request, selection: selection([], []), discovery: true });
   try {
     assert.ok(!("everything__get-env" in sm.tools) && !("shady__weather_forecast" in sm.tools));
     assert.match(sm.system, /call find_tools/);

@@ -14,7 +14,8 @@ import {
 } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import { langchainTools } from "../../lib/frameworks/langchain.ts";
-import { frameworkSuite, selection, waits } from "./_scripted.ts";
+import { selection } from "../_selection.ts";
+import { frameworkSuite, waits } from "./_scripted.ts";
 
 const suite = frameworkSuite();
 
@@ -74,7 +75,11 @@ test("an MCP tool and a host function run through skillmux; bad arguments are an
   const sm = await langchainTools({
     catalog,
     request: "add 2 and 3, record it, show the logo",
-    selection: selection(["everything__get-sum", "record_result", "everything__get-tiny-image"]),
+    selection: selection([], [
+      "everything__get-sum",
+      "record_result",
+      "everything__get-tiny-image",
+    ]),
   });
   try {
     assert.equal(sm.system.getType(), "system");
@@ -111,7 +116,7 @@ test("LangChain's own schema check is skipped for skillmux's (a server's pattern
   const sm = await langchainTools({
     catalog,
     request: "add",
-    selection: selection(["everything__get-sum"]),
+    selection: selection([], ["everything__get-sum"]),
   });
   try {
     const [sum] = sm.tools;
@@ -129,7 +134,7 @@ test("a held tool and a tool of an unapproved server are never offered and never
   const sm = await langchainTools({
     catalog,
     request: "print the environment and the weather",
-    selection: selection(["everything__get-env", "shady__weather_forecast", "record_result"]),
+    selection: selection([], ["everything__get-env", "shady__weather_forecast", "record_result"]),
   });
   try {
     assert.deepEqual(sm.tools.map((t) => t.name), ["record_result"]);
@@ -153,7 +158,7 @@ test("the run's signal cancels the running tool call", async () => {
   const sm = await langchainTools({
     catalog,
     request: "wait for the sequencing instrument",
-    selection: selection(["wait_for_instrument"]),
+    selection: selection([], ["wait_for_instrument"]),
   });
   const before = { started: waits.started, reasons: waits.reasons.length };
   const controller = new AbortController();
@@ -174,7 +179,7 @@ test("discovery: find_tools, then the tool it found, bound from the next step; h
   const sm = await langchainTools({
     catalog,
     request: "what is 2 plus 3?",
-    selection: selection([]),
+    selection: selection([], []),
     discovery: true,
   });
   try {

@@ -17,7 +17,7 @@ import {
   type Resolver,
 } from "../../lib/mod.ts";
 import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
-import { selection } from "./_selection.ts";
+import { selection } from "../_selection.ts";
 
 const EVIL = [
   "---",

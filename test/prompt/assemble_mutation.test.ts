@@ -21,7 +21,7 @@ import {
   type Storage,
 } from "../../lib/mod.ts";
 import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
-import { selection } from "./_selection.ts";
+import { selection } from "../_selection.ts";
 import { startToolServer } from "../catalog/_servers.ts";
 
 const LONG_TOOL = `Bash(${"x".repeat(70)})`;

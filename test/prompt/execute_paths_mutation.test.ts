@@ -18,7 +18,7 @@ import {
   type ToolCallResult,
 } from "../../lib/mod.ts";
 import { startToolServer } from "../catalog/_servers.ts";
-import { selection } from "./_selection.ts";
+import { selection } from "../_selection.ts";
 
 const skill = (name: string, body: string) =>
   `---\nname: ${name}\ndescription: Notes on ${name} for BAM files.\n---\n${body}`;
