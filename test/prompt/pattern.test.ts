@@ -240,9 +240,6 @@ describe("what the matcher does not run is a PatternError that says what and whe
     ["\\u{110000}", /bad \\u\{…\} escape/],
     ["[a-", /unterminated character class/],
     ["[a-\\d]", /class escape in a range/],
-    ["\\u{110000}", /bad \\u\{…\} escape/],
-    ["[a-", /unterminated character class/],
-    ["[a-\\d]", /class escape in a range/],
     ["\\xZZ", /bad hexadecimal escape/],
     ["a\\", /unexpected end at offset 2/],
     ["\\c", /unknown escape \\c at offset 1/],
@@ -272,6 +269,12 @@ test("a program may hold MAX_PROGRAM instructions, not one more", () => {
     (e: Error) =>
       e instanceof PatternError && e.message.includes(`over ${MAX_PROGRAM} instructions`),
   );
+});
+
+test("groups may nest 100 deep, not 101", () => {
+  const nested = (n: number) => `${"(".repeat(n)}a${")".repeat(n)}`;
+  agree(nested(100), ["a", "b"]);
+  assert.throws(() => compilePattern(nested(101)), /groups nested deeper than 100 at offset 101/);
 });
 
 test("U+FFFF is one code unit and NUL is a character, in the pattern and in the text", () => {
