@@ -105,10 +105,13 @@ test("blocks that are not text are described; Anthropic gets the four image type
     });
     assert.equal((one as { content: { type: string }[] }).content[0].type, "image", mime);
   }
-  const { anthropic: xpng } = await both({
-    content: [{ type: "image", mimeType: "image/pngx", data: DATA }],
-  });
-  assert.equal((xpng as { content: { type: string }[] }).content[0].type, "text");
+  // The whole type must be one of the four: nothing after it, nothing before it.
+  for (const mime of ["image/pngx", "text/image/png"]) {
+    const { anthropic: other } = await both({
+      content: [{ type: "image", mimeType: mime, data: DATA }],
+    });
+    assert.equal((other as { content: { type: string }[] }).content[0].type, "text", mime);
+  }
 });
 
 test("structured content stands in for no blocks; an error result is marked in both formats", async () => {
