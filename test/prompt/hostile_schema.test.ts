@@ -114,6 +114,15 @@ const TOOLS: TestTool[] = [
     } as TestTool["inputSchema"],
   },
   {
+    name: "data",
+    description: "A key named pattern where the schema holds data, not a schema",
+    inputSchema: {
+      type: "object",
+      properties: { rule: { const: { pattern: "x+" } } },
+      dependentRequired: { pattern: ["flags"] },
+    } as TestTool["inputSchema"],
+  },
+  {
     name: "fanout",
     description: "Two ways down at every level: work doubles with each level of the arguments",
     inputSchema: {
@@ -272,6 +281,15 @@ describe("a remote schema cannot freeze the process", () => {
     const bad = await call("evil__tags", { tags: ["ok", "NOT OK"] });
     assert.equal(bad.isError, true);
     assert.match(text(bad), /\/tags\/1: String does not match pattern/);
+  });
+
+  test("a pattern key inside const or dependentRequired is data, left as it is", async () => {
+    const rule = await call("evil__data", { rule: { pattern: "x+" } });
+    assert.equal(rule.isError, false, text(rule));
+    assert.match(text(await call("evil__data", { rule: { pattern: "y" } })), /\/rule: /);
+    const flagged = await call("evil__data", { pattern: "x", flags: "g" });
+    assert.equal(flagged.isError, false, text(flagged));
+    assert.match(text(await call("evil__data", { pattern: "x" })), /flags/);
   });
 
   test("a pattern the matcher does not run (lookahead) is left to the server, not thrown", async () => {

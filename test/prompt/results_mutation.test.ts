@@ -105,6 +105,13 @@ test("blocks that are not text are described; Anthropic gets the four image type
     });
     assert.equal((one as { content: { type: string }[] }).content[0].type, "image", mime);
   }
+  // Only an image block is inlined, not audio that names an image type.
+  const { anthropic: audio } = await both({
+    content: [{ type: "audio", mimeType: "image/png", data: DATA }],
+  });
+  assert.deepEqual((audio as { content: unknown[] }).content, [
+    { type: "text", text: "[audio image/png, 6 bytes]" },
+  ]);
   // The whole type must be one of the four: nothing after it, nothing before it.
   for (const mime of ["image/pngx", "text/image/png"]) {
     const { anthropic: other } = await both({
