@@ -18,6 +18,8 @@ import { startToolServer, type TestTool } from "../catalog/_servers.ts";
 
 const EVIL = "^(a+)+$";
 const HOSTILE = `${"a".repeat(34)}!`;
+// u-mode rejects \- (new RegExp throws): it passes only where our matcher stands in for RegExp.
+const LENIENT = { type: "string", pattern: "^a\\-b$" };
 
 const TOOLS: TestTool[] = [
   {
@@ -120,6 +122,32 @@ const TOOLS: TestTool[] = [
       type: "object",
       properties: { rule: { const: { pattern: "x+" } } },
       dependentRequired: { pattern: ["flags"] },
+    } as TestTool["inputSchema"],
+  },
+  {
+    name: "everywhere",
+    description: "A pattern u-mode rejects (\\-) wherever a schema can sit",
+    inputSchema: {
+      type: "object",
+      properties: {
+        tuple: { type: "array", prefixItems: [LENIENT] },
+        oldTuple: { type: "array", items: [LENIENT] },
+        all: { allOf: [LENIENT] },
+        any: { anyOf: [LENIENT, { type: "number" }] },
+        one: { oneOf: [LENIENT, { type: "number" }] },
+        // Names that are also keywords whose values are data, not schemas: still schemas here.
+        default: LENIENT,
+        defs: { $ref: "#/$defs/enum" },
+        definitions: { $ref: "#/definitions/const" },
+        keyed: { type: "object", patternProperties: { "^k$": LENIENT } },
+        dependent: {
+          type: "object",
+          dependentSchemas: { type: { properties: { type: LENIENT } } },
+        },
+        negated: { not: { not: LENIENT } },
+      },
+      $defs: { enum: LENIENT },
+      definitions: { const: LENIENT },
     } as TestTool["inputSchema"],
   },
   {
@@ -281,6 +309,32 @@ describe("a remote schema cannot freeze the process", () => {
     const bad = await call("evil__tags", { tags: ["ok", "NOT OK"] });
     assert.equal(bad.isError, true);
     assert.match(text(bad), /\/tags\/1: String does not match pattern/);
+  });
+
+  test("every place a schema can sit is checked by the linear matcher, not by RegExp", async () => {
+    const places: Record<string, unknown>[] = [
+      { tuple: ["a-b"] },
+      { oldTuple: ["a-b"] },
+      { all: "a-b" },
+      { any: "a-b" },
+      { one: "a-b" },
+      { defs: "a-b" },
+      { definitions: "a-b" },
+      { default: "a-b" },
+      { keyed: { k: "a-b" } },
+      { dependent: { type: "a-b" } },
+      { negated: "a-b" },
+    ];
+    for (const input of places) {
+      const good = await call("evil__everywhere", input);
+      assert.equal(good.isError, false, `${JSON.stringify(input)}: ${text(good)}`);
+    }
+    for (
+      const input of [{ tuple: ["a-c"] }, { defs: "ab" }, { keyed: { k: "a" } }, { default: "b" }]
+    ) {
+      const bad = await call("evil__everywhere", input);
+      assert.match(text(bad), /does not match pattern/, JSON.stringify(input));
+    }
   });
 
   test("a pattern key inside const or dependentRequired is data, left as it is", async () => {
