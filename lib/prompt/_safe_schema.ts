@@ -48,12 +48,18 @@ const DATA = new Set([
   "minProperties",
 ]);
 const ARRAYS = new Set(["prefixItems", "items", "allOf", "anyOf", "oneOf"]);
+/**
+ * Keywords whose values map names to schemas: cfworker's `dereference` list, and `dependencies`
+ * (drafts 4 and 7), which its validator also reads, whatever the draft: a name there is never a
+ * keyword (`dependencies: { const: {…} }` holds a schema, `{ pattern: ["flags"] }` a name list).
+ */
 const MAPS = new Set([
   "$defs",
   "definitions",
   "properties",
   "patternProperties",
   "dependentSchemas",
+  "dependencies",
 ]);
 
 /** Most schema visits of one validation: well under a second of work. */

@@ -151,6 +151,17 @@ const TOOLS: TestTool[] = [
     } as TestTool["inputSchema"],
   },
   {
+    name: "depends",
+    description: "draft-07 dependencies keyed by names that are also keywords",
+    inputSchema: {
+      type: "object",
+      dependencies: {
+        const: { properties: { s: { type: "string", pattern: EVIL } } },
+        pattern: ["flags"],
+      },
+    } as TestTool["inputSchema"],
+  },
+  {
     name: "fanout",
     description: "Two ways down at every level: work doubles with each level of the arguments",
     inputSchema: {
@@ -335,6 +346,20 @@ describe("a remote schema cannot freeze the process", () => {
       const bad = await call("evil__everywhere", input);
       assert.match(text(bad), /does not match pattern/, JSON.stringify(input));
     }
+  });
+
+  test("dependencies map names: a pattern under any name runs linear, a name list stays a list", async () => {
+    const started = performance.now();
+    const hostile = await call("evil__depends", { const: 1, s: HOSTILE });
+    assert.ok(performance.now() - started < 5_000);
+    assert.match(
+      text(hostile),
+      /does not match dependant schema.*\/s: String does not match pattern/,
+    );
+    assert.equal((await call("evil__depends", { const: 1, s: "aaa" })).isError, false);
+    const flagged = await call("evil__depends", { pattern: "x", flags: "g" });
+    assert.equal(flagged.isError, false, text(flagged));
+    assert.match(text(await call("evil__depends", { pattern: "x" })), /does not have \\"flags\\"/);
   });
 
   test("a pattern key inside const or dependentRequired is data, left as it is", async () => {
