@@ -122,6 +122,7 @@ const TOOLS: TestTool[] = [
       type: "object",
       properties: { rule: { const: { pattern: "x+" } } },
       dependentRequired: { pattern: ["flags"] },
+      definitions: null, // a map that is null is nothing to rewrite
     } as TestTool["inputSchema"],
   },
   {
