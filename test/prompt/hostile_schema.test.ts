@@ -146,6 +146,7 @@ const TOOLS: TestTool[] = [
           dependentSchemas: { type: { properties: { type: LENIENT } } },
         },
         negated: { not: { not: LENIENT } },
+        nothing: { type: "null" },
       },
       $defs: { enum: LENIENT },
       definitions: { const: LENIENT },
@@ -294,6 +295,10 @@ describe("a remote schema cannot freeze the process", () => {
     assert.match(text(await shapes({ name: "émile" })), /\/name: .*pattern/);
     assert.match(text(await shapes({ code: "abc" })), /\/code: .*pattern/);
     assert.match(text(await shapes({ range: "a\\b" })), /\/range: .*pattern/);
+    // No string of the arguments matches: not even the empty one passes.
+    assert.match(text(await shapes({ code: "" })), /\/code: .*pattern/);
+    // Strings that matched stand for themselves, their special characters escaped.
+    assert.equal((await shapes({ code: "v1.2 (beta) [x]{y}|^$*+?/\\" })).isError, false);
     const started = performance.now();
     const slow = await shapes({ pairs: "a".repeat(100_000) });
     console.log(`(a|a)*b against 100 kB of a: ${(performance.now() - started).toFixed(1)} ms`);
@@ -314,6 +319,14 @@ describe("a remote schema cannot freeze the process", () => {
       /cannot be checked: checking these arguments takes over 20,000,000 pattern steps/,
     );
     assert.equal((await call("evil__bounded", { s: "abc!" })).isError, false);
+    // The budget is the call's, over all its strings: 8 million steps each (2,000 letters), two
+    // are checked, three are over it.
+    const [a, b, c] = ["a", "b", "c"].map((l) => `${l.repeat(2_000)}!`);
+    assert.equal((await call("evil__bounded", { s: a, t: b })).isError, false);
+    assert.match(
+      text(await call("evil__bounded", { s: a, t: b, u: c })),
+      /takes over 20,000,000 pattern steps/,
+    );
   });
 
   test("strings inside arrays are checked against their pattern too", async () => {
@@ -336,6 +349,7 @@ describe("a remote schema cannot freeze the process", () => {
       { keyed: { k: "a-b" } },
       { dependent: { type: "a-b" } },
       { negated: "a-b" },
+      { nothing: null, negated: "a-b" }, // null holds no string to test
     ];
     for (const input of places) {
       const good = await call("evil__everywhere", input);
