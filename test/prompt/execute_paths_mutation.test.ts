@@ -74,6 +74,16 @@ before(async () => {
         inputSchema: { required: [] } as never,
         handler: () => "ok",
       },
+      {
+        name: "closed",
+        description: "An object schema without properties",
+        inputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          type: "object",
+          additionalProperties: false,
+        },
+        handler: () => "ok",
+      },
     ],
     approvals: { storage: createMemoryStorage(), remote: "auto" },
   });
@@ -230,21 +240,20 @@ test("a remote tool's output that addresses the model is flagged", async () => {
   assert.deepEqual(calm.diagnostics, []);
 });
 
-test("tool definitions: a schema without a type becomes an object one, its properties kept", async () => {
+test("tool definitions: a schema without a type becomes an object one, its properties kept; an object one stays as it is", async () => {
   const prompt = await assemblePrompt({
     request: "x",
     catalog,
-    selection: selection([], ["loose", "typeless"]),
+    selection: selection([], ["loose", "typeless", "closed"]),
   });
   await prompt.session.close();
-  assert.deepEqual(prompt.tools.openai.map((t) => t.function.parameters), [
+  const expected = [
     { properties: { a: { type: "string" } }, type: "object" },
     { required: [], type: "object", properties: {} },
-  ]);
-  assert.deepEqual(prompt.tools.anthropic.map((t) => t.input_schema), [
-    { properties: { a: { type: "string" } }, type: "object" },
-    { required: [], type: "object", properties: {} },
-  ]);
+    { type: "object", additionalProperties: false }, // no $schema, and no properties added
+  ];
+  assert.deepEqual(prompt.tools.openai.map((t) => t.function.parameters), expected);
+  assert.deepEqual(prompt.tools.anthropic.map((t) => t.input_schema), expected);
   await assert.rejects(
     prompt.session.client("samtools"),
     (e: Error) =>
