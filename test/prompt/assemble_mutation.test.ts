@@ -136,6 +136,23 @@ describe("the header says what the prompt holds", () => {
     assert.match(prompt.system, /\n# Skills on demand\n\n- short\n/);
   });
 
+  test("skills on demand: the activate_skill tool names each skill and takes one of them", async () => {
+    const prompt = await assemble({ selection: selection(["short", "indexing"]), skills: "tool" });
+    assert.deepEqual(prompt.tools.anthropic.find((t) => t.name === "activate_skill"), {
+      name: "activate_skill",
+      description:
+        "Load a skill's full instructions (concepts, pitfalls, worked examples) before using it. Available: short: Notes on short for BAM files.; indexing: Notes on indexing for BAM files.",
+      input_schema: {
+        type: "object",
+        properties: {
+          name: { type: "string", enum: ["short", "indexing"], description: "The skill to load" },
+        },
+        required: ["name"],
+        additionalProperties: false,
+      },
+    });
+  });
+
   test("two of each, the whole prompt: blocks apart by a blank line, list items by a line", async () => {
     const inline = await assemble({
       selection: selection(["short", "indexing"], ["tools__sort_bam", "lookup_sample"]),

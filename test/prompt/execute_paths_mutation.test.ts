@@ -75,6 +75,15 @@ before(async () => {
         handler: () => "ok",
       },
       {
+        name: "persian",
+        description: "A local schema whose text needs a zero-width non-joiner",
+        inputSchema: {
+          type: "object",
+          properties: { q: { type: "string", description: "می\u200Cخواهم" } },
+        },
+        handler: () => "ok",
+      },
+      {
         name: "closed",
         description: "An object schema without properties",
         inputSchema: {
@@ -244,13 +253,18 @@ test("tool definitions: a schema without a type becomes an object one, its prope
   const prompt = await assemblePrompt({
     request: "x",
     catalog,
-    selection: selection([], ["loose", "typeless", "closed"]),
+    selection: selection([], ["loose", "typeless", "closed", "persian"]),
   });
   await prompt.session.close();
   const expected = [
     { properties: { a: { type: "string" } }, type: "object" },
     { required: [], type: "object", properties: {} },
     { type: "object", additionalProperties: false }, // no $schema, and no properties added
+    // A local schema is the application's own: its text is given as is (the ZWNJ Persian needs).
+    {
+      type: "object",
+      properties: { q: { type: "string", description: "می\u200Cخواهم" } },
+    },
   ];
   assert.deepEqual(prompt.tools.openai.map((t) => t.function.parameters), expected);
   assert.deepEqual(prompt.tools.anthropic.map((t) => t.input_schema), expected);
