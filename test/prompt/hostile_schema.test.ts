@@ -147,6 +147,7 @@ const TOOLS: TestTool[] = [
         },
         negated: { not: { not: LENIENT } },
         nothing: { type: "null" },
+        numeric: { type: "string", pattern: 5 }, // new RegExp reads it as "5"
       },
       $defs: { enum: LENIENT },
       definitions: { const: LENIENT },
@@ -355,8 +356,15 @@ describe("a remote schema cannot freeze the process", () => {
       const good = await call("evil__everywhere", input);
       assert.equal(good.isError, false, `${JSON.stringify(input)}: ${text(good)}`);
     }
+    assert.equal((await call("evil__everywhere", { numeric: "a5b" })).isError, false);
     for (
-      const input of [{ tuple: ["a-c"] }, { defs: "ab" }, { keyed: { k: "a" } }, { default: "b" }]
+      const input of [
+        { tuple: ["a-c"] },
+        { defs: "ab" },
+        { keyed: { k: "a" } },
+        { default: "b" },
+        { numeric: "abc" },
+      ]
     ) {
       const bad = await call("evil__everywhere", input);
       assert.match(text(bad), /does not match pattern/, JSON.stringify(input));
