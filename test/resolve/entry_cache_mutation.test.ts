@@ -1,0 +1,130 @@
+// What a storage source remembers between reads (lib/resolve/_entry_cache.ts; survivors of the
+// first `resolve` run), counted in the storage's reads: a miss is remembered until a file is added
+// beside it (also under a prefix that is not a folder); hits of the first two layouts are not read
+// again while nothing changes, and one of the first when another file is added; a remembered
+// miss in a folder that was emptied is still a miss; a storage without version() reads every
+// time and never fails for it; the caller's signal reaches version(); and on disk, a miss beside a
+// `<name>/` folder (where a SKILL.md can appear unseen by the folder's fingerprint) is never
+// remembered.
+import assert from "node:assert/strict";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { createMemoryStorage, createStorageSource, type Storage } from "../../lib/mod.ts";
+import { createFsStorage } from "../../lib/storage/fs.ts";
+
+const doc = (name: string) =>
+  `---\nname: ${name}\ndescription: ${name} notes. Use when testing.\n---\nBody\n`;
+
+/** `storage` with its `get` calls counted. */
+function counted(storage: Storage): { storage: Storage; gets: string[] } {
+  const gets: string[] = [];
+  const get = storage.get.bind(storage);
+  storage.get = (key, options) => (gets.push(key), get(key, options));
+  return { storage, gets };
+}
+
+const call = () => ({ signal: new AbortController().signal });
+
+test("a miss is remembered (no read) until a file is added; then it is found", async () => {
+  const { storage, gets } = counted(createMemoryStorage({ initial: { "a.md": doc("a") } }));
+  const source = createStorageSource({ label: "user", storage });
+  assert.equal(await source.get("nope", call()), undefined);
+  const reads = gets.length;
+  assert.equal(reads, 3, "the three layouts");
+  assert.equal(await source.get("nope", call()), undefined);
+  assert.equal(gets.length, reads, "the remembered miss reads nothing");
+  await storage.set("nope.md", doc("nope"));
+  assert.equal((await source.get("nope", call()))?.location, "nope.md");
+});
+
+test("under a prefix that is not a folder (skills/team-), a miss is remembered too", async () => {
+  const { storage, gets } = counted(
+    createMemoryStorage({ initial: { "skills/team-a.md": doc("a") } }),
+  );
+  const source = createStorageSource({ label: "team", storage, prefix: "skills/team-" });
+  assert.equal(await source.get("nope", call()), undefined);
+  const reads = gets.length;
+  assert.equal(await source.get("nope", call()), undefined);
+  assert.equal(gets.length, reads, "the folder skills/ is watched");
+  await storage.set("skills/team-nope.md", doc("nope"));
+  assert.equal((await source.get("nope", call()))?.location, "skills/team-nope.md");
+});
+
+test("a hit of a.md beside an a/ folder is not read again when a file is added; nor b/SKILL.md", async () => {
+  const { storage, gets } = counted(createMemoryStorage({
+    initial: { "a.md": doc("a"), "a/notes.txt": "notes", "b/SKILL.md": doc("b") },
+  }));
+  const source = createStorageSource({ label: "user", storage });
+  assert.equal((await source.get("a", call()))?.location, "a.md");
+  assert.equal((await source.get("b", call()))?.location, "b/SKILL.md");
+  let reads = gets.length;
+  assert.equal((await source.get("b", call()))?.location, "b/SKILL.md");
+  assert.equal(gets.length, reads, "b/SKILL.md is remembered while nothing changes");
+  // A new b.md would overtake b/SKILL.md, so b's folder is watched; a.md's is not.
+  await storage.set("c.md", doc("c"));
+  reads = gets.length;
+  assert.equal((await source.get("a", call()))?.location, "a.md");
+  assert.equal(gets.length, reads, "only a.md's own fingerprint is checked");
+});
+
+test("a remembered miss in a folder that was emptied is still a miss", async () => {
+  const storage = createMemoryStorage({ initial: { "skills/a.md": doc("a") } });
+  const source = createStorageSource({ label: "user", storage, prefix: "skills/" });
+  assert.equal(await source.get("nope", call()), undefined);
+  await storage.delete("skills/a.md");
+  assert.equal(await storage.version!("skills/"), undefined, "the folder has no fingerprint now");
+  assert.equal(await source.get("nope", call()), undefined);
+});
+
+test("a storage without version() is read every time, and answers", async () => {
+  const { storage: inner, gets } = counted(
+    createMemoryStorage({ initial: { "a.md": doc("a") } }),
+  );
+  const storage: Storage = {
+    get: (key, options) => inner.get(key, options),
+    set: (key, value, options) => inner.set(key, value, options),
+    delete: (key, options) => inner.delete(key, options),
+    keys: (prefix, options) => inner.keys(prefix, options),
+  };
+  const source = createStorageSource({ label: "user", storage });
+  assert.equal((await source.get("a", call()))?.location, "a.md");
+  assert.equal((await source.get("a", call()))?.location, "a.md");
+  assert.equal(await source.get("nope", call()), undefined);
+  assert.equal(await source.get("nope", call()), undefined);
+  assert.deepEqual(gets, ["a.md", "a.md", "nope.md", "nope/SKILL.md", "nope.toml", ...[
+    "nope.md",
+    "nope/SKILL.md",
+    "nope.toml",
+  ]]);
+});
+
+test("the caller's signal reaches version()", async () => {
+  const storage = createMemoryStorage({ initial: { "a.md": doc("a") } });
+  const signals: (AbortSignal | undefined)[] = [];
+  const version = storage.version!.bind(storage);
+  storage.version = (path, options) => (signals.push(options?.signal), version(path, options));
+  const source = createStorageSource({ label: "user", storage });
+  const { signal } = call();
+  await source.get("a", { signal });
+  assert.ok(signals.length > 0);
+  for (const seen of signals) assert.equal(seen, signal);
+});
+
+test("fs: a miss beside a <name>/ folder is never remembered, so a SKILL.md added there is found", async () => {
+  const root = await mkdtemp(join(tmpdir(), "skillmux-blind-"));
+  try {
+    await mkdir(join(root, "x"));
+    await writeFile(join(root, "x", "notes.txt"), "not a skill yet");
+    await writeFile(join(root, "a.md"), doc("a"));
+    await new Promise((resolve) => setTimeout(resolve, 2_100)); // let the folder settle
+    const source = createStorageSource({ label: "user", storage: createFsStorage({ root }) });
+    assert.equal(await source.get("x", call()), undefined);
+    assert.equal(await source.get("x", call()), undefined);
+    await writeFile(join(root, "x", "SKILL.md"), doc("x"));
+    assert.equal((await source.get("x", call()))?.location, "x/SKILL.md");
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
