@@ -1,7 +1,7 @@
 // The zero-config resolver on Deno/Node: real folders, real built-ins.
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
@@ -79,6 +79,18 @@ describe("defaultSkillFolders()", () => {
       user: "/x",
       community: "/c",
       config: "/k",
+    });
+    assert.equal(
+      (await defaultSkillFolders({ env: { SKILLMUX_HOME: "/sm", SKILLMUX_CONFIG_DIR: "/cd" } }))
+        .config,
+      "/cd",
+    );
+  });
+  test("without HOME, the account's home directory", async () => {
+    assert.deepEqual(await defaultSkillFolders({ env: {} }), {
+      user: join(homedir(), ".config", "skillmux", "skills"),
+      community: join(homedir(), ".local", "share", "skillmux", "skills"),
+      config: join(homedir(), ".config", "skillmux"),
     });
   });
 });
@@ -169,10 +181,11 @@ describe("zero configuration without permission to read the environment", () => 
       ["community", "error"],
       ["mcp", "error"],
     ]);
-    assert.match(
-      hit.diagnostics[0].message,
-      /^Cannot locate the user skills folder: reading the environment variable SKILLMUX_USER_SKILLS was denied; run Deno with --allow-env \(or pass the userDir option\)$/,
-    );
+    assert.deepEqual(hit.diagnostics.map((d) => d.message), [
+      "Cannot locate the user skills folder: reading the environment variable SKILLMUX_USER_SKILLS was denied; run Deno with --allow-env (or pass the userDir option)",
+      "Cannot locate the community skills folder: reading the environment variable SKILLMUX_COMMUNITY_SKILLS was denied; run Deno with --allow-env (or pass the communityDir option)",
+      "Cannot locate the MCP server registry (config.toml): reading the environment variable SKILLMUX_CONFIG_DIR was denied; run Deno with --allow-env (or pass the configDir option)",
+    ]);
     const { skills, diagnostics } = await listSkills({ env: onlyHome(home) });
     assert.ok(skills.some((s) => s.name === "samtools" && s.source === "builtin"));
     assert.deepEqual(diagnostics.map((d) => d.source), ["user", "community", "mcp"]);
@@ -186,11 +199,27 @@ describe("zero configuration without permission to read the environment", () => 
     assert.deepEqual(bcftools.diagnostics.map((d) => d.source), ["community", "mcp"]);
   });
 
-  test("defaultSkillFolders() says which variable it could not read", async () => {
-    await assert.rejects(defaultSkillFolders({ env: onlyHome(home) }), {
-      name: "EnvDeniedError",
-      message: /SKILLMUX_USER_SKILLS was denied/,
+  test("defaultSkillFolders() says which variable it could not read, the refusal as its cause", async () => {
+    await assert.rejects(defaultSkillFolders({ env: onlyHome(home) }), (e: Error) => {
+      assert.equal(e.name, "EnvDeniedError");
+      assert.match(e.message, /SKILLMUX_USER_SKILLS was denied/);
+      assert.equal((e.cause as Error).name, "NotCapable");
+      return true;
     });
+    await assert.rejects(
+      defaultSkillFolders({ env: onlyHome(home), userDir: "/u", communityDir: "/c" }),
+      /^EnvDeniedError: Cannot locate the MCP server registry \(config\.toml\): .*SKILLMUX_CONFIG_DIR/,
+    );
+  });
+
+  test("an environment that fails for another reason is an error, not a skipped source", async () => {
+    const broken = new Proxy({}, {
+      get() {
+        throw new TypeError("the environment object is broken");
+      },
+    });
+    await assert.rejects(defaultSkillFolders({ env: broken }), /^TypeError: the environment/);
+    await assert.rejects(resolveSkill("samtools", { env: broken }), /the environment object/);
   });
 });
 
