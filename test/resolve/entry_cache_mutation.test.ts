@@ -39,6 +39,28 @@ test("a miss is remembered (no read) until a file is added; then it is found", a
   assert.equal((await source.get("nope", call()))?.location, "nope.md");
 });
 
+test("two names are remembered side by side", async () => {
+  const { storage, gets } = counted(createMemoryStorage({ initial: { "a.md": doc("a") } }));
+  const source = createStorageSource({ label: "user", storage });
+  await source.get("a", call());
+  await source.get("nope", call());
+  const reads = gets.length;
+  assert.equal((await source.get("a", call()))?.location, "a.md");
+  assert.equal(await source.get("nope", call()), undefined);
+  assert.equal(gets.length, reads);
+});
+
+test("a storage whose version() knows folders only: hits are read every time, and answer", async () => {
+  const { storage, gets } = counted(createMemoryStorage({ initial: { "a.md": doc("a") } }));
+  const version = storage.version!.bind(storage);
+  storage.version = (path, options) =>
+    path === "" || path.endsWith("/") ? version(path, options) : Promise.resolve(undefined);
+  const source = createStorageSource({ label: "user", storage });
+  assert.equal((await source.get("a", call()))?.location, "a.md");
+  assert.equal((await source.get("a", call()))?.location, "a.md");
+  assert.deepEqual(gets, ["a.md", "a.md"]);
+});
+
 test("under a prefix that is not a folder (skills/team-), a miss is remembered too", async () => {
   const { storage, gets } = counted(
     createMemoryStorage({ initial: { "skills/team-a.md": doc("a") } }),
