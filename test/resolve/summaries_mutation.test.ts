@@ -1,0 +1,122 @@
+// A source's `summaries()` in a listing (lib/resolve/_list.ts; survivors of the first `resolve`
+// run): a well-formed summary lists its skill without reading it; a malformed one (name,
+// description, digest), a name summarised twice, a failing or non-array `summaries()` each fall
+// back to reading the skill; the lists a summary carries keep only strings, capped in count and
+// length; `location` only as a string, `remote` only when `true`; a frozen listing is checked
+// once and its rows keep their identity.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import {
+  createResolver,
+  type SkillSource,
+  type SkillSummary,
+  type SourceEntry,
+} from "../../lib/mod.ts";
+
+const DIGEST = `sha256:${"a1".repeat(32)}`;
+const doc = (name: string) =>
+  `---\nname: ${name}\ndescription: Read from the text. Use when testing.\n---\nBody\n`;
+
+/** A source listing `names`, summarising them with `summaries`, its reads counted. */
+function source(
+  names: string[],
+  summaries: () => Promise<unknown>,
+): SkillSource & { reads: string[] } {
+  const reads: string[] = [];
+  return {
+    label: "team",
+    reads,
+    list: () => Promise.resolve(names),
+    get: (name): Promise<SourceEntry | undefined> => {
+      reads.push(name);
+      return Promise.resolve({ text: doc(name), location: `${name}.md` });
+    },
+    summaries: summaries as () => Promise<SkillSummary[]>,
+  };
+}
+
+const summary = (name: string, more: Record<string, unknown> = {}) => ({
+  name,
+  description: `Summary of ${name}`,
+  digest: DIGEST,
+  ...more,
+});
+
+test("a well-formed summary lists its skill unread; each malformed one is read instead", async () => {
+  const rows: unknown[] = [
+    summary("good"),
+    null,
+    { ...summary("x"), name: 7 },
+    summary("Not A Name!"),
+    { ...summary("nodesc"), description: 7 },
+    summary("blank", { description: "  " }),
+    { ...summary("nodigest"), digest: 7 },
+    summary("noprefix", { digest: "a1".repeat(32) }),
+    summary("short", { digest: `sha256:${"a".repeat(63)}` }),
+    summary("upper", { digest: `sha256:${"A".repeat(64)}` }),
+    summary("after", { digest: `${DIGEST}x` }),
+    summary("before", { digest: `x${DIGEST}` }),
+    summary("twice"),
+    summary("twice"),
+  ];
+  const names = ["good", "nodesc", "blank", "nodigest", "noprefix", "short", "upper", "after"];
+  const team = source([...names, "before", "twice"], () => Promise.resolve(rows));
+  const { skills } = await createResolver({ sources: [team] }).list();
+  assert.deepEqual(team.reads.sort(), [...names.slice(1), "before", "twice"].sort());
+  const good = skills.find((s) => s.name === "good")!;
+  assert.equal(good.description, "Summary of good");
+  assert.equal(good.digest, DIGEST);
+  for (const s of skills.filter((s) => s.name !== "good")) {
+    assert.equal(s.description, "Read from the text. Use when testing.", s.name);
+  }
+});
+
+test("a failing summaries() or one that is not an array: every skill is read", async () => {
+  for (const failing of [() => Promise.reject(new Error("down")), () => Promise.resolve("nope")]) {
+    const team = source(["a", "b"], failing);
+    const { skills } = await createResolver({ sources: [team] }).list();
+    assert.deepEqual(team.reads.sort(), ["a", "b"]);
+    assert.deepEqual(skills.map((s) => s.name), ["a", "b"]);
+  }
+});
+
+test("a summary's lists keep strings only, capped in count and length; location and remote checked", async () => {
+  const long = "k".repeat(2_000);
+  const many = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`);
+  const team = source(["full", "bare"], () =>
+    Promise.resolve([
+      summary("full", {
+        tags: [1, "bam", null, long, ...many(80)],
+        keywords: many(300),
+        tasks: many(200),
+        allowedTools: ["Read", 2, ...many(70)],
+        location: "team/full.md",
+        remote: true,
+      }),
+      summary("bare", { tags: "bam", location: 5, remote: "yes", allowedTools: ["Read"] }),
+    ]));
+  const { skills } = await createResolver({ sources: [team] }).list();
+  assert.deepEqual(team.reads, []);
+  const [bare, full] = skills;
+  assert.deepEqual(full.tags.slice(0, 2), ["bam", "k".repeat(1_024)]);
+  assert.equal(full.tags.length, 64);
+  assert.equal(full.keywords.length, 256);
+  assert.equal(full.tasks.length, 128);
+  assert.equal(full.location, "team/full.md");
+  assert.deepEqual(full.allowedTools, [], "a remote skill's tools are requested, not granted");
+  assert.equal(full.requestedAllowedTools?.length, 64);
+  assert.deepEqual(full.requestedAllowedTools?.slice(0, 2), ["Read", "w0"]);
+  assert.deepEqual(bare.tags, []);
+  assert.equal(bare.location, undefined);
+  assert.deepEqual(bare.allowedTools, ["Read"], "remote only when true");
+});
+
+test("a frozen listing is checked once: its rows keep their identity from call to call", async () => {
+  const frozen = Object.freeze([Object.freeze(summary("a")), Object.freeze(summary("b"))]);
+  const team = source(["a", "b"], () => Promise.resolve(frozen));
+  const resolver = createResolver({ sources: [team] });
+  const first = await resolver.list();
+  const second = await resolver.list();
+  assert.deepEqual(team.reads, []);
+  assert.equal(second.skills[0].tags, first.skills[0].tags, "the same checked row");
+});
