@@ -3,15 +3,19 @@
 // description, digest), a name summarised twice, a failing or non-array `summaries()` each fall
 // back to reading the skill; the lists a summary carries keep only strings, capped in count and
 // length; `location` only as a string, `remote` only when `true`; a frozen listing is checked
-// once and its rows keep their identity.
+// once and its rows keep their identity; and a skill read instead has the same tasks and keywords.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
+  createBuiltinSource,
+  createMemoryStorage,
   createResolver,
+  createStorageSource,
   type SkillSource,
   type SkillSummary,
   type SourceEntry,
 } from "../../lib/mod.ts";
+import { BUILTIN_SKILLS } from "../../lib/resolve/builtin_skills.ts";
 
 const DIGEST = `sha256:${"a1".repeat(32)}`;
 const doc = (name: string) =>
@@ -119,4 +123,19 @@ test("a frozen listing is checked once: its rows keep their identity from call t
   const second = await resolver.list();
   assert.deepEqual(team.reads, []);
   assert.equal(second.skills[0].tags, first.skills[0].tags, "the same checked row");
+});
+
+test("a skill read for the listing has the tasks and keywords its summary would have", async () => {
+  const text = BUILTIN_SKILLS["samtools"];
+  const storage = createMemoryStorage({ initial: { "samtools.md": text } });
+  const read = await createResolver({ sources: [createStorageSource({ label: "user", storage })] })
+    .list();
+  const [summary] = await createBuiltinSource({ skills: { samtools: text } }).summaries!({
+    signal: new AbortController().signal,
+  });
+  const [row] = read.skills;
+  assert.ok(row.skill, "read, not summarised");
+  assert.ok(row.tasks.length > 0 && row.keywords.length > row.tasks.length);
+  assert.deepEqual(row.tasks, summary.tasks);
+  assert.deepEqual(row.keywords, summary.keywords);
 });
