@@ -48,3 +48,29 @@ test("the answer handed out is frozen at every depth", async () => {
   assert.ok(Object.isFrozen(hit.skill.tags), "inner arrays are frozen too");
   assert.equal((await resolver.resolve("demo")).skill.description, "Frozen.");
 });
+
+test("two skills of one source are both remembered: neither is parsed again", async () => {
+  const doc = (name: string) =>
+    `---\nname: ${name}\ndescription: ${name} notes. Use when testing.\n---\nBody\n`;
+  const two: SkillSource = {
+    label: "mem",
+    get: (name) => Promise.resolve({ text: doc(name), location: `${name}.md` }),
+    list: () => Promise.resolve(["a", "b"]),
+  };
+  const resolver = createResolver({ sources: [two] });
+  const a = await resolver.resolve("a");
+  const b = await resolver.resolve("b");
+  assert.equal((await resolver.resolve("a")).skill, a.skill, "the same parsed skill");
+  assert.equal((await resolver.resolve("b")).skill, b.skill);
+});
+
+test("a document that does not parse is named by its location, else by its source's label", async () => {
+  const bad = "---\nname: demo\ndescription: [1, 2]\n---\nBody\n";
+  const messages = async (entry: SourceEntry) => {
+    const failed = await createResolver({ sources: [source(() => entry)] }).resolve("demo")
+      .then(() => assert.fail("resolved"), (e) => e as { diagnostics: { message: string }[] });
+    return failed.diagnostics.map((d) => d.message).join("\n");
+  };
+  assert.match(await messages({ text: bad, location: "team/demo.md" }), /\(team\/demo\.md:3\)/);
+  assert.match(await messages({ text: bad }), /\(mem:3\)/);
+});
