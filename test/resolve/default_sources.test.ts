@@ -82,7 +82,7 @@ describe("defaultSkillFolders()", () => {
     });
     assert.equal(
       (await defaultSkillFolders({ env: { SKILLMUX_HOME: "/sm", SKILLMUX_CONFIG_DIR: "/cd" } }))
-        .config,
+        ?.config,
       "/cd",
     );
   });
