@@ -2,6 +2,7 @@
 import { createMemoryStorage } from "../../lib/storage/memory.ts";
 import { createStorageSource } from "../../lib/resolve/storage_source.ts";
 import type { SkillSource, SourceCallOptions, SourceEntry } from "../../lib/resolve/types.ts";
+import type { Storage } from "../../lib/storage/types.ts";
 
 /** A valid skill document named `name`. */
 export function skillDoc(
@@ -89,4 +90,12 @@ export function delayedSource(
     list: () => Promise.resolve(doc ? [name] : []),
   };
   return source;
+}
+
+/** `storage` with its `get` calls counted (the keys read, in order). */
+export function counted(storage: Storage): { storage: Storage; gets: string[] } {
+  const gets: string[] = [];
+  const get = storage.get.bind(storage);
+  storage.get = (key, options) => (gets.push(key), get(key, options));
+  return { storage, gets };
 }

@@ -13,17 +13,10 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { createMemoryStorage, createStorageSource, type Storage } from "../../lib/mod.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
+import { counted } from "./_helpers.ts";
 
 const doc = (name: string) =>
   `---\nname: ${name}\ndescription: ${name} notes. Use when testing.\n---\nBody\n`;
-
-/** `storage` with its `get` calls counted. */
-function counted(storage: Storage): { storage: Storage; gets: string[] } {
-  const gets: string[] = [];
-  const get = storage.get.bind(storage);
-  storage.get = (key, options) => (gets.push(key), get(key, options));
-  return { storage, gets };
-}
 
 const call = () => ({ signal: new AbortController().signal });
 

@@ -11,20 +11,12 @@ import {
   createResolver,
   createStorageSource,
   type SkillSource,
-  type Storage,
 } from "../../lib/mod.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
+import { counted } from "./_helpers.ts";
 
 const doc = (name: string, description: string) =>
   `---\nname: ${name}\ndescription: ${description}. Use when testing.\n---\nBody\n`;
-
-/** `storage` with its `get` calls counted. */
-function counted(storage: Storage): { storage: Storage; gets: string[] } {
-  const gets: string[] = [];
-  const get = storage.get.bind(storage);
-  storage.get = (key, options) => (gets.push(key), get(key, options));
-  return { storage, gets };
-}
 
 test("a warm resolve reads nothing and returns the same frozen skill", async () => {
   const { storage, gets } = counted(
