@@ -3,16 +3,25 @@
 // not read; only the first member that has it is read, not those after it; a member above it that
 // can only guess (no cached answer, listing without the name) is not read, one that cannot tell is;
 // when the holder's copy is unusable the others, guesses included, get their turn in order; and
-// with no holder every member that does not say no is asked.
+// with no holder every member that does not say no is asked. Every peek answers from the cache
+// alone; "listed only" is asked of the members above a holder and of no one else; a tier of one
+// source is read without a peek; and the members still reading when another answered are told why.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createResolver, type SkillSource, type SourceEntry } from "../../lib/mod.ts";
+import {
+  createResolver,
+  type SkillSource,
+  type SourceCallOptions,
+  type SourceEntry,
+} from "../../lib/mod.ts";
 
 const doc = (name: string, by: string) =>
   `---\nname: ${name}\ndescription: From ${by}. Use when testing.\n---\nBody\n`;
 
 interface Member extends SkillSource {
   reads: string[];
+  /** The options of each `peek`, without the signal. */
+  peeks: Omit<SourceCallOptions, "signal">[];
 }
 
 /**
@@ -24,17 +33,21 @@ function member(
   says: { cached?: boolean; listed?: boolean; has?: boolean; broken?: boolean },
 ): Member {
   const reads: string[] = [];
+  const peeks: Omit<SourceCallOptions, "signal">[] = [];
   return {
     label,
     reads,
+    peeks,
     list: () => Promise.resolve(says.has ? ["demo"] : []),
     get: (name): Promise<SourceEntry | undefined> => {
       reads.push(name);
       if (says.broken) return Promise.resolve({ text: "not a skill" });
       return Promise.resolve(says.has ? { text: doc(name, label) } : undefined);
     },
-    peek: (_name, options) =>
-      Promise.resolve(options.listedOnly ? says.listed : says.cached) as Promise<boolean>,
+    peek: (_name, { signal: _, ...options }) => {
+      peeks.push(options);
+      return Promise.resolve(options.listedOnly ? says.listed : says.cached) as Promise<boolean>;
+    },
   };
 }
 
@@ -88,4 +101,81 @@ test("with no holder, every member that does not say no is asked; the first hit 
   const hit = await createResolver({ sources: [tier] }).resolve("demo");
   assert.equal(hit.source, "b");
   assert.deepEqual(reads(tier).slice(0, 3), [0, 1, 1]);
+});
+
+test("every peek answers from the cache; only the members above the holder are asked listed-only", async () => {
+  const tier = [
+    member("above", { cached: undefined, listed: undefined }),
+    member("holder", { cached: true, has: true }),
+    member("after", { cached: undefined, has: true }),
+  ];
+  assert.equal((await createResolver({ sources: [tier] }).resolve("demo")).source, "holder");
+  assert.deepEqual(tier.map((m) => m.peeks), [
+    [{ cachedOnly: true }, { cachedOnly: true, listedOnly: true }],
+    [{ cachedOnly: true }],
+    [{ cachedOnly: true }, { cachedOnly: true }], // the second: does the winner shadow it?
+  ]);
+  const none = [member("a", { cached: undefined }), member("b", { cached: undefined, has: true })];
+  assert.equal((await createResolver({ sources: [none] }).resolve("demo")).source, "b");
+  assert.deepEqual(none.map((m) => m.peeks), [[{ cachedOnly: true }], [{ cachedOnly: true }]]);
+});
+
+test("a member without peek does not stop the others' peeks from skipping", async () => {
+  const plain: Member = { ...member("plain", { has: false }), peek: undefined };
+  const tier = [plain, member("no", { cached: false, has: true }), member("yes", { has: true })];
+  const hit = await createResolver({ sources: [tier] }).resolve("demo");
+  assert.equal(hit.source, "yes");
+  assert.deepEqual(reads(tier), [1, 0, 1]);
+});
+
+test("when the holder's copy is unusable and no guess is above it, the members after it are read; those that said no are not", async () => {
+  const tier = [
+    member("no", { cached: false, has: true }),
+    member("holder", { cached: true, broken: true }),
+    member("after", { cached: undefined, has: true }),
+  ];
+  const hit = await createResolver({ sources: [tier] }).resolve("demo");
+  assert.equal(hit.source, "after");
+  assert.deepEqual(reads(tier), [0, 1, 1]);
+});
+
+test("when the last open member holds an unusable copy, the guess above it is read", async () => {
+  const tier = [
+    member("guess", { cached: undefined, listed: false, has: true }),
+    member("holder", { cached: true, broken: true }),
+  ];
+  const hit = await createResolver({ sources: [tier] }).resolve("demo");
+  assert.equal(hit.source, "guess");
+  assert.deepEqual(reads(tier), [1, 1]);
+});
+
+test("a tier of one source is read without a peek", async () => {
+  const alone = member("alone", { cached: false, has: true });
+  assert.equal((await createResolver({ sources: [alone] }).resolve("demo")).source, "alone");
+  assert.deepEqual(alone.peeks, []);
+  assert.deepEqual(alone.reads, ["demo"]);
+});
+
+test("a member still reading when an earlier one answered is cancelled, and told why", async () => {
+  let reason: unknown;
+  const slow: SkillSource = {
+    label: "slow",
+    list: () => Promise.resolve([]),
+    get: (_name, { signal }) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(undefined), 5_000); // bounded: cleared on abort
+        signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          reason = signal.reason;
+          resolve(undefined);
+        });
+      }),
+  };
+  const first = member("first", { has: true });
+  const hit = await createResolver({ sources: [[{ ...first, peek: undefined }, slow]] })
+    .resolve("demo");
+  assert.equal(hit.source, "first");
+  await new Promise((r) => setTimeout(r, 0));
+  assert.ok(reason instanceof Error);
+  assert.equal(reason.message, "a member earlier in the group answered");
 });
