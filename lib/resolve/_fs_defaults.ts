@@ -115,24 +115,26 @@ async function mcpSources(options: DefaultSourcesOptions): Promise<SourceTier[]>
     storage: createFsStorage({ root: at.dir, private: true }),
     connect,
   });
-  const file = nodeBuiltins("The MCP server registry").path.join(at.dir, "config.toml");
+  const { fs, path } = nodeBuiltins("The MCP server registry");
+  const file = path.join(at.dir, "config.toml");
+  // Storage reads a folder as no value (folders are key prefixes): say so instead of no servers.
+  if ((await fs.stat(file).catch(() => undefined))?.isDirectory()) {
+    return [
+      unavailableSource("mcp", `Cannot read the MCP server registry ${file}: it is a folder`),
+    ];
+  }
   try {
     const mcp: SkillSource[] = await createMcpSkillSources(registry, { connect });
     return mcp.length > 0 ? [mcp] : [];
   } catch (error) {
-    // A registry that cannot be read, or does not parse, skips only the MCP servers.
-    if (error instanceof PolicyError) {
-      return [
-        unavailableSource("mcp", `Skipped the MCP server registry ${file}: ${error.message}`),
-      ];
-    }
-    if (!isPermissionError(error)) throw error;
-    return [
-      unavailableSource(
-        "mcp",
-        `Cannot read the MCP server registry ${file}: ${deniedMessage(error)}`,
-      ),
-    ];
+    // A registry that cannot be read (a missing permission, a symlink out of its folder, an I/O
+    // error), or does not parse, skips only the MCP servers: the folders and built-ins answer.
+    const why = error instanceof PolicyError
+      ? `Skipped the MCP server registry ${file}: ${error.message}`
+      : `Cannot read the MCP server registry ${file}: ${
+        isPermissionError(error) ? deniedMessage(error) : (error as Error)?.message ?? String(error)
+      }`;
+    return [unavailableSource("mcp", why)];
   }
 }
 
