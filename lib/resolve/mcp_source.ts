@@ -97,6 +97,8 @@ export function createMcpSkillSource(
   const ttlMs = options.ttlMs ?? 60_000;
   const retryAfterMs = options.retryAfterMs ?? 30_000;
   let client: Promise<McpClient> | undefined;
+  /** The signal of the call whose connect `client` still is (none once it settled). */
+  let connecting: AbortSignal | undefined;
   let listing: Promise<Listing> | undefined;
   let down: { until: number; reason: string } | undefined;
   const changed = () => {
@@ -115,7 +117,9 @@ export function createMcpSkillSource(
         ),
       );
     }
-    client ??= connect(server, {
+    // A connect whose caller gave up is being cancelled: this call starts its own.
+    if (client !== undefined && !connecting?.aborted) return client;
+    const pending = connect(server, {
       ...options.connect,
       listen: options.watch ?? false,
       signal,
@@ -124,9 +128,15 @@ export function createMcpSkillSource(
         options.connect?.onNotification?.(message);
       },
     });
-    const pending = client;
-    pending.then(() => (down = undefined), (error) => {
-      if (client === pending) client = undefined;
+    client = pending;
+    connecting = signal;
+    pending.then(() => {
+      if (client === pending) connecting = undefined;
+      down = undefined;
+    }, (error) => {
+      if (client !== pending) return;
+      client = connecting = undefined;
+      // Only the server's failure starts the cooldown, not the caller's cancelling.
       if (!signal.aborted) {
         down = { until: Date.now() + retryAfterMs, reason: (error as Error).message };
       }
@@ -253,7 +263,7 @@ export function createMcpSkillSource(
     },
     async dispose(): Promise<void> {
       const open = client;
-      client = undefined;
+      client = connecting = undefined;
       listing = undefined;
       down = undefined;
       if (open) await (await open.catch(() => undefined))?.close();

@@ -1,0 +1,172 @@
+// The MCP skill source's own rules (lib/resolve/mcp_source.ts; survivors of the second `resolve`
+// run), against real servers (serveSkills with the skills extension, the SDK's McpServer with
+// skill:// resources) and, for connection faults, the scriptable fault server:
+// - a skills-extension server: its own cache hint (ttlMs) beats the source's option; `peek` says
+//   no for a name it does not list; a cold lookup reads the one SKILL.md, with no skill:// guess;
+// - a resources server: a cold lookup reads skill://<name> before the listing answers (one round
+//   trip); a name its template does not know is "not here", not an error; a server without
+//   resources lists nothing; no notification stream unless `watch`;
+// - a server that fails to connect is skipped for 30 s by default, the diagnostic says how long,
+//   it is tried again once the cooldown ends, and a connection the caller gave up on is neither
+//   shared with the next call nor the start of a cooldown.
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { createMcpSkillSource, type McpSkillSource } from "../../lib/resolve/mcp_source.ts";
+import { createResolver } from "../../lib/resolve/resolver.ts";
+import { serveSkills } from "../../lib/server/mod.ts";
+import type { SkillsServer } from "../../lib/server/types.ts";
+import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
+import { type FaultServer, hangHeaders, startFaultServer, status } from "../mcp/_fault_server.ts";
+import { skillDoc } from "./_helpers.ts";
+
+const sources: McpSkillSource[] = [];
+const source = (url: string, options: Parameters<typeof createMcpSkillSource>[1] = {}) => {
+  const created = createMcpSkillSource({ name: `s${sources.length}`, url }, options);
+  sources.push(created);
+  return created;
+};
+const signal = () => new AbortController().signal;
+after(() => Promise.all(sources.map((s) => s.dispose())));
+
+describe("a skills-extension server", () => {
+  let dir: string;
+  let server: SkillsServer;
+  const log: string[] = [];
+  const count = (method: string) => log.filter((line) => line.split(" ")[2] === method).length;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "skillmux-mcp-source-"));
+    await writeFile(join(dir, "samtools.md"), skillDoc("samtools", "Team. Use when sorting."));
+    server = await serveSkills({ folder: dir, log: (line) => log.push(line) });
+  });
+  after(async () => {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test("its cache hint (ttlMs) beats the source's option", async () => {
+    const resolver = createResolver({ sources: [source(server.url, { ttlMs: 0 })] });
+    const before = count("skills/list");
+    await resolver.resolve("samtools");
+    await resolver.resolve("samtools");
+    assert.equal(count("skills/list"), before + 1, "listed once: the server said 60 s");
+  });
+
+  test("peek says no for a name it does not list", async () => {
+    const team = source(server.url);
+    assert.equal(await team.peek!("nope", { signal: signal() }), false);
+    assert.equal(await team.peek!("samtools", { signal: signal(), cachedOnly: true }), true);
+  });
+
+  test("a cold lookup reads the one SKILL.md, with no skill:// guess", async () => {
+    const before = count("resources/read");
+    const hit = await createResolver({ sources: [source(server.url)] }).resolve("samtools");
+    assert.equal(hit.location, "skill://samtools/SKILL.md");
+    assert.equal(count("resources/read"), before + 1);
+  });
+});
+
+describe("a resources server", () => {
+  let server: SdkServer;
+  const rpcs = () => server.requests.map((r) => r.rpc ?? r.method);
+
+  before(async () => {
+    server = await startSdkServer({
+      stateful: true,
+      skills: { star: skillDoc("star", "STAR. Use when mapping.") },
+      unlisted: { hidden: skillDoc("hidden", "Hidden. Use when testing.") },
+    });
+  });
+  after(() => server.close());
+
+  test("a cold lookup reads skill://<name> before the listing answers", async () => {
+    server.requests.length = 0;
+    const hit = await createResolver({ sources: [source(server.url)] }).resolve("hidden");
+    assert.equal(hit.location, "skill://hidden");
+    const seen = rpcs();
+    assert.ok(seen.indexOf("resources/read") < seen.indexOf("resources/list"), seen.join(" "));
+    assert.equal(seen.filter((m) => m === "resources/read").length, 1);
+  });
+
+  test("a name its template does not know is not there, not an error", async () => {
+    const team = source(server.url);
+    assert.equal(await team.get("nobody", { signal: signal() }), undefined);
+    const error = await createResolver({ sources: [team] }).resolve("nobody").catch((e) => e);
+    assert.equal(error.name, "SkillNotFoundError");
+    assert.deepEqual(error.diagnostics, []);
+  });
+
+  test("no notification stream unless watch is on", async () => {
+    server.requests.length = 0;
+    await source(server.url).list({ signal: signal() });
+    assert.equal(server.requests.filter((r) => r.method === "GET").length, 0);
+    const watching = source(server.url, { watch: true });
+    await watching.list({ signal: signal() });
+    for (let i = 0; i < 40 && !server.requests.some((r) => r.method === "GET"); i++) {
+      await new Promise((r) => setTimeout(r, 50)); // bounded: 2 s
+    }
+    assert.equal(server.requests.filter((r) => r.method === "GET").length, 1);
+  });
+});
+
+describe("a server that fails to connect", () => {
+  let fault: FaultServer;
+  before(async () => {
+    fault = await startFaultServer();
+    fault.fallback = status(500, "down for maintenance");
+  });
+  after(() => fault.close());
+
+  test("is skipped for 30 s by default, and the diagnostic says how long", async () => {
+    const flaky = source(fault.url);
+    const resolver = createResolver({ sources: [flaky] });
+    await resolver.resolve("star").catch(() => {});
+    const tried = fault.received.length;
+    const error = await resolver.resolve("star").catch((e) => e);
+    assert.equal(fault.received.length, tried, "no new attempt");
+    assert.match(error.diagnostics[0].message, /down for maintenance.*next attempt in 30 s\)$/);
+  });
+
+  test("is tried again once its cooldown ended", async () => {
+    const flaky = source(fault.url, { retryAfterMs: 50 });
+    const resolver = createResolver({ sources: [flaky] });
+    await resolver.resolve("star").catch(() => {});
+    const tried = fault.received.length;
+    await new Promise((r) => setTimeout(r, 80));
+    await resolver.resolve("star").catch(() => {});
+    assert.ok(fault.received.length > tried, "a new attempt");
+  });
+
+  test("a connection the caller gave up on is not shared, and starts no cooldown", async () => {
+    // The first connect hangs until the caller's 100 ms pass; the next call, made at once while
+    // that connect is still being cancelled, starts its own and gets the server's own answer.
+    fault.script(hangHeaders());
+    const slow = source(fault.url, { timeoutMs: 100 });
+    const resolver = createResolver({ sources: [slow] });
+    const first = await resolver.resolve("star").catch((e) => e);
+    assert.equal(first.diagnostics[0].problem, "timeout");
+    const tried = fault.received.length;
+    const second = await resolver.resolve("star").catch((e) => e);
+    assert.ok(fault.received.length > tried, "tried again at once");
+    assert.match(second.diagnostics[0].message, /HTTP 500 .*down for maintenance$/);
+    const third = await resolver.resolve("star").catch((e) => e);
+    assert.match(third.diagnostics[0].message, /down for maintenance \(skipped; next attempt/);
+  });
+
+  test("a connect the caller gave up on, once cancelled, leaves the server untried", async () => {
+    fault.script(hangHeaders());
+    const resolver = createResolver({ sources: [source(fault.url, { timeoutMs: 100 })] });
+    assert.equal(
+      (await resolver.resolve("star").catch((e) => e)).diagnostics[0].problem,
+      "timeout",
+    );
+    await new Promise((r) => setTimeout(r, 200)); // the cancelled connect has settled
+    const tried = fault.received.length;
+    const second = await resolver.resolve("star").catch((e) => e);
+    assert.ok(fault.received.length > tried, "tried again");
+    assert.match(second.diagnostics[0].message, /HTTP 500 .*down for maintenance$/);
+  });
+});
