@@ -3,9 +3,12 @@
 // skill:// resources) and, for connection faults, the scriptable fault server:
 // - a skills-extension server: its own cache hint (ttlMs) beats the source's option; `peek` says
 //   no for a name it does not list; a cold lookup reads the one SKILL.md, with no skill:// guess;
+// - a listing of a skills-extension server comes from its entries alone, nothing read: the front
+//   matter's tags and allowed-tools (as lists or one string), the concepts and tasks the server
+//   adds, each as reading the skill would give them;
 // - a resources server: a cold lookup reads skill://<name> before the listing answers (one round
 //   trip); a name its template does not know is "not here", not an error; a server without
-//   resources lists nothing; no notification stream unless `watch`;
+//   resources capability lists nothing, asking nothing; no notification stream unless `watch`;
 // - a server that fails to connect is skipped for 30 s by default, the diagnostic says how long,
 //   it is tried again once the cooldown ends, and a connection the caller gave up on is neither
 //   shared with the next call nor the start of a cooldown.
@@ -19,7 +22,15 @@ import { createResolver } from "../../lib/resolve/resolver.ts";
 import { serveSkills } from "../../lib/server/mod.ts";
 import type { SkillsServer } from "../../lib/server/types.ts";
 import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
-import { type FaultServer, hangHeaders, startFaultServer, status } from "../mcp/_fault_server.ts";
+import {
+  type FaultServer,
+  hangHeaders,
+  initialize,
+  startFaultServer,
+  status,
+} from "../mcp/_fault_server.ts";
+import { BUILTIN_SKILLS } from "../../lib/resolve/builtin_skills.ts";
+import { createBuiltinSource } from "../../lib/resolve/builtin_source.ts";
 import { skillDoc } from "./_helpers.ts";
 
 const sources: McpSkillSource[] = [];
@@ -69,6 +80,48 @@ describe("a skills-extension server", () => {
   });
 });
 
+describe("a listing of a skills-extension server", () => {
+  let dir: string;
+  let server: SkillsServer;
+  const log: string[] = [];
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "skillmux-mcp-summaries-"));
+    await writeFile(join(dir, "samtools.md"), BUILTIN_SKILLS["samtools"]);
+    await writeFile(
+      join(dir, "tagged.md"),
+      "---\nname: tagged\ndescription: Tagged. Use when testing.\ntags: align, map\n" +
+        "allowed-tools: Read  Bash\n---\n\nBody\n",
+    );
+    server = await serveSkills({ folder: dir, log: (line) => log.push(line) });
+  });
+  after(async () => {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test("comes from the entries alone, with what reading the skill would give", async () => {
+    const { skills } = await createResolver({ sources: [source(server.url)] }).list();
+    assert.equal(log.filter((line) => line.split(" ")[2] === "resources/read").length, 0);
+    const [samtools, tagged] = skills;
+    const [summary] = await createBuiltinSource({
+      skills: { samtools: BUILTIN_SKILLS["samtools"] },
+    })
+      .summaries!({ signal: signal() });
+    assert.equal(samtools.skill, undefined, "summarised, not read");
+    assert.ok(samtools.tasks.length > 0 && samtools.keywords.length > samtools.tasks.length);
+    assert.deepEqual(samtools.tasks, summary.tasks);
+    assert.deepEqual(samtools.keywords, summary.keywords);
+    assert.deepEqual(samtools.tags, summary.tags);
+    assert.equal(samtools.description, summary.description);
+    assert.equal(samtools.location, "skill://samtools/SKILL.md");
+    assert.match(samtools.digest ?? "", /^sha256:[0-9a-f]{64}$/);
+    assert.deepEqual(tagged.tags, ["align", "map"]);
+    assert.deepEqual(tagged.allowedTools, []);
+    assert.deepEqual(tagged.requestedAllowedTools, ["Read", "Bash"]);
+  });
+});
+
 describe("a resources server", () => {
   let server: SdkServer;
   const rpcs = () => server.requests.map((r) => r.rpc ?? r.method);
@@ -97,6 +150,20 @@ describe("a resources server", () => {
     const error = await createResolver({ sources: [team] }).resolve("nobody").catch((e) => e);
     assert.equal(error.name, "SkillNotFoundError");
     assert.deepEqual(error.diagnostics, []);
+  });
+
+  test("a server without the resources capability lists nothing, asking nothing", async () => {
+    const bare = await startFaultServer();
+    bare.lifecycle = true;
+    bare.script(initialize());
+    try {
+      assert.deepEqual(await source(bare.url).list({ signal: signal() }), []);
+      const asked = bare.received.map((r) => String(r.rpc?.method));
+      assert.deepEqual(asked.filter((m) => m.startsWith("resources/")), [], asked.join(" "));
+      assert.ok(asked.includes("initialize"));
+    } finally {
+      await bare.close();
+    }
   });
 
   test("no notification stream unless watch is on", async () => {
