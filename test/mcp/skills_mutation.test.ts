@@ -5,7 +5,6 @@
 // gives it (a real server never lists a broken entry).
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import http from "node:http";
 import { test } from "node:test";
 import { connect } from "../../lib/mcp/client/client.ts";
 import {
@@ -16,7 +15,7 @@ import {
 } from "../../lib/mcp/skills/client.ts";
 import { MAX_SKILL_FILES } from "../../lib/mcp/skills/extension.ts";
 import type { SkillEntry } from "../../lib/mcp/skills/types.ts";
-import { listenLocal } from "./_servers.ts";
+import { type Answer, BUSY, startSkillsStub } from "./_skills_stub.ts";
 
 const sha = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
 const BODY = "---\nname: pdf\ndescription: Fill PDF forms.\n---\n\nBody.\n";
@@ -28,46 +27,22 @@ const entry = (over: Record<string, unknown> = {}): SkillEntry => ({
   ...over,
 });
 
-type Answer = (params: Record<string, unknown>) => unknown;
-/** An answer that makes the stub reply 503 Service Unavailable. */
-const BUSY = Symbol("busy");
-
 /**
- * A 2026-07-28 server (skills extension declared unless `plain`, or the given `capabilities`)
- * answering by `answers`.
+ * A connected client of a stub server (test/mcp/_skills_stub.ts) answering by `answers`.
  */
 async function stub(
   answers: Record<string, Answer>,
   plain = false,
   capabilities?: Record<string, unknown>,
 ) {
-  const extensions = plain ? {} : { "io.modelcontextprotocol/skills": {} };
-  const all: Record<string, Answer> = {
-    "server/discover": () => ({
-      supportedVersions: ["2026-07-28"],
-      capabilities: capabilities ?? { resources: {}, extensions },
-    }),
-    ...answers,
-  };
-  const calls: string[] = [];
-  const server = http.createServer(async (req, res) => {
-    let body = "";
-    for await (const chunk of req) body += chunk;
-    const rpc = JSON.parse(body);
-    calls.push(rpc.method);
-    const result = all[rpc.method]?.(rpc.params ?? {}) ?? {};
-    if (result === BUSY) return void res.writeHead(503).end();
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ jsonrpc: "2.0", id: rpc.id, result }));
-  });
-  const listening = await listenLocal(server);
-  const client = await connect({ name: "stub", url: `http://127.0.0.1:${listening.port}/mcp` });
+  const server = await startSkillsStub(answers, plain, capabilities);
+  const client = await connect({ name: "stub", url: server.url });
   return {
     client,
-    calls,
+    calls: server.calls,
     close: async () => {
       await client.close();
-      await listening.close();
+      await server.close();
     },
   };
 }

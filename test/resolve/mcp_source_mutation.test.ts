@@ -6,6 +6,9 @@
 // - a listing of a skills-extension server comes from its entries alone, nothing read: the front
 //   matter's tags and allowed-tools (as lists or one string), the concepts and tasks the server
 //   adds, each as reading the skill would give them;
+// - entries no real server lists (a stub): names differing only in case are one ambiguous skill,
+//   with no summary and a get that names both; a "dynamic" entry has no summary and is read only
+//   with allowDynamic; raw front matter lists are split, trimmed, and keep strings only;
 // - a resources server: a cold lookup reads skill://<name> before the listing answers (one round
 //   trip); a name its template does not know is "not here", not an error; a server without
 //   resources capability lists nothing, asking nothing; no notification stream unless `watch`;
@@ -32,6 +35,8 @@ import {
 import { BUILTIN_SKILLS } from "../../lib/resolve/builtin_skills.ts";
 import { createBuiltinSource } from "../../lib/resolve/builtin_source.ts";
 import { skillDoc } from "./_helpers.ts";
+import { startSkillsStub } from "../mcp/_skills_stub.ts";
+import { createHash } from "node:crypto";
 
 const sources: McpSkillSource[] = [];
 const source = (url: string, options: Parameters<typeof createMcpSkillSource>[1] = {}) => {
@@ -119,6 +124,98 @@ describe("a listing of a skills-extension server", () => {
     assert.deepEqual(tagged.tags, ["align", "map"]);
     assert.deepEqual(tagged.allowedTools, []);
     assert.deepEqual(tagged.requestedAllowedTools, ["Read", "Bash"]);
+  });
+});
+
+describe("entries no real server lists", () => {
+  const sha = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
+  const doc = (name: string) =>
+    `---\nname: ${name}\ndescription: The ${name} skill.\n---\n\nBody\n`;
+  const entry = (name: string, folder = name, over: Record<string, unknown> = {}) => {
+    const uri = `skill://${folder}/SKILL.md`;
+    const text = doc(name);
+    return {
+      uri,
+      frontmatter: { name, description: `The ${name} skill.` },
+      resources: [{ uri, digest: sha(text), size: text.length }],
+      ...over,
+    };
+  };
+  const texts: Record<string, string> = {
+    "skill://dyn/SKILL.md": doc("dyn"),
+    "skill://Dup/SKILL.md": doc("Dup"),
+    "skill://dup/SKILL.md": doc("dup"),
+  };
+
+  test("names differing only in case are one ambiguous skill: no summary, a get naming both", async () => {
+    const stub = await startSkillsStub({
+      "skills/list": () => ({ skills: [entry("Dup"), entry("dup"), entry("solo")] }),
+    });
+    try {
+      const team = source(stub.url);
+      assert.deepEqual((await team.list({ signal: signal() })).sort(), ["dup", "solo"]);
+      assert.deepEqual((await team.summaries!({ signal: signal() })).map((s) => s.name), ["solo"]);
+      await assert.rejects(
+        team.get("dup", { signal: signal() }),
+        /^Error: "dup" is ambiguous on s\d+: skill:\/\/Dup\/SKILL\.md, skill:\/\/dup\/SKILL\.md$/,
+      );
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test("a dynamic entry has no summary and is read only with allowDynamic", async () => {
+    const stub = await startSkillsStub({
+      "skills/list": () => ({ skills: [entry("dyn", "dyn", { resources: "dynamic" })] }),
+      "resources/read": (params) => ({
+        contents: [{ uri: params.uri, mimeType: "text/markdown", text: texts[String(params.uri)] }],
+      }),
+    });
+    try {
+      const strict = source(stub.url);
+      assert.deepEqual(await strict.summaries!({ signal: signal() }), []);
+      await assert.rejects(strict.get("dyn", { signal: signal() }), /dynamic/);
+      const loose = source(stub.url, { allowDynamic: true });
+      const got = await loose.get("dyn", { signal: signal() });
+      assert.equal(got?.text, texts["skill://dyn/SKILL.md"]);
+      assert.equal(got?.remote, true);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test("raw front matter lists are split, trimmed and keep strings only", async () => {
+    const listed = [
+      entry("One", "One", {
+        frontmatter: {
+          name: "One",
+          description: "The one skill.",
+          tags: " align, map,, ",
+          "allowed-tools": "Read   Bash",
+        },
+        _meta: { "io.skillmux/summary": { keywords: ["k", 1, null], tasks: [{}, "t"] } },
+      }),
+      entry("two", "two", {
+        frontmatter: {
+          name: "two",
+          description: "The two skill.",
+          tags: [" x ", 2, ""],
+          "allowed-tools": ["Read", 7],
+        },
+      }),
+    ];
+    const stub = await startSkillsStub({ "skills/list": () => ({ skills: listed }) });
+    try {
+      const [one, two] = await source(stub.url).summaries!({ signal: signal() });
+      assert.deepEqual(
+        [one.name, one.tags, one.allowedTools, one.keywords, one.tasks],
+        ["one", ["align", "map"], ["Read", "Bash"], ["k"], ["t"]],
+      );
+      assert.deepEqual([two.name, two.tags, two.allowedTools], ["two", ["x"], ["Read"]]);
+      assert.deepEqual([two.keywords, two.tasks], [[], []]);
+    } finally {
+      await stub.close();
+    }
   });
 });
 
