@@ -8,7 +8,9 @@
 //   adds, each as reading the skill would give them;
 // - entries no real server lists (a stub): names differing only in case are one ambiguous skill,
 //   with no summary and a get that names both; a "dynamic" entry has no summary and is read only
-//   with allowDynamic; raw front matter lists are split, trimmed, and keep strings only;
+//   with allowDynamic; raw front matter lists are split, trimmed, and keep strings only; on a
+//   resources server, a call waiting on a listing that fails lists again itself, and a failing
+//   template listing only means no template;
 // - a resources server: a cold lookup reads skill://<name> before the listing answers (one round
 //   trip); a name its template does not know is "not here", not an error; a server without
 //   resources capability lists nothing, asking nothing; no notification stream unless `watch`;
@@ -213,6 +215,29 @@ describe("entries no real server lists", () => {
       );
       assert.deepEqual([two.name, two.tags, two.allowedTools], ["two", ["x"], ["Read"]]);
       assert.deepEqual([two.keywords, two.tasks], [[], []]);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test("a call waiting on a listing that fails lists again; failing templates mean none", async () => {
+    let lists = 0;
+    const stub = await startSkillsStub({
+      "resources/list": () =>
+        lists++ === 0 ? { resources: "not a list" } : {
+          resources: [{ uri: "skill://star", name: "star", mimeType: "text/markdown" }],
+        },
+      "resources/templates/list": () => ({ resourceTemplates: "not a list" }),
+    }, true);
+    try {
+      const team = source(stub.url);
+      const [first, second] = await Promise.allSettled([
+        team.list({ signal: signal() }),
+        team.list({ signal: signal() }),
+      ]);
+      assert.equal(first.status, "rejected");
+      assert.deepEqual(second, { status: "fulfilled", value: ["star"] });
+      assert.equal(await team.peek!("other", { signal: signal() }), false, "no template");
     } finally {
       await stub.close();
     }
