@@ -130,9 +130,10 @@ export function createMcpSkillSource(
     });
     client = pending;
     connecting = signal;
-    pending.then(() => {
-      if (client === pending) connecting = undefined;
-      down = undefined;
+    pending.then((opened) => {
+      // Connected after all, though a newer call replaced it: close it rather than leave it open.
+      if (client !== pending) return void opened.close().catch(() => {});
+      connecting = down = undefined;
     }, (error) => {
       if (client !== pending) return;
       client = connecting = undefined;
