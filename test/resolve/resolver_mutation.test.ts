@@ -1,0 +1,91 @@
+// The resolver's own rules (lib/resolve/resolver.ts; survivors of the second `resolve` run):
+// a name that is not a string, or starts with a colon, is refused as a skill name, not routed;
+// an origin no source has is a SkillNotFoundError naming it and the sources there are; the
+// caller's signal reaches the sources; and the shadows of an answer are the lower sources whose
+// listing has the name: not the winner, not those above it, none for an `origin:name` lookup.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { createResolver, type SkillSource, type SourceEntry } from "../../lib/mod.ts";
+
+const doc = (name: string) => `---\nname: ${name}\ndescription: A skill. Use when testing.\n---\n`;
+
+/** A source that has `demo` when `has`, and whose `peek` says `says` (no `peek` when undefined). */
+function member(label: string, has: boolean, says?: boolean): SkillSource & { peeks: number } {
+  const source: SkillSource & { peeks: number } = {
+    label,
+    peeks: 0,
+    list: () => Promise.resolve(has ? ["demo"] : []),
+    get: (name): Promise<SourceEntry | undefined> =>
+      Promise.resolve(has && name === "demo" ? { text: doc(name) } : undefined),
+  };
+  if (says !== undefined) {
+    source.peek = () => {
+      source.peeks++;
+      return Promise.resolve(says);
+    };
+  }
+  return source;
+}
+
+test("a name that is not a string, or starts with a colon, is refused as a skill name", async () => {
+  const resolver = createResolver({ sources: [member("team", true)] });
+  await assert.rejects(resolver.resolve(42 as unknown as string), {
+    name: "InvalidSkillNameError",
+  });
+  await assert.rejects(resolver.resolve(":demo"), { name: "InvalidSkillNameError" });
+});
+
+test("an origin no source has: SkillNotFoundError naming it and the sources there are", async () => {
+  const resolver = createResolver({ sources: [member("team", true), member("mcp:lab", true)] });
+  const error = await resolver.resolve("Nowhere:demo").catch((e) => e);
+  assert.equal(error.name, "SkillNotFoundError");
+  assert.deepEqual(error.sources, ["team", "mcp:lab"]);
+  assert.deepEqual(error.diagnostics, [{
+    source: "nowhere",
+    name: "Nowhere:demo",
+    problem: "error",
+    message: 'no source is labelled "nowhere" (sources: team, mcp:lab)',
+  }]);
+  assert.equal((await resolver.resolve("LAB:demo")).source, "mcp:lab", "mcp: may be left out");
+});
+
+test("the caller's signal reaches the sources", async () => {
+  let reason: unknown;
+  const hanging: SkillSource = {
+    label: "slow",
+    list: () => Promise.resolve([]),
+    get: (_name, { signal }) =>
+      new Promise((resolve) => {
+        signal.addEventListener("abort", () => {
+          reason = signal.reason;
+          resolve(undefined);
+        });
+      }),
+  };
+  const caller = new AbortController();
+  const pending = createResolver({ sources: [hanging], timeoutMs: 2_000 })
+    .resolve("demo", { signal: caller.signal });
+  setTimeout(() => caller.abort(new Error("the caller moved on")), 20);
+  await assert.rejects(pending, /the caller moved on/);
+  assert.equal((reason as Error | undefined)?.message, "the caller moved on");
+});
+
+test("shadows: the lower sources whose listing has the name, not the winner or those above", async () => {
+  const above = member("above", false, true); // its listing is stale: says yes, has none
+  const winner = member("winner", true, true);
+  const plain = member("plain", true); // no peek: cannot tell, so not named
+  const lower = member("lower", true, true);
+  const not = member("not", false, false);
+  const hit = await createResolver({ sources: [above, winner, plain, lower, not] }).resolve("demo");
+  assert.equal(hit.source, "winner");
+  assert.deepEqual(hit.shadows, ["lower"]);
+});
+
+test("an origin:name lookup asks that source alone and names no shadows", async () => {
+  const first = member("first", true, true);
+  const second = member("second", true, true);
+  const hit = await createResolver({ sources: [first, second] }).resolve("first:demo");
+  assert.equal(hit.source, "first");
+  assert.deepEqual(hit.shadows, []);
+  assert.equal(second.peeks, 0);
+});
