@@ -89,3 +89,35 @@ test("an origin:name lookup asks that source alone and names no shadows", async 
   assert.deepEqual(hit.shadows, []);
   assert.equal(second.peeks, 0);
 });
+
+test("list(): the resolver's deadline and the caller's signal reach the sources", async () => {
+  const seen: unknown[] = [];
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  const slow: SkillSource = {
+    label: "slow",
+    list: () => Promise.resolve(["demo"]),
+    get: (_name, { signal }) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(undefined), 3_000); // bounded; cleared below
+        timers.add(timer);
+        signal.addEventListener("abort", () => {
+          seen.push(signal.reason);
+          clearTimeout(timer);
+          resolve(undefined);
+        });
+      }),
+  };
+  try {
+    const { diagnostics } = await createResolver({ sources: [slow], deadlineMs: 50 }).list();
+    assert.deepEqual(diagnostics.map((d) => [d.name, d.problem, d.message]), [
+      ["demo", "timeout", "list deadline of 50 ms passed"],
+    ]);
+    const caller = new AbortController();
+    const pending = createResolver({ sources: [slow] }).list({ signal: caller.signal });
+    setTimeout(() => caller.abort(new Error("the caller moved on")), 20);
+    await assert.rejects(pending, /the caller moved on/);
+    assert.equal((seen.at(-1) as Error).message, "the caller moved on");
+  } finally {
+    for (const t of timers) clearTimeout(t);
+  }
+});
