@@ -9,6 +9,12 @@ import { listenLocal } from "./_servers.ts";
 export type Answer = (params: Record<string, unknown>) => unknown;
 /** An answer that makes the stub reply 503 Service Unavailable. */
 export const BUSY = Symbol("busy");
+const ERROR = Symbol("error");
+
+/** An answer that makes the stub reply a JSON-RPC error with `code` and `message`. */
+export function rpcError(code: number, message: string): unknown {
+  return { [ERROR]: { code, message } };
+}
 
 /** A running stub: its URL, the methods it was called with, in order, and how to stop it. */
 export interface SkillsStub {
@@ -43,7 +49,8 @@ export async function startSkillsStub(
     const result = all[rpc.method]?.(rpc.params ?? {}) ?? {};
     if (result === BUSY) return void res.writeHead(503).end();
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ jsonrpc: "2.0", id: rpc.id, result }));
+    const error = (result as { [ERROR]?: unknown })[ERROR];
+    res.end(JSON.stringify({ jsonrpc: "2.0", id: rpc.id, ...(error ? { error } : { result }) }));
   });
   const listening = await listenLocal(server);
   return {

@@ -10,7 +10,12 @@
 //   with no summary and a get that names both; a "dynamic" entry has no summary and is read only
 //   with allowDynamic; raw front matter lists are split, trimmed, and keep strings only; on a
 //   resources server, a call waiting on a listing that fails lists again itself, and a failing
-//   template listing only means no template;
+//   template listing only means no template; reads take the first non-empty text, -32002 and
+//   -32602 mean "not here" and other errors are errors, a listed SKILL.md beats the guess, a warm
+//   get reads once, and a skill read from resources is remote; `peek` answers from the listing
+//   (a cold cached-only peek asks nothing; an open server's unlisted name is a maybe unless
+//   listed-only); a resources server has no summaries; dispose after a failed connect resolves;
+//   sources from a registry get the caller's connection options;
 // - a resources server: a cold lookup reads skill://<name> before the listing answers (one round
 //   trip); a name its template does not know is "not here", not an error; a server without
 //   resources capability lists nothing, asking nothing; no notification stream unless `watch`;
@@ -37,7 +42,10 @@ import {
 import { BUILTIN_SKILLS } from "../../lib/resolve/builtin_skills.ts";
 import { createBuiltinSource } from "../../lib/resolve/builtin_source.ts";
 import { skillDoc } from "./_helpers.ts";
-import { startSkillsStub } from "../mcp/_skills_stub.ts";
+import { rpcError, startSkillsStub } from "../mcp/_skills_stub.ts";
+import { createServerRegistry } from "../../lib/mcp/registry/registry.ts";
+import { createMemoryStorage } from "../../lib/storage/memory.ts";
+import { createMcpSkillSources } from "../../lib/resolve/mcp_source.ts";
 import { createHash } from "node:crypto";
 
 const sources: McpSkillSource[] = [];
@@ -240,6 +248,133 @@ describe("entries no real server lists", () => {
       assert.equal(await team.peek!("other", { signal: signal() }), false, "no template");
     } finally {
       await stub.close();
+    }
+  });
+});
+
+describe("a resources server's reads (stub)", () => {
+  const doc = (name: string, more = "") =>
+    `---\nname: ${name}\ndescription: The ${name} skill.\n${more}---\n\nBody\n`;
+  const resource = (name: string, uri = `skill://${name}`) => ({
+    uri,
+    name,
+    mimeType: "text/markdown",
+  });
+  const reads: Record<string, unknown> = {
+    "skill://star": { contents: [{ uri: "skill://star", text: "the guess, not the listed file" }] },
+    "skill://star/SKILL.md": { contents: [{ uri: "skill://star/SKILL.md", text: doc("star") }] },
+    "skill://mixed": {
+      contents: [
+        { uri: "skill://mixed", blob: "AAAA" },
+        { uri: "skill://mixed", text: "" },
+        { uri: "skill://mixed", text: doc("mixed") },
+      ],
+    },
+    "skill://blobby": { contents: [{ uri: "skill://blobby", blob: "AAAA" }] },
+    "skill://gone": rpcError(-32002, "Resource not found"),
+    "skill://broken": rpcError(-32603, "the disk is on fire"),
+    "skill://tools": {
+      contents: [{ uri: "skill://tools", text: doc("tools", "allowed-tools: Read Bash\n") }],
+    },
+  };
+  const answers = (open: boolean) => ({
+    "resources/list": () => ({
+      resources: [
+        resource("star", "skill://star/SKILL.md"),
+        ...["mixed", "blobby", "gone", "broken", "tools"].map((n) => resource(n)),
+      ],
+    }),
+    "resources/templates/list": () => ({
+      resourceTemplates: open ? [{ uriTemplate: "skill://{name}", name: "skill" }] : [],
+    }),
+    "resources/read": (params: Record<string, unknown>) =>
+      reads[String(params.uri)] ?? rpcError(-32602, `no ${String(params.uri)}`),
+  });
+  const readCount = (calls: string[]) => calls.filter((m) => m === "resources/read").length;
+
+  test("a listed SKILL.md beats the guess; the first non-empty text; -32002 is not here", async () => {
+    const stub = await startSkillsStub(answers(true), true);
+    try {
+      const team = source(stub.url);
+      assert.equal((await team.get("star", { signal: signal() }))?.text, doc("star"));
+      assert.equal((await team.get("mixed", { signal: signal() }))?.text, doc("mixed"));
+      assert.equal(await team.get("blobby", { signal: signal() }), undefined);
+      assert.equal(await team.get("gone", { signal: signal() }), undefined);
+      assert.equal(await team.get("nobody", { signal: signal() }), undefined);
+      await assert.rejects(team.get("broken", { signal: signal() }), /the disk is on fire/);
+      const before = readCount(stub.calls);
+      await team.get("star", { signal: signal() });
+      assert.equal(readCount(stub.calls), before + 1, "a warm get reads once, no guess");
+      assert.deepEqual(await team.summaries!({ signal: signal() }), [], "no summaries");
+      const hit = await createResolver({ sources: [team] }).resolve("tools");
+      assert.deepEqual([hit.skill.allowedTools, hit.requestedAllowedTools], [[], ["Read", "Bash"]]);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test("peek answers from the listing; a cold cached-only peek asks nothing", async () => {
+    const stub = await startSkillsStub(answers(true), true);
+    try {
+      const team = source(stub.url);
+      assert.equal(await team.peek!("star", { signal: signal(), cachedOnly: true }), undefined);
+      assert.deepEqual(stub.calls, [], "nothing asked");
+      assert.equal(await team.peek!("star", { signal: signal() }), true);
+      assert.equal(await team.peek!("nobody", { signal: signal(), cachedOnly: true }), undefined);
+      assert.equal(
+        await team.peek!("nobody", { signal: signal(), cachedOnly: true, listedOnly: true }),
+        false,
+      );
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test("without a template, a name not listed is not read at all", async () => {
+    const stub = await startSkillsStub(answers(false), true);
+    try {
+      const team = source(stub.url);
+      await team.list({ signal: signal() });
+      assert.equal(await team.peek!("nobody", { signal: signal() }), false);
+      const before = readCount(stub.calls);
+      assert.equal(await team.get("nobody", { signal: signal() }), undefined);
+      assert.equal(readCount(stub.calls), before);
+    } finally {
+      await stub.close();
+    }
+  });
+});
+
+describe("sources from a registry", () => {
+  test("get the caller's connection options", async () => {
+    const stub = await startSkillsStub({}, true);
+    try {
+      const registry = createServerRegistry({ storage: createMemoryStorage() });
+      await registry.import([{ name: "lab", url: stub.url }]);
+      const [strict] = await createMcpSkillSources(registry, {
+        connect: { urlPolicy: { mode: "strict" } },
+      });
+      sources.push(strict);
+      const error = await createResolver({ sources: [strict] }).resolve("star").catch((e) => e);
+      assert.equal(error.name, "SkillNotFoundError");
+      assert.match(error.diagnostics[0].message, /127\.0\.0\.1|loopback|private|policy/i);
+      assert.deepEqual(stub.calls, [], "refused before connecting");
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test("dispose while a connect is failing resolves", async () => {
+    const fault = await startFaultServer();
+    fault.script(hangHeaders());
+    try {
+      const team = source(fault.url);
+      const listing = team.list({ signal: AbortSignal.timeout(100) });
+      const [listed, disposed] = await Promise.allSettled([listing, team.dispose()]);
+      assert.equal(listed.status, "rejected");
+      assert.deepEqual(disposed, { status: "fulfilled", value: undefined });
+    } finally {
+      await fault.close();
     }
   });
 });
