@@ -32,7 +32,7 @@ test("a name already registered is refused unless replacing", () => {
 });
 
 test("a server keeping its own name or URL clashes with nothing; another's id does", () => {
-  assert.equal(clashIndex(owned, { ...owned[1], description: "changed" }, false), -1);
+  assert.equal(clashIndex(owned, { ...owned[1], headers: { "X-Changed": "yes" } }, false), -1);
   assert.equal(clashIndex(owned, { ...owned[0], name: "renamed" }, false), -1);
   assert.throws(
     () => clashIndex(owned, { ...owned[0], name: "beta" }, false),
