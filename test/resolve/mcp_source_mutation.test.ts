@@ -464,33 +464,46 @@ describe("a server that fails to connect", () => {
     assert.ok(fault.received.length > tried, "a new attempt");
   });
 
+  /** A server of its own that hangs on its first request, then answers 500 (no script leaks). */
+  async function hangingOnce(): Promise<FaultServer> {
+    const own = await startFaultServer();
+    own.fallback = status(500, "down for maintenance");
+    own.script(hangHeaders());
+    return own;
+  }
+
   test("a connection the caller gave up on is not shared, and starts no cooldown", async () => {
-    // The first connect hangs until the caller's 100 ms pass; the next call, made at once while
+    // The first connect hangs until the caller's 1 s pass; the next call, made at once while
     // that connect is still being cancelled, starts its own and gets the server's own answer.
-    fault.script(hangHeaders());
-    const slow = source(fault.url, { timeoutMs: 100 });
-    const resolver = createResolver({ sources: [slow] });
-    const first = await resolver.resolve("star").catch((e) => e);
-    assert.equal(first.diagnostics[0].problem, "timeout");
-    const tried = fault.received.length;
-    const second = await resolver.resolve("star").catch((e) => e);
-    assert.ok(fault.received.length > tried, "tried again at once");
-    assert.match(second.diagnostics[0].message, /HTTP 500 .*down for maintenance$/);
-    const third = await resolver.resolve("star").catch((e) => e);
-    assert.match(third.diagnostics[0].message, /down for maintenance \(skipped; next attempt/);
+    const own = await hangingOnce();
+    try {
+      const resolver = createResolver({ sources: [source(own.url, { timeoutMs: 1_000 })] });
+      const first = await resolver.resolve("star").catch((e) => e);
+      assert.equal(first.diagnostics[0].problem, "timeout");
+      const tried = own.received.length;
+      const second = await resolver.resolve("star").catch((e) => e);
+      assert.ok(own.received.length > tried, "tried again at once");
+      assert.match(second.diagnostics[0].message, /HTTP 500 .*down for maintenance$/);
+      const third = await resolver.resolve("star").catch((e) => e);
+      assert.match(third.diagnostics[0].message, /down for maintenance \(skipped; next attempt/);
+    } finally {
+      await own.close();
+    }
   });
 
   test("a connect the caller gave up on, once cancelled, leaves the server untried", async () => {
-    fault.script(hangHeaders());
-    const resolver = createResolver({ sources: [source(fault.url, { timeoutMs: 100 })] });
-    assert.equal(
-      (await resolver.resolve("star").catch((e) => e)).diagnostics[0].problem,
-      "timeout",
-    );
-    await new Promise((r) => setTimeout(r, 200)); // the cancelled connect has settled
-    const tried = fault.received.length;
-    const second = await resolver.resolve("star").catch((e) => e);
-    assert.ok(fault.received.length > tried, "tried again");
-    assert.match(second.diagnostics[0].message, /HTTP 500 .*down for maintenance$/);
+    const own = await hangingOnce();
+    try {
+      const resolver = createResolver({ sources: [source(own.url, { timeoutMs: 1_000 })] });
+      const first = await resolver.resolve("star").catch((e) => e);
+      assert.equal(first.diagnostics[0].problem, "timeout");
+      await new Promise((r) => setTimeout(r, 300)); // the cancelled connect has settled
+      const tried = own.received.length;
+      const second = await resolver.resolve("star").catch((e) => e);
+      assert.ok(own.received.length > tried, "tried again");
+      assert.match(second.diagnostics[0].message, /HTTP 500 .*down for maintenance$/);
+    } finally {
+      await own.close();
+    }
   });
 });

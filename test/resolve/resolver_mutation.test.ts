@@ -51,6 +51,7 @@ test("an origin no source has: SkillNotFoundError naming it and the sources ther
 
 test("the caller's signal reaches the sources", async () => {
   let reason: unknown;
+  const caller = new AbortController();
   const hanging: SkillSource = {
     label: "slow",
     list: () => Promise.resolve([]),
@@ -60,12 +61,11 @@ test("the caller's signal reaches the sources", async () => {
           reason = signal.reason;
           resolve(undefined);
         });
+        queueMicrotask(() => caller.abort(new Error("the caller moved on"))); // while it reads
       }),
   };
-  const caller = new AbortController();
   const pending = createResolver({ sources: [hanging], timeoutMs: 2_000 })
     .resolve("demo", { signal: caller.signal });
-  setTimeout(() => caller.abort(new Error("the caller moved on")), 20);
   await assert.rejects(pending, /the caller moved on/);
   assert.equal((reason as Error | undefined)?.message, "the caller moved on");
 });
@@ -93,28 +93,30 @@ test("an origin:name lookup asks that source alone and names no shadows", async 
 test("list(): the resolver's deadline and the caller's signal reach the sources", async () => {
   const seen: unknown[] = [];
   const timers = new Set<ReturnType<typeof setTimeout>>();
+  let onRead = () => {};
   const slow: SkillSource = {
     label: "slow",
     list: () => Promise.resolve(["demo"]),
     get: (_name, { signal }) =>
       new Promise((resolve) => {
-        const timer = setTimeout(() => resolve(undefined), 3_000); // bounded; cleared below
+        const timer = setTimeout(() => resolve(undefined), 5_000); // bounded; cleared below
         timers.add(timer);
         signal.addEventListener("abort", () => {
           seen.push(signal.reason);
           clearTimeout(timer);
           resolve(undefined);
         });
+        queueMicrotask(onRead);
       }),
   };
   try {
-    const { diagnostics } = await createResolver({ sources: [slow], deadlineMs: 50 }).list();
+    const { diagnostics } = await createResolver({ sources: [slow], deadlineMs: 300 }).list();
     assert.deepEqual(diagnostics.map((d) => [d.name, d.problem, d.message]), [
-      ["demo", "timeout", "list deadline of 50 ms passed"],
+      ["demo", "timeout", "list deadline of 300 ms passed"],
     ]);
     const caller = new AbortController();
+    onRead = () => caller.abort(new Error("the caller moved on")); // while it reads
     const pending = createResolver({ sources: [slow] }).list({ signal: caller.signal });
-    setTimeout(() => caller.abort(new Error("the caller moved on")), 20);
     await assert.rejects(pending, /the caller moved on/);
     assert.equal((seen.at(-1) as Error).message, "the caller moved on");
   } finally {
