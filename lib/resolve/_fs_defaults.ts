@@ -131,9 +131,7 @@ async function mcpSources(options: DefaultSourcesOptions): Promise<SourceTier[]>
     // error), or does not parse, skips only the MCP servers: the folders and built-ins answer.
     const why = error instanceof PolicyError
       ? `Skipped the MCP server registry ${file}: ${error.message}`
-      : `Cannot read the MCP server registry ${file}: ${
-        isPermissionError(error) ? deniedMessage(error) : (error as Error)?.message ?? String(error)
-      }`;
+      : `Cannot read the MCP server registry ${file}: ${deniedMessage(error)}`;
     return [unavailableSource("mcp", why)];
   }
 }

@@ -42,7 +42,7 @@ import {
 import { BUILTIN_SKILLS } from "../../lib/resolve/builtin_skills.ts";
 import { createBuiltinSource } from "../../lib/resolve/builtin_source.ts";
 import { skillDoc } from "./_helpers.ts";
-import { rpcError, startSkillsStub } from "../mcp/_skills_stub.ts";
+import { type Answer, rpcError, type SkillsStub, startSkillsStub } from "../mcp/_skills_stub.ts";
 import { createServerRegistry } from "../../lib/mcp/registry/registry.ts";
 import { createMemoryStorage } from "../../lib/storage/memory.ts";
 import { createMcpSkillSources } from "../../lib/resolve/mcp_source.ts";
@@ -55,6 +55,19 @@ const source = (url: string, options: Parameters<typeof createMcpSkillSource>[1]
   return created;
 };
 const signal = () => new AbortController().signal;
+/** Runs `fn` against a skills stub answering by `answers` (a resources server when `plain`). */
+async function withStub(
+  answers: Record<string, Answer>,
+  plain: boolean,
+  fn: (stub: SkillsStub) => Promise<void>,
+): Promise<void> {
+  const stub = await startSkillsStub(answers, plain);
+  try {
+    await fn(stub);
+  } finally {
+    await stub.close();
+  }
+}
 after(() => Promise.all(sources.map((s) => s.dispose())));
 
 describe("a skills-extension server", () => {
@@ -158,40 +171,48 @@ describe("entries no real server lists", () => {
   };
 
   test("names differing only in case are one ambiguous skill: no summary, a get naming both", async () => {
-    const stub = await startSkillsStub({
-      "skills/list": () => ({ skills: [entry("Dup"), entry("dup"), entry("solo")] }),
-    });
-    try {
-      const team = source(stub.url);
-      assert.deepEqual((await team.list({ signal: signal() })).sort(), ["dup", "solo"]);
-      assert.deepEqual((await team.summaries!({ signal: signal() })).map((s) => s.name), ["solo"]);
-      await assert.rejects(
-        team.get("dup", { signal: signal() }),
-        /^Error: "dup" is ambiguous on s\d+: skill:\/\/Dup\/SKILL\.md, skill:\/\/dup\/SKILL\.md$/,
-      );
-    } finally {
-      await stub.close();
-    }
+    await withStub(
+      {
+        "skills/list": () => ({ skills: [entry("Dup"), entry("dup"), entry("solo")] }),
+      },
+      false,
+      async (stub) => {
+        const team = source(stub.url);
+        assert.deepEqual((await team.list({ signal: signal() })).sort(), ["dup", "solo"]);
+        assert.deepEqual((await team.summaries!({ signal: signal() })).map((s) => s.name), [
+          "solo",
+        ]);
+        await assert.rejects(
+          team.get("dup", { signal: signal() }),
+          /^Error: "dup" is ambiguous on s\d+: skill:\/\/Dup\/SKILL\.md, skill:\/\/dup\/SKILL\.md$/,
+        );
+      },
+    );
   });
 
   test("a dynamic entry has no summary and is read only with allowDynamic", async () => {
-    const stub = await startSkillsStub({
-      "skills/list": () => ({ skills: [entry("dyn", "dyn", { resources: "dynamic" })] }),
-      "resources/read": (params) => ({
-        contents: [{ uri: params.uri, mimeType: "text/markdown", text: texts[String(params.uri)] }],
-      }),
-    });
-    try {
-      const strict = source(stub.url);
-      assert.deepEqual(await strict.summaries!({ signal: signal() }), []);
-      await assert.rejects(strict.get("dyn", { signal: signal() }), /dynamic/);
-      const loose = source(stub.url, { allowDynamic: true });
-      const got = await loose.get("dyn", { signal: signal() });
-      assert.equal(got?.text, texts["skill://dyn/SKILL.md"]);
-      assert.equal(got?.remote, true);
-    } finally {
-      await stub.close();
-    }
+    await withStub(
+      {
+        "skills/list": () => ({ skills: [entry("dyn", "dyn", { resources: "dynamic" })] }),
+        "resources/read": (params) => ({
+          contents: [{
+            uri: params.uri,
+            mimeType: "text/markdown",
+            text: texts[String(params.uri)],
+          }],
+        }),
+      },
+      false,
+      async (stub) => {
+        const strict = source(stub.url);
+        assert.deepEqual(await strict.summaries!({ signal: signal() }), []);
+        await assert.rejects(strict.get("dyn", { signal: signal() }), /dynamic/);
+        const loose = source(stub.url, { allowDynamic: true });
+        const got = await loose.get("dyn", { signal: signal() });
+        assert.equal(got?.text, texts["skill://dyn/SKILL.md"]);
+        assert.equal(got?.remote, true);
+      },
+    );
   });
 
   test("raw front matter lists are split, trimmed and keep strings only", async () => {
@@ -214,8 +235,7 @@ describe("entries no real server lists", () => {
         },
       }),
     ];
-    const stub = await startSkillsStub({ "skills/list": () => ({ skills: listed }) });
-    try {
+    await withStub({ "skills/list": () => ({ skills: listed }) }, false, async (stub) => {
       const [one, two] = await source(stub.url).summaries!({ signal: signal() });
       assert.deepEqual(
         [one.name, one.tags, one.allowedTools, one.keywords, one.tasks],
@@ -223,32 +243,31 @@ describe("entries no real server lists", () => {
       );
       assert.deepEqual([two.name, two.tags, two.allowedTools], ["two", ["x"], ["Read"]]);
       assert.deepEqual([two.keywords, two.tasks], [[], []]);
-    } finally {
-      await stub.close();
-    }
+    });
   });
 
   test("a call waiting on a listing that fails lists again; failing templates mean none", async () => {
     let lists = 0;
-    const stub = await startSkillsStub({
-      "resources/list": () =>
-        lists++ === 0 ? { resources: "not a list" } : {
-          resources: [{ uri: "skill://star", name: "star", mimeType: "text/markdown" }],
-        },
-      "resources/templates/list": () => ({ resourceTemplates: "not a list" }),
-    }, true);
-    try {
-      const team = source(stub.url);
-      const [first, second] = await Promise.allSettled([
-        team.list({ signal: signal() }),
-        team.list({ signal: signal() }),
-      ]);
-      assert.equal(first.status, "rejected");
-      assert.deepEqual(second, { status: "fulfilled", value: ["star"] });
-      assert.equal(await team.peek!("other", { signal: signal() }), false, "no template");
-    } finally {
-      await stub.close();
-    }
+    await withStub(
+      {
+        "resources/list": () =>
+          lists++ === 0 ? { resources: "not a list" } : {
+            resources: [{ uri: "skill://star", name: "star", mimeType: "text/markdown" }],
+          },
+        "resources/templates/list": () => ({ resourceTemplates: "not a list" }),
+      },
+      true,
+      async (stub) => {
+        const team = source(stub.url);
+        const [first, second] = await Promise.allSettled([
+          team.list({ signal: signal() }),
+          team.list({ signal: signal() }),
+        ]);
+        assert.equal(first.status, "rejected");
+        assert.deepEqual(second, { status: "fulfilled", value: ["star"] });
+        assert.equal(await team.peek!("other", { signal: signal() }), false, "no template");
+      },
+    );
   });
 });
 
@@ -293,8 +312,7 @@ describe("a resources server's reads (stub)", () => {
   const readCount = (calls: string[]) => calls.filter((m) => m === "resources/read").length;
 
   test("a listed SKILL.md beats the guess; the first non-empty text; -32002 is not here", async () => {
-    const stub = await startSkillsStub(answers(true), true);
-    try {
+    await withStub(answers(true), true, async (stub) => {
       const team = source(stub.url);
       assert.equal((await team.get("star", { signal: signal() }))?.text, doc("star"));
       assert.equal((await team.get("mixed", { signal: signal() }))?.text, doc("mixed"));
@@ -308,14 +326,11 @@ describe("a resources server's reads (stub)", () => {
       assert.deepEqual(await team.summaries!({ signal: signal() }), [], "no summaries");
       const hit = await createResolver({ sources: [team] }).resolve("tools");
       assert.deepEqual([hit.skill.allowedTools, hit.requestedAllowedTools], [[], ["Read", "Bash"]]);
-    } finally {
-      await stub.close();
-    }
+    });
   });
 
   test("peek answers from the listing; a cold cached-only peek asks nothing", async () => {
-    const stub = await startSkillsStub(answers(true), true);
-    try {
+    await withStub(answers(true), true, async (stub) => {
       const team = source(stub.url);
       assert.equal(await team.peek!("star", { signal: signal(), cachedOnly: true }), undefined);
       assert.deepEqual(stub.calls, [], "nothing asked");
@@ -325,30 +340,24 @@ describe("a resources server's reads (stub)", () => {
         await team.peek!("nobody", { signal: signal(), cachedOnly: true, listedOnly: true }),
         false,
       );
-    } finally {
-      await stub.close();
-    }
+    });
   });
 
   test("without a template, a name not listed is not read at all", async () => {
-    const stub = await startSkillsStub(answers(false), true);
-    try {
+    await withStub(answers(false), true, async (stub) => {
       const team = source(stub.url);
       await team.list({ signal: signal() });
       assert.equal(await team.peek!("nobody", { signal: signal() }), false);
       const before = readCount(stub.calls);
       assert.equal(await team.get("nobody", { signal: signal() }), undefined);
       assert.equal(readCount(stub.calls), before);
-    } finally {
-      await stub.close();
-    }
+    });
   });
 });
 
 describe("sources from a registry", () => {
   test("get the caller's connection options", async () => {
-    const stub = await startSkillsStub({}, true);
-    try {
+    await withStub({}, true, async (stub) => {
       const registry = createServerRegistry({ storage: createMemoryStorage() });
       await registry.import([{ name: "lab", url: stub.url }]);
       const [strict] = await createMcpSkillSources(registry, {
@@ -359,9 +368,7 @@ describe("sources from a registry", () => {
       assert.equal(error.name, "SkillNotFoundError");
       assert.match(error.diagnostics[0].message, /127\.0\.0\.1|loopback|private|policy/i);
       assert.deepEqual(stub.calls, [], "refused before connecting");
-    } finally {
-      await stub.close();
-    }
+    });
   });
 
   test("dispose while a connect is failing resolves", async () => {
