@@ -1,6 +1,7 @@
-// Check a notebook that `jupyter nbconvert --execute` ran: every code cell ran, none errored or
-// wrote to stderr, and the results rendered richly (text/html from Symbol.for("Jupyter.display"))
-// in at least as many cells as `--min-html` says. Prints one summary line the test command counts.
+// Check a notebook that scripts/run_notebook.py (or `jupyter nbconvert --execute`) ran: every code
+// cell ran, none errored or wrote to stderr, and the results rendered richly (text/html from
+// Symbol.for("Jupyter.display")) in at least as many cells as `--min-html` says. Prints one summary
+// line the test command counts.
 //
 //   node --import tsx scripts/check_notebook.ts /tmp/quickstart.out.ipynb --min-html 7
 
