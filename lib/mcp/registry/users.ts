@@ -108,6 +108,8 @@ export interface MultiUserRegistry {
   /**
    * Re-encrypt every secret with `key` (values sealed with the old key, or stored plain, are
    * sealed again), then use it. Other instances need the new key (or it among `previousKeys`).
+   * Resolves to how many servers were re-sealed (one removed meanwhile is not counted) and the
+   * new key's id.
    */
   rotateSecrets(key: SecretKeySource): Promise<{ servers: number; keyId: string }>;
   /** Be told of changes made through this instance (the per-user resolver drops stale chains). */
@@ -220,14 +222,15 @@ export function createMultiUserRegistry(options: MultiUserRegistryOptions): Mult
       const keyId = await next.keyId();
       let servers = 0;
       for (const recordKey of await options.storage.keys(`${prefix}servers/`)) {
-        await swap(options.storage, recordKey, async (text) => {
-          if (text === undefined) return { next: undefined, result: undefined };
+        // A record removed since the listing is not written back, nor counted.
+        const resealed = await swap(options.storage, recordKey, async (text) => {
+          if (text === undefined) return { next: undefined, result: false };
           const record = parseRecord(text, recordKey);
           const open = await openServer({ ...record.server, id: record.id }, next);
           const { id: _id, ...sealed } = await sealServer(open, next);
-          return { next: JSON.stringify({ ...record, server: sealed }), result: undefined };
+          return { next: JSON.stringify({ ...record, server: sealed }), result: true };
         }, `server ${recordKey}`);
-        servers++;
+        if (resealed) servers++;
       }
       box = next;
       keys = { key, previousKeys: previous };
