@@ -76,7 +76,7 @@ export const scopes = {
     tests: [
       "test/mcp/registry*.test.ts",
       "test/mcp/secrets*.test.ts",
-      "test/mcp/config_formats.test.ts",
+      "test/mcp/config_formats*.test.ts",
     ],
   },
   install: {
