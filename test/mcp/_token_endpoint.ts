@@ -16,6 +16,8 @@ export interface TokenRequest {
   path: string;
   authorization?: string;
   dpop?: string;
+  /** The body as sent, and read as a form. */
+  text: string;
   form: URLSearchParams;
 }
 
@@ -41,6 +43,7 @@ export async function withTokenEndpoint(
         path: req.url ?? "",
         authorization: req.headers.authorization,
         dpop: req.headers.dpop as string | undefined,
+        text,
         form: new URLSearchParams(text),
       });
       const answer = answers[Math.min(requests.length - 1, answers.length - 1)];
