@@ -4,7 +4,8 @@
 // startOAuthServers(options) → { mcpUrl, issuer, tokens, requests, close() }
 //   - The authorization server: RFC 8414 metadata, dynamic registration (public clients),
 //     /authorize that approves at once (302 to the redirect URI with code, state and iss), and
-//     /token (authorization_code with PKCE S256 and `resource` checked; refresh_token).
+//     /token (authorization_code with PKCE S256 and `resource` checked; refresh_token; and
+//     client_credentials for the `clientCredentials` option's client, with client_secret_basic).
 //   - The MCP server: the SDK server of ./_servers.ts behind a bearer check; a request without a
 //     valid token gets 401 with `WWW-Authenticate: Bearer resource_metadata=…`; the
 //     protected-resource metadata is at /.well-known/oauth-protected-resource/mcp.
@@ -17,8 +18,9 @@
 //     allows that origin's cross-origin requests (a browser's sign-in); without it, it sends no
 //     CORS headers at all, as many authorization servers do; `asCorsExcept` (a path, e.g.
 //     "/token"): that endpoint alone sends none.
-//   - /revoke (RFC 7009, advertised as `revocation_endpoint`): needs the client_id, records the
-//     token in `revoked` and invalidates it (a revoked refresh token no longer refreshes).
+//   - /revoke (RFC 7009, advertised as `revocation_endpoint`): needs the client_id (in the form
+//     or a Basic Authorization header), records the token in `revoked` and invalidates it (a
+//     revoked refresh token no longer refreshes).
 //     Faults: `noRevocation` (not advertised), `revocationStatus` (it answers that HTTP status
 //     with an HTML page), `revocationEndpoint` (the advertised URL, e.g. a closed port).
 //   - `dpop` (RFC 9449): the metadata advertises `dpop_signing_alg_values_supported`; a token
@@ -61,6 +63,8 @@ export interface OAuthServerOptions extends SdkServerOptions {
   clientSecret?: boolean;
   forbid?: Set<string>;
   metadataRedirect?: string;
+  /** A client for the client credentials grant (client_secret_basic). */
+  clientCredentials?: { clientId: string; clientSecret: string };
 }
 
 /** The running pair. */
@@ -74,6 +78,15 @@ export interface OAuthServers {
   /** Every request as "<METHOD> <path>", token requests as "token <grant_type>". */
   requests: string[];
   close(): Promise<void>;
+}
+
+/** `id:secret` of a client_secret_basic Authorization header (form-decoded), else undefined. */
+function basicClient(req: http.IncomingMessage): string | undefined {
+  const [, encoded] = /^Basic (.+)$/.exec(req.headers.authorization ?? "") ?? [];
+  if (encoded === undefined) return undefined;
+  const [id, secret] = Buffer.from(encoded, "base64").toString().split(":");
+  const decode = (v = "") => decodeURIComponent(v.replace(/\+/g, " "));
+  return `${decode(id)}:${decode(secret)}`;
 }
 
 /**
@@ -227,7 +240,9 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
         res.writeHead(options.revocationStatus, { "content-type": "text/html" }).end("<p>down</p>");
         return;
       }
-      if (!form.get("client_id")) return json(res, 401, { error: "invalid_client" });
+      if (!form.get("client_id") && basicClient(req) === undefined) {
+        return json(res, 401, { error: "invalid_client" });
+      }
       const token = form.get("token") ?? "";
       revoked.push(token);
       tokens.delete(token);
@@ -261,6 +276,19 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
         if (options.refusedRefresh || !refreshTokens.delete(old)) {
           return json(res, 400, { error: "invalid_grant" });
         }
+      } else if (grant === "client_credentials" && options.clientCredentials) {
+        const { clientId, clientSecret } = options.clientCredentials;
+        if (basicClient(req) !== `${clientId}:${clientSecret}`) {
+          return json(res, 401, { error: "invalid_client" });
+        }
+        const access = `at-${randomUUID()}`;
+        tokens.add(access);
+        return json(res, 200, {
+          access_token: access,
+          token_type: "Bearer",
+          expires_in: options.expiresIn ?? 3600,
+          ...(form.get("scope") ? { scope: form.get("scope") } : {}),
+        });
       } else {
         return json(res, 400, { error: "unsupported_grant_type" });
       }

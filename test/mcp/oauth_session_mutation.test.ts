@@ -1,0 +1,178 @@
+// OAuthSession (lib/mcp/auth/session.ts), rules the first auth mutation run found no test
+// holding: the client credentials grant through a session (tokens stored without a client, the
+// configured client revoking them at sign-out, none with a private key), sign-out when the
+// authorization server has no revocation endpoint or cannot be reached, an expired token used as
+// it is when it cannot be refreshed, an auth.getToken token newer than the one refused, and a
+// configured client pinned to an issuer that is not a URL. Against the OAuth pair of
+// _oauth_server.ts (its client_credentials grant) and servers that hang or are gone.
+import assert from "node:assert/strict";
+import http from "node:http";
+import { describe, test } from "node:test";
+import { createMemoryOAuthStore, OAuthSession } from "../../lib/mcp/auth/mod.ts";
+import { type OAuthServerOptions, startOAuthServers } from "./_oauth_server.ts";
+import { listenLocal } from "./_servers.ts";
+
+const CLIENT = { clientId: "svc", clientSecret: "svc-secret" };
+
+async function withServers(
+  options: OAuthServerOptions,
+  fn: (s: Awaited<ReturnType<typeof startOAuthServers>>) => Promise<void>,
+): Promise<void> {
+  const servers = await startOAuthServers(options);
+  try {
+    await fn(servers);
+  } finally {
+    await servers.close();
+  }
+}
+
+describe("the client credentials grant through a session", () => {
+  test("signs in without a user, stores no client, and revokes with the configured one", async () => {
+    await withServers({ clientCredentials: CLIENT }, async (servers) => {
+      const store = createMemoryOAuthStore();
+      const session = new OAuthSession(servers.mcpUrl, {
+        store,
+        clientCredentials: { ...CLIENT, scope: "mcp" },
+      });
+      await session.signIn();
+      const record = await store.get(servers.mcpUrl);
+      assert.equal(record?.issuer, servers.issuer);
+      assert.equal(record?.client, undefined, "the configured client is not stored");
+      assert.equal(record?.tokens?.scope, "mcp");
+      assert.ok(servers.tokens.has(record!.tokens!.accessToken));
+      assert.ok(servers.requests.includes("token client_credentials"));
+      assert.equal(await session.accessToken(), record!.tokens!.accessToken);
+      const out = await session.signOut();
+      assert.deepEqual(out, { revoked: ["access_token"] });
+      assert.deepEqual(servers.revoked, [record!.tokens!.accessToken]);
+      assert.equal(await store.get(servers.mcpUrl), undefined);
+    });
+  });
+
+  test("a private-key client cannot authenticate a revocation: tokens are only forgotten", async () => {
+    await withServers({}, async (servers) => {
+      const store = createMemoryOAuthStore();
+      await store.set(servers.mcpUrl, { issuer: servers.issuer, tokens: { accessToken: "at-x" } });
+      const { privateKey } = await crypto.subtle.generateKey(
+        { name: "ECDSA", namedCurve: "P-256" },
+        false,
+        ["sign", "verify"],
+      );
+      const session = new OAuthSession(servers.mcpUrl, {
+        store,
+        clientCredentials: { clientId: "svc", privateKey },
+      });
+      assert.deepEqual(await session.signOut(), { revoked: [] });
+      assert.equal(servers.requests.some((r) => r.startsWith("revoke")), false);
+      assert.equal(await store.get(servers.mcpUrl), undefined);
+    });
+  });
+
+  test("tokens stored without a client and no configured one: nothing to revoke with", async () => {
+    await withServers({}, async (servers) => {
+      const store = createMemoryOAuthStore();
+      await store.set(servers.mcpUrl, { issuer: servers.issuer, tokens: { accessToken: "at-y" } });
+      const session = new OAuthSession(servers.mcpUrl, { store });
+      assert.deepEqual(await session.signOut(), { revoked: [] });
+      assert.equal(servers.requests.some((r) => r.startsWith("revoke")), false);
+    });
+  });
+
+  test("a configured client pinned to an issuer that is not a URL is never sent elsewhere", async () => {
+    await withServers({ clientCredentials: CLIENT }, async (servers) => {
+      const session = new OAuthSession(servers.mcpUrl, {
+        store: createMemoryOAuthStore(),
+        clientCredentials: CLIENT,
+        issuer: "urn:example:as",
+      });
+      const error = await session.signIn().catch((e) => e);
+      assert.equal(error?.code, "issuer_changed");
+      assert.equal(servers.requests.some((r) => r.startsWith("token")), false);
+    });
+  });
+});
+
+describe("sign-out", () => {
+  test("no revocation endpoint: the tokens are forgotten without a warning", async () => {
+    await withServers({ clientCredentials: CLIENT, noRevocation: true }, async (servers) => {
+      const store = createMemoryOAuthStore();
+      const session = new OAuthSession(servers.mcpUrl, { store, clientCredentials: CLIENT });
+      await session.signIn();
+      assert.deepEqual(await session.signOut(), { revoked: [] });
+      assert.equal(await store.get(servers.mcpUrl), undefined);
+    });
+  });
+
+  test("an authorization server that cannot be reached, or not in time: a warning saying so", async () => {
+    const store = createMemoryOAuthStore();
+    const record = {
+      issuer: "http://127.0.0.1:9",
+      client: { clientId: "c", kind: "dynamic" as const },
+      tokens: { accessToken: "at-z" },
+    };
+    // A server that is gone.
+    const gone = await listenLocal(http.createServer());
+    await gone.close();
+    const goneUrl = `http://127.0.0.1:${gone.port}/mcp`;
+    await store.set(goneUrl, record);
+    const unreachable = await new OAuthSession(goneUrl, { store }).signOut();
+    assert.deepEqual(unreachable.revoked, []);
+    assert.match(
+      unreachable.warning!,
+      /^could not reach the authorization server to revoke the tokens \(127\.0\.0\.1:\d+: GET .* failed\)$/,
+    );
+    assert.equal(await store.get(goneUrl), undefined, "forgotten anyway");
+    // A server that never answers.
+    const hung = await listenLocal(http.createServer(() => {}));
+    try {
+      const hungUrl = `http://127.0.0.1:${hung.port}/mcp`;
+      await store.set(hungUrl, record);
+      const late = await new OAuthSession(hungUrl, { store }).signOut({ timeoutMs: 200 });
+      assert.deepEqual(late, {
+        revoked: [],
+        warning:
+          "could not reach the authorization server to revoke the tokens (no answer in time)",
+      });
+    } finally {
+      await hung.close();
+    }
+  });
+});
+
+describe("the token to send", () => {
+  test("an expired token that cannot be refreshed is sent as it is (the server decides)", async () => {
+    await withServers({ refusedRefresh: true }, async (servers) => {
+      const store = createMemoryOAuthStore();
+      const expired = { obtainedAt: Date.now() - 7_200_000, expiresAt: Date.now() - 3_600_000 };
+      await store.set(servers.mcpUrl, {
+        issuer: servers.issuer,
+        client: { clientId: "c", kind: "dynamic" },
+        tokens: { accessToken: "at-no-refresh", ...expired },
+      });
+      const session = new OAuthSession(servers.mcpUrl, { store });
+      assert.equal(await session.accessToken(), "at-no-refresh");
+      assert.equal(servers.requests.some((r) => r.startsWith("token")), false);
+      // With a refresh token the server refuses: the old token still goes.
+      await store.set(servers.mcpUrl, {
+        issuer: servers.issuer,
+        client: { clientId: "c", kind: "dynamic" },
+        tokens: { accessToken: "at-refused", refreshToken: "rt-unknown", ...expired },
+      });
+      const again = new OAuthSession(servers.mcpUrl, { store });
+      assert.equal(await again.accessToken(), "at-refused");
+      assert.ok(servers.requests.includes("token refresh_token"));
+    });
+  });
+
+  test("auth.getToken: a token newer than the refused one is tried without asking again", async () => {
+    let calls = 0;
+    const session = new OAuthSession("https://mcp.example.com/mcp", {
+      getToken: () => Promise.resolve(`ext-${++calls}`),
+    });
+    assert.equal(await session.accessToken(), "ext-1");
+    assert.equal(await session.unauthorized(undefined, "ext-0"), true);
+    assert.equal(calls, 1, "the refused token was an older one");
+    assert.equal(await session.unauthorized(undefined, "ext-1"), true);
+    assert.equal(calls, 2, "the current token refused: a new one is asked for");
+  });
+});
