@@ -15,7 +15,7 @@ import {
   grantError,
   refresh,
 } from "../../lib/mcp/auth/_grants.ts";
-import { loadOAuth } from "../../lib/mcp/auth/_oauth.ts";
+import { loadOAuth, requestOptions } from "../../lib/mcp/auth/_oauth.ts";
 import { OAuthError } from "../../lib/mcp/auth/errors.ts";
 import type { AuthorizationServerMetadata } from "../../lib/mcp/auth/discovery.ts";
 import type { OAuthClientRecord } from "../../lib/mcp/auth/types.ts";
@@ -97,6 +97,27 @@ describe("clientAuth", () => {
       assert.equal(none.body.includes("s3cret"), false, method);
       assert.match(none.body, /(^|&)client_id=app\+id%3A1(&|$)/, "a public client names itself");
     }
+  });
+});
+
+describe("requestOptions", () => {
+  test("plain http allowed on loopback hosts only; our fetch; a 30 s signal unless given", async () => {
+    const oauth = await loadOAuth();
+    const insecure = (endpoint: string | undefined) =>
+      requestOptions(oauth, fetch, endpoint)[oauth.allowInsecureRequests];
+    assert.equal(insecure("http://127.0.0.1:8080/token"), true);
+    assert.equal(insecure("http://localhost/token"), true);
+    assert.equal(insecure("http://as.example.com/token"), false);
+    assert.equal(insecure("https://as.example.com/token"), false);
+    assert.equal(insecure("https://127.0.0.1/token"), false);
+    assert.equal(insecure(undefined), false);
+    assert.equal(insecure("not a url"), false);
+    const own = () => Promise.resolve(new Response());
+    const signal = new AbortController().signal;
+    const options = requestOptions(oauth, own, "https://as.example.com/token", signal);
+    assert.equal(options[oauth.customFetch], own);
+    assert.equal(options.signal, signal);
+    assert.ok(requestOptions(oauth, own, undefined).signal instanceof AbortSignal);
   });
 });
 

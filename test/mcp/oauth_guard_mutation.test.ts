@@ -11,7 +11,8 @@ import { guardFetch } from "../../lib/mcp/auth/_guarded_fetch.ts";
 import { listenLocal } from "./_servers.ts";
 
 /** Routes: /hop/N redirects to /hop/N-1 (/hop/0 to /final), /away to a non-loopback http URL,
- * /echo answers the method and body, /empty 204, /big 2,000 bytes with or without a length. */
+ * /status/N answers N with a Location, /slow ends after 5 s, /echo answers the method and body,
+ * /empty 204, /big 2,000 bytes with or without a length. */
 async function withRoutes(fn: (base: string, seen: string[]) => Promise<void>): Promise<void> {
   const seen: string[] = [];
   const server = http.createServer((req, res) => {
@@ -28,6 +29,14 @@ async function withRoutes(fn: (base: string, seen: string[]) => Promise<void>): 
         res.writeHead(301, { location: "http://example.com/final" }).end();
       } else if (path === "/echo") {
         res.writeHead(200, { "x-seen": req.headers["x-token"] ?? "" }).end(`${req.method} ${body}`);
+      } else if (/^\/status\/\d+$/.test(path)) {
+        // That status, with a Location: only a 3xx one is a redirect.
+        res.writeHead(Number(path.slice(8)), { location: "/final" }).end(`status ${path.slice(8)}`);
+      } else if (path === "/slow") {
+        res.writeHead(200);
+        res.write("first part;");
+        const timer = setTimeout(() => res.end("second part"), 5_000);
+        res.on("close", () => clearTimeout(timer));
       } else if (path === "/empty") {
         res.writeHead(204).end();
       } else if (path === "/big") {
@@ -114,6 +123,18 @@ describe("redirects", () => {
     });
   });
 
+  test("only a 3xx with a Location is followed; HEAD redirects too", async () => {
+    await withRoutes(async (base) => {
+      const guarded = guardFetch(fetch);
+      for (const [status, followed] of [[300, true], [399, true], [201, false], [400, false]]) {
+        const response = await guarded(`${base}/status/${status}`);
+        assert.equal(await response.text(), followed ? "final" : `status ${status}`, `${status}`);
+      }
+      const head = await guarded(`${base}/hop/1`, { method: "HEAD" });
+      assert.equal(head.status, 200);
+    });
+  });
+
   test("a Request goes as it is: its method, body and headers", async () => {
     await withRoutes(async (base) => {
       const response = await guardFetch(fetch)(
@@ -157,10 +178,21 @@ describe("answers", () => {
           error.message,
           `docs: the answer of ${base}${path} exceeds the 1000-byte cap of OAuth answers; refused it`,
         );
+        assert.equal(error.server, "docs");
       }
       const roomy = guardFetch(fetch, { maxBytes: 2000 });
       assert.equal((await (await roomy(`${base}/big`)).text()).length, 2000);
       assert.equal((await (await roomy(`${base}/big-chunked`)).text()).length, 2000);
+    });
+  });
+
+  test("the caller's signal stops reading a slow answer", async () => {
+    await withRoutes(async (base) => {
+      const controller = new AbortController();
+      const reading = guardFetch(fetch)(`${base}/slow`, { signal: controller.signal });
+      setTimeout(() => controller.abort(new Error("enough")), 300);
+      // Unstopped, the answer would complete (after 5 s) and the call resolve.
+      assert.ok((await failure(reading)) instanceof Error, "the read was stopped");
     });
   });
 
