@@ -380,6 +380,19 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
   };
 }
 
+/** Run `fn` with a fresh pair started with `options`; the pair closes after, whatever happens. */
+export async function withOAuthServers(
+  options: OAuthServerOptions,
+  fn: (servers: OAuthServers) => Promise<void>,
+): Promise<void> {
+  const servers = await startOAuthServers(options);
+  try {
+    await fn(servers);
+  } finally {
+    await servers.close();
+  }
+}
+
 /** Plays the user's browser: follows an authorization URL to its redirect (the server approves). */
 export async function approve(url: URL): Promise<URL> {
   const response = await fetch(url, { redirect: "manual" });

@@ -27,23 +27,15 @@ import {
   parseBearerChallenge,
 } from "../../lib/mcp/auth/mod.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
-import { approve, type OAuthServerOptions, startOAuthServers } from "./_oauth_server.ts";
+import {
+  approve,
+  type OAuthServerOptions,
+  withOAuthServers as withServers,
+} from "./_oauth_server.ts";
 import { listenLocal, startSdkServer } from "./_servers.ts";
 
 function auth(store: OAuthStore, extra: Partial<AuthOptions> = {}): AuthOptions {
   return { store, redirectUri: "http://127.0.0.1:9/callback", onAuthorize: approve, ...extra };
-}
-
-async function withServers(
-  options: OAuthServerOptions,
-  fn: (s: Awaited<ReturnType<typeof startOAuthServers>>) => Promise<void>,
-): Promise<void> {
-  const servers = await startOAuthServers(options);
-  try {
-    await fn(servers);
-  } finally {
-    await servers.close();
-  }
 }
 
 async function failure(promise: Promise<unknown>): Promise<Error> {

@@ -16,7 +16,7 @@ import {
   approve,
   type OAuthServerOptions,
   type OAuthServers,
-  startOAuthServers,
+  withOAuthServers as withServers,
 } from "./_oauth_server.ts";
 
 const auth = (store: OAuthStore): AuthOptions => ({
@@ -24,18 +24,6 @@ const auth = (store: OAuthStore): AuthOptions => ({
   redirectUri: "http://127.0.0.1:9/callback",
   onAuthorize: approve,
 });
-
-async function withServers(
-  options: OAuthServerOptions,
-  fn: (s: OAuthServers) => Promise<void>,
-): Promise<void> {
-  const servers = await startOAuthServers(options);
-  try {
-    await fn(servers);
-  } finally {
-    await servers.close();
-  }
-}
 
 async function failure(promise: Promise<unknown>): Promise<Error> {
   try {

@@ -9,22 +9,10 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { describe, test } from "node:test";
 import { createMemoryOAuthStore, OAuthSession } from "../../lib/mcp/auth/mod.ts";
-import { type OAuthServerOptions, startOAuthServers } from "./_oauth_server.ts";
+import { withOAuthServers as withServers } from "./_oauth_server.ts";
 import { listenLocal } from "./_servers.ts";
 
 const CLIENT = { clientId: "svc", clientSecret: "svc-secret" };
-
-async function withServers(
-  options: OAuthServerOptions,
-  fn: (s: Awaited<ReturnType<typeof startOAuthServers>>) => Promise<void>,
-): Promise<void> {
-  const servers = await startOAuthServers(options);
-  try {
-    await fn(servers);
-  } finally {
-    await servers.close();
-  }
-}
 
 describe("the client credentials grant through a session", () => {
   test("signs in without a user, stores no client, and revokes with the configured one", async () => {
