@@ -5,6 +5,7 @@
 // nonce retry, other challenges handed back, a HEAD answer without a body. Against the scripted
 // endpoint of _token_endpoint.ts, which records each request's DPoP proof.
 import assert from "node:assert/strict";
+import http from "node:http";
 import { describe, test } from "node:test";
 import {
   createDPoP,
@@ -15,6 +16,7 @@ import {
 } from "../../lib/mcp/auth/_dpop.ts";
 import { clientCredentials } from "../../lib/mcp/auth/_grants.ts";
 import { jwtPart, withTokenEndpoint } from "./_token_endpoint.ts";
+import { listenLocal } from "./_servers.ts";
 
 const NONCE_AT_TOKEN = {
   status: 400,
@@ -162,6 +164,16 @@ describe("resource requests", () => {
       assert.match(response.headers.get("www-authenticate")!, /invalid_token/);
       assert.equal(requests.length, 1);
     });
+  });
+
+  test("a failure that is not a challenge (no server there) is thrown, not handed back", async () => {
+    const gone = await listenLocal(http.createServer());
+    await gone.close();
+    const dpop = await createDPoP("ES256");
+    await assert.rejects(
+      dpopRequest(dpop, "t", fetch, `http://127.0.0.1:${gone.port}/mcp`, {}, new Headers()),
+      TypeError,
+    );
   });
 
   test("a nonce challenge to a HEAD request (an answer without a body) is answered too", async () => {

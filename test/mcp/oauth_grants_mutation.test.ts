@@ -16,7 +16,7 @@ import {
   refresh,
 } from "../../lib/mcp/auth/_grants.ts";
 import { loadOAuth, requestOptions } from "../../lib/mcp/auth/_oauth.ts";
-import { OAuthError } from "../../lib/mcp/auth/errors.ts";
+import { isOAuthError, OAuthError } from "../../lib/mcp/auth/errors.ts";
 import type { AuthorizationServerMetadata } from "../../lib/mcp/auth/discovery.ts";
 import type { OAuthClientRecord } from "../../lib/mcp/auth/types.ts";
 import { jwtPart, type TokenRequest, withTokenEndpoint } from "./_token_endpoint.ts";
@@ -180,6 +180,16 @@ describe("grantError", () => {
       "w",
     );
     assert.equal((other as OAuthError).message, "docs: w failed: network error");
+  });
+
+  test("isOAuthError: by name, and by code when one is given", () => {
+    const error = grantError(new TypeError("x"), ctx, "w");
+    assert.equal(isOAuthError(error), true);
+    assert.equal(isOAuthError(error, "token_request_failed"), true);
+    assert.equal(isOAuthError(error, "no_client"), false);
+    assert.equal(isOAuthError(new Error("x")), false);
+    assert.equal(isOAuthError(Object.assign(new Error("x"), { name: "PolicyError" })), false);
+    assert.equal(isOAuthError({ name: "OAuthError", code: "no_client" }), false, "not an Error");
   });
 
   test("cancellations, policy and size errors pass as they are; anything else is a network error", () => {

@@ -71,7 +71,7 @@ describe("the client credentials grant through a session", () => {
       const session = new OAuthSession(servers.mcpUrl, {
         store: createMemoryOAuthStore(),
         clientCredentials: CLIENT,
-        issuer: "urn:example:as",
+        issuer: "example-as", // not a URL: compared as a string
       });
       const error = await session.signIn().catch((e) => e);
       assert.equal(error?.code, "issuer_changed");
