@@ -13,6 +13,7 @@ import {
   clientCredentials,
   type GrantContext,
   grantError,
+  redeemCode,
   refresh,
 } from "../../lib/mcp/auth/_grants.ts";
 import { loadOAuth, requestOptions } from "../../lib/mcp/auth/_oauth.ts";
@@ -351,6 +352,43 @@ describe("refresh", () => {
         assert.equal(requests[0].form.get("grant_type"), "refresh_token");
         assert.equal(requests[0].form.get("refresh_token"), "rt-old");
         assert.equal(requests[0].form.get("resource"), "http://127.0.0.1:9/mcp");
+      },
+    );
+  });
+
+  test("a failed refresh or code redemption says which it was", async () => {
+    await withTokenEndpoint(
+      [{ status: 400, body: { error: "invalid_request" } }],
+      async (ctx, requests) => {
+        const refreshing = await refresh(ctx, client(), { accessToken: "a", refreshToken: "r" })
+          .catch((e) => e);
+        assert.equal(
+          refreshing.message,
+          "docs: refreshing the access token failed: the token endpoint answered HTTP 400 invalid_request",
+        );
+        // The callback as the authorization step hands it on: checked by oauth4webapi.
+        const callback = (await loadOAuth()).validateAuthResponse(
+          ctx.as as never,
+          { client_id: "c" },
+          new URLSearchParams({ code: "c-1", state: "s" }),
+          "s",
+        );
+        const redeeming = await redeemCode(
+          ctx,
+          client(),
+          callback,
+          "http://127.0.0.1:9/cb",
+          "v".repeat(43),
+        ).catch((e) => e);
+        assert.equal(
+          redeeming.message,
+          "docs: redeeming the authorization code failed: the token endpoint answered HTTP 400 invalid_request",
+        );
+        const form = requests[1].form;
+        assert.deepEqual(
+          [form.get("grant_type"), form.get("code"), form.get("resource")],
+          ["authorization_code", "c-1", "http://127.0.0.1:9/mcp"],
+        );
       },
     );
   });

@@ -29,6 +29,8 @@ async function withRoutes(fn: (base: string, seen: string[]) => Promise<void>): 
         res.writeHead(301, { location: "http://example.com/final" }).end();
       } else if (path === "/echo") {
         res.writeHead(200, { "x-seen": req.headers["x-token"] ?? "" }).end(`${req.method} ${body}`);
+      } else if (path === "/bare-300") {
+        res.writeHead(300).end("choices"); // a 3xx without a Location is no redirect
       } else if (/^\/status\/\d+$/.test(path)) {
         // That status, with a Location: only a 3xx one is a redirect.
         res.writeHead(Number(path.slice(8)), { location: "/final" }).end(`status ${path.slice(8)}`);
@@ -130,6 +132,7 @@ describe("redirects", () => {
         const response = await guarded(`${base}/status/${status}`);
         assert.equal(await response.text(), followed ? "final" : `status ${status}`, `${status}`);
       }
+      assert.equal(await (await guarded(`${base}/bare-300`)).text(), "choices");
       const head = await guarded(`${base}/hop/1`, { method: "HEAD" });
       assert.equal(head.status, 200);
     });
