@@ -12,10 +12,16 @@ import {
   discoverAuthorization,
   discoverAuthorizationServer,
   discoverResourceMetadata,
+  isAllowedOAuthUrl,
 } from "../../lib/mcp/auth/discovery.ts";
 import { listenLocal } from "./_servers.ts";
 
 type Documents = Record<string, unknown>;
+/** A document that answers 304 (no body), or never answers. */
+const NOT_MODIFIED = Symbol("304");
+const HANG = Symbol("hang");
+/** The Accept header of every request, in order (of the current withDocuments). */
+let accepts: string[] = [];
 
 /** A server answering `documents[path]` (JSON, or a string as it is), 404 elsewhere. */
 async function withDocuments(
@@ -23,12 +29,16 @@ async function withDocuments(
   fn: (base: string, asked: string[]) => Promise<void>,
 ): Promise<void> {
   const asked: string[] = [];
+  accepts = [];
   let docs: Documents = {};
   const server = http.createServer((req, res) => {
     const path = req.url ?? "";
     asked.push(path);
+    accepts.push(req.headers.accept ?? "");
     if (!(path in docs)) return void res.writeHead(404).end("not here");
     const doc = docs[path];
+    if (doc === NOT_MODIFIED) return void res.writeHead(304).end();
+    if (doc === HANG) return; // never answers
     res.writeHead(200, { "content-type": "application/json" })
       .end(typeof doc === "string" ? doc : JSON.stringify(doc));
   });
@@ -38,6 +48,7 @@ async function withDocuments(
   try {
     await fn(base, asked);
   } finally {
+    server.closeAllConnections();
     await listening.close();
   }
 }
@@ -72,6 +83,38 @@ describe("protected-resource metadata", () => {
     );
   });
 
+  test("asks for JSON; trailing slashes do not make a path; a 304 is no document", async () => {
+    await withDocuments(() => ({ [PRM]: NOT_MODIFIED }), async (base, asked) => {
+      assert.equal(await discoverResourceMetadata(new URL(`${base}//`)), undefined);
+      assert.deepEqual(asked, [PRM]);
+      assert.deepEqual(accepts, ["application/json"]);
+    });
+  });
+
+  test("the timeout, the byte cap and a fetch that fails without an error all end clearly", async () => {
+    await withDocuments(() => ({ [PRM]: HANG }), async (base) => {
+      const error = await discoverResourceMetadata(new URL(`${base}/`), { timeoutMs: 200 })
+        .catch((e) => e);
+      assert.equal(error.code, "metadata_not_found");
+    });
+    await withDocuments(
+      (base) => ({ [PRM]: { resource: `${base}/`, pad: "x".repeat(200) } }),
+      async (base) => {
+        const error = await discoverResourceMetadata(new URL(`${base}/`), {
+          maxBytes: 100,
+          server: "docs",
+        })
+          .catch((e) => e);
+        assert.equal(error.name, "ResponseTooLargeError");
+        assert.match(error.message, /^docs: the answer of .* exceeds the 100-byte cap/);
+      },
+    );
+    const error = await discoverResourceMetadata(new URL("https://mcp.example.com/"), {
+      fetch: () => Promise.reject(undefined),
+    }).catch((e) => e);
+    assert.equal(error.code, "metadata_not_found");
+  });
+
   test("the challenge's metadata URL is the only one asked", async () => {
     await withDocuments(
       (base) => ({ "/meta/prm": { resource: `${base}/mcp`, scopes_supported: ["read", "write"] } }),
@@ -92,6 +135,11 @@ describe("protected-resource metadata", () => {
       [{ resource: 7 }, "invalid_metadata", '"resource" is missing'],
       [
         { resource: "R/mcp", authorization_servers: "https://as.example.com" },
+        "invalid_metadata",
+        '"authorization_servers" must be an array of URLs',
+      ],
+      [
+        { resource: "R/mcp", authorization_servers: ["https://as.example.com", 7] },
         "invalid_metadata",
         '"authorization_servers" must be an array of URLs',
       ],
@@ -148,6 +196,18 @@ describe("protected-resource metadata", () => {
     );
   });
 
+  test("a mismatch names the server when one is given", async () => {
+    await withDocuments(
+      () => ({ "/prm": { resource: "https://other.example.com/" } }),
+      async (base) => {
+        const [code, , server] = await refused(
+          discoverResourceMetadata(new URL(`${base}/mcp`), { metadataUrl: "/prm", server: "docs" }),
+        );
+        assert.deepEqual([code, server], ["resource_mismatch", "docs"]);
+      },
+    );
+  });
+
   test("an answer that is not a JSON object, and a server that does not answer", async () => {
     for (const body of ["<html>", "[1]", "null", "7"]) {
       await withDocuments(() => ({ "/prm": body }), async (base) => {
@@ -186,6 +246,31 @@ describe("protected-resource metadata", () => {
 });
 
 describe("authorization server metadata", () => {
+  test("https, or http on a loopback host: localhost, 127.0.0.0/8, [::1]", () => {
+    const allowed = (url: string) => isAllowedOAuthUrl(new URL(url));
+    for (
+      const url of [
+        "https://as.example.com/",
+        "http://localhost:1/",
+        "http://127.10.20.30/",
+        "http://[::1]/",
+      ]
+    ) {
+      assert.equal(allowed(url), true, url);
+    }
+    for (
+      const url of [
+        "http://as.example.com/",
+        "http://127.0.0.1.nip.io/",
+        "http://128.0.0.1/",
+        "ftp://127.0.0.1/",
+        "javascript:alert(1)",
+      ]
+    ) {
+      assert.equal(allowed(url), false, url);
+    }
+  });
+
   test("the URLs in the spec's order, with and without a path", () => {
     assert.deepEqual(
       authorizationServerMetadataUrls(new URL("https://as.example.com")).map(String),
@@ -195,7 +280,7 @@ describe("authorization server metadata", () => {
       ],
     );
     assert.deepEqual(
-      authorizationServerMetadataUrls(new URL("https://as.example.com/tenant1/")).map(String),
+      authorizationServerMetadataUrls(new URL("https://as.example.com/tenant1//")).map(String),
       [
         "https://as.example.com/.well-known/oauth-authorization-server/tenant1",
         "https://as.example.com/.well-known/openid-configuration/tenant1",

@@ -11,7 +11,8 @@ import { optionSecrets, revealingStore, secretAdder } from "../../lib/mcp/auth/_
 import { createMemoryOAuthStore } from "../../lib/mcp/auth/mod.ts";
 import type { AuthorizationServerMetadata } from "../../lib/mcp/auth/discovery.ts";
 import type { AuthOptions, OAuthClientRecord } from "../../lib/mcp/auth/types.ts";
-import { PolicyError } from "../../lib/mcp/protocol/errors.ts";
+import { PolicyError, ResponseTooLargeError } from "../../lib/mcp/protocol/errors.ts";
+import { OAuthError } from "../../lib/mcp/auth/errors.ts";
 import { type ScriptedAnswer, type TokenRequest, withTokenEndpoint } from "./_token_endpoint.ts";
 
 const ISSUER = "https://as.example.com";
@@ -43,6 +44,11 @@ describe("applicationType", () => {
       assert.equal(applicationType(uri), "web", uri);
     }
     assert.equal(applicationType("x-https://cb"), "native", "https only at the start");
+    assert.equal(
+      applicationType("https://app.example.com/cb?next=http://127.0.0.1/"),
+      "web",
+      "loopback only at the start",
+    );
   });
 });
 
@@ -96,6 +102,12 @@ describe("the client, in the spec's order", () => {
   });
 
   test("no way to get a client: says what to configure", async () => {
+    const documents = as({ client_id_metadata_document_supported: true });
+    assert.deepEqual(
+      (await refused(ensureClient(documents, options(), undefined, ctx)))[0],
+      "no_client",
+      "a server that takes metadata documents, but none is configured",
+    );
     assert.deepEqual(await refused(ensureClient(as(), options(), undefined, ctx)), [
       "no_client",
       `docs: the authorization server ${ISSUER} offers no dynamic registration; configure a pre-registered client id (auth.clientId) or a client metadata URL (auth.clientMetadataUrl)`,
@@ -241,15 +253,20 @@ describe("dynamic registration", () => {
         "docs",
       ],
     );
-    const policy = new PolicyError("private address");
-    const passed = await ensureClient(
-      as({ registration_endpoint: at }),
-      options(),
-      undefined,
-      failing(policy),
-    )
-      .catch((e) => e);
-    assert.equal(passed, policy);
+    const refusals = [
+      new PolicyError("private address"),
+      new OAuthError("insecure_url", "refused"),
+      new ResponseTooLargeError(10),
+    ];
+    for (const refusal of refusals) {
+      const passed = await ensureClient(
+        as({ registration_endpoint: at }),
+        options(),
+        undefined,
+        failing(refusal),
+      ).catch((e) => e);
+      assert.equal(passed, refusal, refusal.name);
+    }
   });
 });
 
@@ -271,6 +288,13 @@ describe("secrets revealed to the redaction list", () => {
       ...Array.from({ length: 32 }, (_, i) => `t${i + 1}`),
     ]);
     secretAdder(undefined)("x"); // no list: nothing to do, no error
+  });
+
+  test("the oldest goes also when it is the first of the list", () => {
+    const list: string[] = [];
+    const add = secretAdder(list);
+    for (let i = 0; i <= 32; i++) add(`t${i}`);
+    assert.deepEqual(list, Array.from({ length: 32 }, (_, i) => `t${i + 1}`));
   });
 
   test("a session's oldest is dropped even when something else moved the list", () => {
@@ -304,6 +328,12 @@ describe("secrets revealed to the redaction list", () => {
     seen.length = 0;
     assert.equal((await store.get("https://mcp.example.com/"))?.tokens?.accessToken, "at");
     assert.deepEqual(seen, ["at", "rt", "cs"]);
+    seen.length = 0;
+    await store.set("https://other.example.com/", {
+      issuer: ISSUER,
+      client: { clientId: "c", clientSecret: "cs2", kind: "dynamic" },
+    } as never);
+    assert.deepEqual(seen, [undefined, undefined, "cs2"], "a record without tokens");
     await store.delete("https://mcp.example.com/");
     assert.equal(await inner.get("https://mcp.example.com/"), undefined);
   });

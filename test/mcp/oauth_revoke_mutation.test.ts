@@ -10,6 +10,7 @@ import { guardFetch } from "../../lib/mcp/auth/_guarded_fetch.ts";
 import type { AuthorizationServerMetadata } from "../../lib/mcp/auth/discovery.ts";
 import type { OAuthClientRecord } from "../../lib/mcp/auth/types.ts";
 import { PolicyError } from "../../lib/mcp/protocol/errors.ts";
+import { OAuthError } from "../../lib/mcp/auth/errors.ts";
 import { type ScriptedAnswer, withTokenEndpoint } from "./_token_endpoint.ts";
 
 const publicClient: OAuthClientRecord = { clientId: "app", kind: "dynamic" };
@@ -119,6 +120,16 @@ describe("why a revocation failed, in words", () => {
     assert.equal(
       await why(() => Promise.reject(Object.assign(new Error("x"), { code: "ECONNRESET" }))),
       "network error",
+    );
+    assert.equal(await why(() => Promise.reject(undefined)), "network error", "no error at all");
+    assert.equal(
+      await why(() => Promise.reject(Object.assign(new Error("x"), { cause: { status: 502 } }))),
+      "HTTP 502",
+      "a status on the cause",
+    );
+    assert.equal(
+      await why(() => Promise.reject(new OAuthError("insecure_url", "refused"))),
+      "the URL was refused",
     );
   });
 });
