@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import { describe, test } from "node:test";
-import { createMemoryOAuthStore, OAuthSession } from "../../lib/mcp/auth/mod.ts";
-import { withOAuthServers as withServers } from "./_oauth_server.ts";
+import { type AuthOptions, createMemoryOAuthStore, OAuthSession } from "../../lib/mcp/auth/mod.ts";
+import { approve, withOAuthServers as withServers } from "./_oauth_server.ts";
 import { listenLocal } from "./_servers.ts";
 
 const CLIENT = { clientId: "svc", clientSecret: "svc-secret" };
@@ -162,5 +162,73 @@ describe("the token to send", () => {
     assert.equal(calls, 1, "the refused token was an older one");
     assert.equal(await session.unauthorized(undefined, "ext-1"), true);
     assert.equal(calls, 2, "the current token refused: a new one is asked for");
+  });
+});
+
+describe("the sign-in asked for", () => {
+  /** Sign in with `options`; the scope the authorization URL asked for. */
+  async function askedScope(options: Partial<AuthOptions>): Promise<string | null> {
+    let scope: string | null = null;
+    await withServers({}, async (servers) => {
+      await new OAuthSession(servers.mcpUrl, {
+        store: createMemoryOAuthStore(),
+        redirectUri: "http://127.0.0.1:9/callback",
+        onAuthorize: (url) => {
+          scope = url.searchParams.get("scope");
+          return approve(url);
+        },
+        ...options,
+      }).signIn();
+    });
+    return scope;
+  }
+
+  test("the resource's scopes by default, offline_access added when the server lists it", async () => {
+    assert.equal(await askedScope({}), "mcp offline_access");
+    assert.equal(
+      await askedScope({ scope: "files:read  files:read mcp" }),
+      "files:read mcp offline_access",
+    );
+  });
+
+  test("no redirect URI, or no onAuthorize: sign_in_required saying which is missing", async () => {
+    await withServers({}, async (servers) => {
+      const noRedirect = await new OAuthSession(servers.mcpUrl, {
+        store: createMemoryOAuthStore(),
+        onAuthorize: approve,
+      }, { server: "docs" }).signIn().catch((e) => e);
+      assert.equal(noRedirect.code, "sign_in_required");
+      assert.equal(noRedirect.server, "docs");
+      assert.equal(
+        noRedirect.message,
+        `docs: sign-in needed (OAuth, authorization server ${servers.issuer}), but auth.redirectUri is missing: set the URL the sign-in redirects back to (e.g. http://127.0.0.1:<port>/callback, where onAuthorize receives it)`,
+      );
+      const noCallback = await new OAuthSession(servers.mcpUrl, {
+        store: createMemoryOAuthStore(),
+        redirectUri: "http://127.0.0.1:9/callback",
+      }, { server: "docs" }).signIn().catch((e) => e);
+      assert.equal(
+        noCallback.message,
+        `docs: sign-in needed (OAuth, authorization server ${servers.issuer}), but no auth.onAuthorize callback was given to open it`,
+      );
+    });
+  });
+
+  test("a configured client pinned to another issuer: the whole reason, and the server", async () => {
+    await withServers({}, async (servers) => {
+      const error = await new OAuthSession(servers.mcpUrl, {
+        store: createMemoryOAuthStore(),
+        clientId: "pre",
+        issuer: "https://other.example.com",
+        redirectUri: "http://127.0.0.1:9/callback",
+        onAuthorize: approve,
+      }, { server: "docs" }).signIn().catch((e) => e);
+      assert.equal(error.code, "issuer_changed");
+      assert.equal(error.server, "docs");
+      assert.equal(
+        error.message,
+        `docs: the configured OAuth client belongs to the authorization server https://other.example.com, but the server now names ${servers.issuer}; its credentials were not sent there (set auth.issuer and a client registered at ${servers.issuer}, or sign out to start over)`,
+      );
+    });
   });
 });
