@@ -8,7 +8,12 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import { describe, test } from "node:test";
-import { type AuthOptions, createMemoryOAuthStore, OAuthSession } from "../../lib/mcp/auth/mod.ts";
+import {
+  type AuthOptions,
+  createMemoryOAuthStore,
+  OAuthSession,
+  type TokenRequest as GetTokenRequest,
+} from "../../lib/mcp/auth/mod.ts";
 import { approve, withOAuthServers as withServers } from "./_oauth_server.ts";
 import { listenLocal } from "./_servers.ts";
 
@@ -229,6 +234,114 @@ describe("the sign-in asked for", () => {
         error.message,
         `docs: the configured OAuth client belongs to the authorization server https://other.example.com, but the server now names ${servers.issuer}; its credentials were not sent there (set auth.issuer and a client registered at ${servers.issuer}, or sign out to start over)`,
       );
+    });
+  });
+});
+
+describe("auth.getToken", () => {
+  test("two callers at once ask once; the request names the server, resource and challenge", async () => {
+    const requests: GetTokenRequest[] = [];
+    const session = new OAuthSession("https://mcp.example.com/mcp", {
+      getToken: (request) => {
+        requests.push(request);
+        return Promise.resolve(`ext-${requests.length}`);
+      },
+    }, { server: "docs" });
+    assert.deepEqual(await Promise.all([session.accessToken(), session.credentials()]), [
+      "ext-1",
+      { token: "ext-1" },
+    ]);
+    await session.unauthorized({
+      resourceMetadata: "https://mcp.example.com/.well-known/oauth-protected-resource",
+      scope: "files:read",
+    }, "ext-1");
+    assert.deepEqual(requests, [
+      { reason: "initial", server: "docs", resource: "https://mcp.example.com/mcp" },
+      {
+        reason: "unauthorized",
+        server: "docs",
+        resource: "https://mcp.example.com/mcp",
+        scope: "files:read",
+        resourceMetadata: "https://mcp.example.com/.well-known/oauth-protected-resource",
+      },
+    ]);
+  });
+
+  test("no token, or an empty one, is sign_in_required naming the reason", async () => {
+    for (const given of [undefined, "", 42]) {
+      const session = new OAuthSession("https://mcp.example.com/mcp", {
+        getToken: () => Promise.resolve(given as unknown as string),
+      }, { server: "docs" });
+      const error = await session.accessToken().catch((e) => e);
+      assert.equal(error.code, "sign_in_required", String(given));
+      assert.equal(error.server, "docs");
+      assert.equal(
+        error.message,
+        "docs: auth.getToken (initial) gave no token; it must resolve with a non-empty string",
+      );
+    }
+  });
+});
+
+describe("stored tokens", () => {
+  test("a bearer token is sent without a DPoP key; an expired one without a refresh token asks nobody", async () => {
+    await withServers({}, async (servers) => {
+      const store = createMemoryOAuthStore();
+      const client = { clientId: "c", kind: "dynamic" as const };
+      await store.set(servers.mcpUrl, {
+        issuer: servers.issuer,
+        client,
+        tokens: { accessToken: "at-1" },
+      });
+      const session = new OAuthSession(servers.mcpUrl, { store });
+      assert.deepEqual(await session.credentials(), { token: "at-1" });
+      const past = Date.now() - 1_000;
+      await store.set(servers.mcpUrl, {
+        issuer: servers.issuer,
+        client,
+        tokens: { accessToken: "at-old", obtainedAt: past - 60_000, expiresAt: past },
+      });
+      servers.requests.length = 0;
+      assert.deepEqual(await new OAuthSession(servers.mcpUrl, { store }).credentials(), {
+        token: "at-old",
+      });
+      assert.deepEqual(servers.requests, [], "no discovery, no token request");
+    });
+  });
+
+  test("an expiring token is refreshed first, and the new one sent as a bearer token", async () => {
+    await withServers({}, async (servers) => {
+      const store = createMemoryOAuthStore();
+      const session = new OAuthSession(servers.mcpUrl, {
+        store,
+        redirectUri: "http://127.0.0.1:9/callback",
+        onAuthorize: approve,
+      });
+      await session.signIn();
+      const record = (await store.get(servers.mcpUrl))!;
+      await store.set(servers.mcpUrl, {
+        ...record,
+        // An hour-long token with a second left: inside the 60 s refresh skew.
+        tokens: {
+          ...record.tokens!,
+          obtainedAt: Date.now() - 3_600_000,
+          expiresAt: Date.now() + 1_000,
+        },
+      });
+      const credentials = await session.credentials();
+      assert.notEqual(credentials.token, record.tokens!.accessToken);
+      assert.deepEqual(credentials, {
+        token: (await store.get(servers.mcpUrl))!.tokens!.accessToken,
+      });
+      assert.ok(servers.requests.includes("token refresh_token"));
+    });
+  });
+
+  test("client credentials without a scope of their own ask for the resource's", async () => {
+    await withServers({ clientCredentials: CLIENT }, async (servers) => {
+      const store = createMemoryOAuthStore();
+      await new OAuthSession(servers.mcpUrl, { store, clientCredentials: CLIENT }).signIn();
+      assert.equal((await store.get(servers.mcpUrl))?.tokens?.scope, "mcp");
     });
   });
 });
