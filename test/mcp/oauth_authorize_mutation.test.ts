@@ -9,6 +9,7 @@ import { describe, test } from "node:test";
 import { authorize } from "../../lib/mcp/auth/_authorize.ts";
 import type { AuthorizationServerMetadata } from "../../lib/mcp/auth/discovery.ts";
 import type { OAuthClientRecord } from "../../lib/mcp/auth/types.ts";
+import { refused } from "./_oauth_refusal.ts";
 
 const ISSUER = "https://as.example.com";
 const client: OAuthClientRecord = { clientId: "app-1", kind: "dynamic" };
@@ -39,13 +40,6 @@ function host(answer: (url: URL) => Record<string, string> | string) {
 
 const approve = (extra: Record<string, string> = {}) =>
   host((url) => ({ code: "c-1", state: url.searchParams.get("state")!, ...extra }));
-
-/** The OAuthError `promise` rejects with, as [code, message, server]. */
-async function refused(promise: Promise<unknown>): Promise<[string, string, string]> {
-  const error = await promise.then(() => undefined, (e) => e);
-  assert.equal(error?.name, "OAuthError", String(error));
-  return [error.code, error.message, error.server];
-}
 
 describe("the authorization URL", () => {
   test("every parameter; the verifier handed back is the one the challenge was made of", async () => {

@@ -15,6 +15,7 @@ import {
   isAllowedOAuthUrl,
 } from "../../lib/mcp/auth/discovery.ts";
 import { listenLocal } from "./_servers.ts";
+import { refused } from "./_oauth_refusal.ts";
 
 type Documents = Record<string, unknown>;
 /** A document that answers 304 (no body), or never answers. */
@@ -51,13 +52,6 @@ async function withDocuments(
     server.closeAllConnections();
     await listening.close();
   }
-}
-
-/** The OAuthError `promise` rejects with, as [code, message, server]. */
-async function refused(promise: Promise<unknown>): Promise<[string, string, string | undefined]> {
-  const error = await promise.then(() => undefined, (e) => e);
-  assert.equal(error?.name, "OAuthError", String(error));
-  return [error.code, error.message, error.server];
 }
 
 const PRM = "/.well-known/oauth-protected-resource";

@@ -14,6 +14,7 @@ import type { AuthOptions, OAuthClientRecord } from "../../lib/mcp/auth/types.ts
 import { PolicyError, ResponseTooLargeError } from "../../lib/mcp/protocol/errors.ts";
 import { OAuthError } from "../../lib/mcp/auth/errors.ts";
 import { type ScriptedAnswer, type TokenRequest, withTokenEndpoint } from "./_token_endpoint.ts";
+import { refused } from "./_oauth_refusal.ts";
 
 const ISSUER = "https://as.example.com";
 const as = (extra: Partial<AuthorizationServerMetadata> = {}) =>
@@ -23,13 +24,6 @@ const options = (extra: Partial<AuthOptions> = {}) => ({
   store: createMemoryOAuthStore(),
   ...extra,
 });
-
-/** The OAuthError `promise` rejects with, as [code, message, server]. */
-async function refused(promise: Promise<unknown>): Promise<[string, string, string]> {
-  const error = await promise.then(() => undefined, (e) => e);
-  assert.equal(error?.name, "OAuthError", String(error));
-  return [error.code, error.message, error.server];
-}
 
 describe("applicationType", () => {
   test("native for loopback and custom schemes, web for other http(s) redirects", () => {
