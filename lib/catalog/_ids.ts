@@ -39,8 +39,3 @@ export class IdTable {
     return id;
   }
 }
-
-/** The preferred id of an MCP tool: `<server>__<tool>`. */
-export function toolId(server: string, tool: string): string {
-  return `${server}__${tool}`;
-}

@@ -12,6 +12,9 @@ const MAX_FLAGS = 10;
 /** Keys whose string values are regular expressions: cleaning would change what they match. */
 const PATTERN = new Set(["pattern"]);
 
+/** Keys whose arrays list property names, kept as they are like the names themselves. */
+const NAMES = new Set(["required"]);
+
 /** Set a property, even one named `__proto__`. */
 export function put(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, {
@@ -26,7 +29,10 @@ function clean(value: unknown, key: string | undefined): unknown {
   if (typeof value === "string") {
     return key !== undefined && PATTERN.has(key) ? value : stripHidden(value);
   }
-  if (Array.isArray(value)) return value.map((item) => clean(item, undefined));
+  if (Array.isArray(value)) {
+    if (key !== undefined && NAMES.has(key)) return [...value];
+    return value.map((item) => clean(item, undefined));
+  }
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) put(out, k, clean(v, k));
@@ -35,8 +41,9 @@ function clean(value: unknown, key: string | undefined): unknown {
 
 /**
  * A copy of `schema` whose string values, at every depth, hold no hidden, bidirectional or tag
- * characters. Property names and `pattern` values are kept as they are (they must still match
- * what the server expects); {@link schemaFlags} reports hidden characters there.
+ * characters. Property names (keys, and the names `required` lists) and `pattern` values are kept
+ * as they are (they must still match what the server expects); {@link schemaFlags} reports hidden
+ * characters there.
  */
 export function cleanSchema(schema: JsonSchema): JsonSchema {
   return clean(schema, undefined) as JsonSchema;
