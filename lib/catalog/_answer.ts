@@ -62,13 +62,13 @@ export function readAnswer(text: string): Answer {
     for (let at = source.indexOf("{"); at !== -1; at = source.indexOf("{", at + 1)) {
       const candidate = balanced(source, at);
       if (candidate === undefined) break;
-      let value: unknown;
+      // A balanced `{…}` parses to an object or not at all.
+      let value: object;
       try {
         value = JSON.parse(dropTrailingCommas(candidate));
       } catch {
         continue;
       }
-      if (value === null || typeof value !== "object" || Array.isArray(value)) continue;
       if (!("skills" in value) && !("tools" in value)) continue;
       const checked = v.safeParse(AnswerSchema, value);
       if (checked.success) {

@@ -1,0 +1,137 @@
+// Reading a model's selection answer (lib/catalog/_answer.ts) and the approvals store
+// (lib/catalog/_approvals.ts), rule by rule, where the first mutation run of `catalog` left
+// survivors (issue 19): defaults of absent fields, braces and escapes inside strings, trailing
+// commas, the fenced block before the prose, objects without `skills` or `tools` passed over,
+// the wrong-shape message; the store's defaults, its file, what it keeps and what it refuses.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { readAnswer } from "../../lib/catalog/_answer.ts";
+import { createApprovalStore } from "../../lib/catalog/_approvals.ts";
+import { createMemoryStorage } from "../../lib/mod.ts";
+
+describe("readAnswer", () => {
+  test("absent fields take their defaults; complexity is complex or simple", () => {
+    assert.deepEqual(readAnswer('{"skills":["a"]}'), {
+      complexity: "simple",
+      skills: ["a"],
+      tools: [],
+      needs_external: false,
+      reasoning: "",
+    });
+    assert.equal(readAnswer('{"tools":[],"complexity":"complex"}').complexity, "complex");
+    assert.equal(readAnswer('{"tools":[],"complexity":"hard"}').complexity, "simple");
+    assert.deepEqual(readAnswer('{"tools":["t"],"extra":1}').skills, []);
+  });
+
+  test("braces and escaped quotes inside strings do not end the object", () => {
+    const text = 'Sure. {"skills":["a}"],"reasoning":"say \\"}\\" {"} That is all.';
+    assert.deepEqual(readAnswer(text), {
+      complexity: "simple",
+      skills: ["a}"],
+      tools: [],
+      needs_external: false,
+      reasoning: 'say "}" {',
+    });
+    assert.deepEqual(readAnswer('{"skills":["x"],"nested":{"y":{"z":1}}} trailing').skills, ["x"]);
+    assert.deepEqual(readAnswer('He said "x {"skills":["a"]}').skills, ["a"]);
+  });
+
+  test("trailing commas are dropped outside strings only", () => {
+    assert.deepEqual(readAnswer('{"skills":["a",],"tools":["b" , ],}').skills, ["a"]);
+    assert.deepEqual(readAnswer('{"skills":["a,]","b,}",],}').skills, ["a,]", "b,}"]);
+    assert.deepEqual(readAnswer('{"skills":["q\\",]"],}').skills, ['q",]']);
+  });
+
+  test("a fenced block is read before the prose around it, with or without a language", () => {
+    const prose = 'For example {"skills":["wrong"]} would be wrong.\n';
+    assert.deepEqual(readAnswer(`${prose}\`\`\`json\n{"skills":["right"]}\n\`\`\``).skills, [
+      "right",
+    ]);
+    assert.deepEqual(readAnswer(`${prose}\`\`\`JSON\n{"skills":["right"]}\`\`\``).skills, [
+      "right",
+    ]);
+    assert.deepEqual(readAnswer(`${prose}\`\`\`{"skills":["right"]}\`\`\``).skills, ["right"]);
+    assert.deepEqual(readAnswer(`${prose}\`\`\`  \n {"skills":["right"]} \`\`\``).skills, [
+      "right",
+    ]);
+    // A fence holding no answer: the prose's answer is used.
+    assert.deepEqual(readAnswer(`${prose}\`\`\`\nno json\n\`\`\``).skills, ["wrong"]);
+  });
+
+  test("objects without skills or tools are passed over; none at all is an error", () => {
+    assert.deepEqual(readAnswer('Step {"step":1} then {"skills":["a"]}').skills, ["a"]);
+    assert.throws(
+      () => readAnswer('{"step":1} and {"unbalanced": [ '),
+      (error: Error) =>
+        error.message === 'the model\'s answer holds no JSON object with "skills" or "tools"',
+    );
+    assert.throws(() => readAnswer("no json"), /holds no JSON object/);
+    assert.throws(() => readAnswer("{not json}"), /holds no JSON object/);
+  });
+
+  test("the wrong shape is reported on one line, the next good object still wins", () => {
+    assert.throws(
+      () => readAnswer('{"skills":"a"}'),
+      (error: Error) =>
+        error.message ===
+          "the model's JSON has the wrong shape (× Invalid type: Expected Array but received \"a\" → at skills)",
+    );
+    assert.deepEqual(readAnswer('{"skills":"a"} or rather {"skills":["a"]}').skills, ["a"]);
+  });
+});
+
+describe("approval store", () => {
+  test("defaults: local entries approved automatically, remote ones required", () => {
+    const store = createApprovalStore({ storage: createMemoryStorage() });
+    assert.deepEqual(store.policy, { local: "auto", remote: "require" });
+    const set = createApprovalStore({
+      storage: createMemoryStorage(),
+      local: "first-sight",
+      remote: "trusted",
+    });
+    assert.deepEqual(set.policy, { local: "first-sight", remote: "trusted" });
+  });
+
+  test("its file: version 1, the records, a final newline; definitions cut at 64 KiB", async () => {
+    const storage = createMemoryStorage();
+    const store = createApprovalStore({ storage, key: "mine.json" });
+    await store.approve([
+      { key: "tool:mcp:a:t", digest: "d1", definition: "x".repeat(70_000), endpoint: "url u" },
+      { key: "skill:user:s", digest: "d2", definition: "short" },
+    ]);
+    const text = (await storage.get("mine.json"))!;
+    assert.ok(text.endsWith("}\n"));
+    assert.equal(await storage.get("approvals.json"), undefined);
+    const doc = JSON.parse(text);
+    assert.equal(doc.version, 1);
+    const records = await store.all();
+    assert.deepEqual({ ...records }, doc.records);
+    assert.equal(records["tool:mcp:a:t"].definition.length, 65_536);
+    assert.equal(records["tool:mcp:a:t"].endpoint, "url u");
+    assert.deepEqual(Object.keys(records["skill:user:s"]).sort(), [
+      "approvedAt",
+      "definition",
+      "digest",
+    ]);
+    assert.ok(!Number.isNaN(Date.parse(records["skill:user:s"].approvedAt)));
+    await store.revoke(["tool:mcp:a:t"]);
+    assert.deepEqual(Object.keys(await store.all()), ["skill:user:s"]);
+  });
+
+  test("a file that is not { records: {…} } is refused by name, and left as it was", async () => {
+    for (const bad of ["null", "[1]", '{"records": null}', '{"records": 5}', "{}", "not json"]) {
+      const storage = createMemoryStorage({ initial: { "approvals.json": bad } });
+      const store = createApprovalStore({ storage });
+      await assert.rejects(
+        store.all(),
+        (error: Error) =>
+          error instanceof TypeError &&
+          error.message ===
+            'Cannot read approvals "approvals.json": expected JSON { "records": { ... } }; fix or remove it',
+        bad,
+      );
+      await assert.rejects(store.approve([{ key: "k", digest: "d", definition: "" }]), TypeError);
+      assert.equal(await storage.get("approvals.json"), bad);
+    }
+  });
+});
