@@ -74,7 +74,7 @@ describe("readAnswer", () => {
       () => readAnswer('{"skills":"a"}'),
       (error: Error) =>
         error.message ===
-          "the model's JSON has the wrong shape (× Invalid type: Expected Array but received \"a\" → at skills)",
+          'the model\'s JSON has the wrong shape (× Invalid type: Expected Array but received "a" → at skills)',
     );
     assert.deepEqual(readAnswer('{"skills":"a"} or rather {"skills":["a"]}').skills, ["a"]);
   });
@@ -87,9 +87,9 @@ describe("approval store", () => {
     const set = createApprovalStore({
       storage: createMemoryStorage(),
       local: "first-sight",
-      remote: "trusted",
+      remote: "auto",
     });
-    assert.deepEqual(set.policy, { local: "first-sight", remote: "trusted" });
+    assert.deepEqual(set.policy, { local: "first-sight", remote: "auto" });
   });
 
   test("its file: version 1, the records, a final newline; definitions cut at 64 KiB", async () => {
