@@ -43,19 +43,26 @@ test("an answer declaring more bytes than allowed is refused before reading, wit
 });
 
 test("a server slower than timeoutMs gives a timeout error naming the limit", async () => {
-  script = () => new Promise((done) => setTimeout(() => done(openAiAnswer("late")), 1_500));
+  // Answered only once the test is over, so that closing the server waits for nothing.
+  let release!: () => void;
+  const late = new Promise<void>((done) => (release = done));
+  script = () => late.then(() => openAiAnswer("late"));
   const llm = createOpenAiModel({
     baseUrl: `${fake.url}/v1`,
     model: "m",
     timeoutMs: 200,
     retries: 0,
   });
-  const error = await refusal(
-    llm(MESSAGES, { signal: signal() }),
-    "openai did not answer within 200 ms",
-  );
-  assert.equal(error.provider, "openai");
-  assert.equal(error.status, undefined);
+  try {
+    const error = await refusal(
+      llm(MESSAGES, { signal: signal() }),
+      "openai did not answer within 200 ms",
+    );
+    assert.equal(error.provider, "openai");
+    assert.equal(error.status, undefined);
+  } finally {
+    release();
+  }
 });
 
 test("a 200 whose body is not JSON is an error with the status, not a parse exception", async () => {
