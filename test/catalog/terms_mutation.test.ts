@@ -1,12 +1,14 @@
 // The catalog's text rules, unit by unit, where the first mutation run of `catalog` found them
 // held only through rankings (issue 19): how words become search terms (tokens and their parts,
 // the suffix stripper, stop words, numbers, genomic regions), how the listing is laid out (groups,
-// server lines, tags, a remote skill's source, the omission note), and the token estimate.
+// server lines, tags, a remote skill's source, the omission note), the token estimate, and the
+// evidence a document holds for a query.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { normalizeTerm, stem, tokenize } from "../../lib/catalog/_terms.ts";
 import { entryLine, renderLines } from "../../lib/catalog/_render.ts";
 import { estimateTokens } from "../../lib/catalog/tokens.ts";
+import { evidence, evidenceFields, queryTerms } from "../../lib/catalog/_evidence.ts";
 import type { CatalogEntry } from "../../lib/catalog/types.ts";
 
 describe("stem", () => {
@@ -191,5 +193,46 @@ describe("estimateTokens", () => {
     assert.equal(estimateTokens("@[`{/:"), 6);
     assert.equal(estimateTokens("a,b\n"), 3);
     assert.equal(estimateTokens("é"), 1);
+  });
+});
+
+describe("evidence", () => {
+  const samtools = evidenceFields({
+    id: "samtools",
+    name: "samtools",
+    description: "Sorts and indexes alignment files",
+    tags: ["bam"],
+    tasks: ["sort reads by coordinate order"],
+    keywords: ["pileup"],
+  });
+  const echo = evidenceFields({
+    id: "echo",
+    name: "echo",
+    description: "Echoes back the text it is given",
+  });
+  const of = (fields: typeof samtools, query: string) => evidence(fields, queryTerms(query));
+
+  test("by the best field holding each word: name 3, tag 2, task 1.5, description 1, keyword 0.5", () => {
+    assert.equal(of(samtools, "samtools"), 3);
+    assert.equal(of(samtools, "bam"), 2);
+    assert.equal(of(samtools, "samtools bam pileup"), 5.5);
+    // A description with neither tags nor tasks weighs like tags.
+    assert.equal(of(echo, "back"), 2);
+    assert.equal(of(echo, "samtools"), 0);
+  });
+
+  test("everyday words count a third; without a specific word in a curated field, half", () => {
+    // "sort": task 1.5 (over description 1), everyday: 0.5, not anchored: 0.25.
+    assert.equal(of(samtools, "sort"), 0.25);
+    // "alignment": description 1, everyday: 1/3, not anchored: 0.17 (rounded).
+    assert.equal(of(samtools, "alignment"), 0.17);
+    assert.equal(of(echo, "text"), 0.33);
+    // A task word alone, or a keyword alone, is not anchored.
+    assert.equal(of(samtools, "coordinate"), 0.75);
+    assert.equal(of(samtools, "pileup"), 0.25);
+    // Two words of one example task, one of them specific, anchor it.
+    assert.equal(of(samtools, "coordinate order"), 2);
+    // Two everyday words of one task do not.
+    assert.equal(of(samtools, "sort order"), 0.5);
   });
 });
