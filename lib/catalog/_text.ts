@@ -23,9 +23,10 @@ export function stripHidden(text: string): string {
 export function cleanLine(text: string, max: number): string {
   const line = stripHidden(text).replace(/\s+/g, " ").trim();
   if (line.length <= max) return line;
-  const cut = [...line.slice(0, max)];
-  if (cut.length > 0 && /[\uD800-\uDBFF]$/.test(cut[cut.length - 1])) cut.pop();
-  return `${cut.join("").slice(0, max - 1).trimEnd()}…`;
+  // Cut at max - 1 code units, never inside a surrogate pair (a lone half is invalid text that
+  // an API may refuse), then mark the cut.
+  const cut = line.slice(0, max - 1);
+  return `${(/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut).trimEnd()}…`;
 }
 
 /** The first sentence of a cleaned line, when the line is long. */
