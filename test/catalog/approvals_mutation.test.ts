@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {
   type ApprovalPolicy,
+  connect,
   createBuiltinSource,
   createCatalog,
   createMcpSkillSource,
@@ -260,6 +261,26 @@ describe("a server moved to another URL", () => {
     ]);
     const records = JSON.parse((await approvals.get("approvals.json"))!).records;
     assert.equal(records["tool:mcp:demo:echo"].endpoint, `url ${b.url}`);
+  });
+
+  test("the same tool reached through a lent client, with no endpoint, is held", async () => {
+    const approvals = createMemoryStorage();
+    const registry = createServerRegistry({ storage: createMemoryStorage() });
+    await registry.add({ name: "demo", url: a.url });
+    const first = await createCatalog({ registry, approvals: { storage: approvals } });
+    await first.approve(["demo__echo"]);
+    first.dispose();
+    const client = await connect({ name: "demo", url: a.url });
+    try {
+      const catalog = await createCatalog({ clients: [client], approvals: { storage: approvals } });
+      assert.equal(catalog.get("demo__echo"), undefined);
+      assert.deepEqual(messages(catalog), [
+        `tool "demo__echo" (mcp:demo) now runs at no recorded endpoint, not where it was ` +
+        `approved (url ${a.url}); held until approved again`,
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 
   test("a record from before endpoints were kept says so", async () => {

@@ -8,6 +8,7 @@ import { after, before, describe, test } from "node:test";
 import {
   connect,
   createCatalog,
+  createMcpSkillSource,
   createMemoryStorage,
   createResolver,
   createServerRegistry,
@@ -16,6 +17,7 @@ import {
 } from "../../lib/mod.ts";
 import { endpointOf } from "../../lib/catalog/_collect.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
+import { startSdkServer } from "../mcp/_servers.ts";
 import { deadUrl } from "../_closed_port.ts";
 
 const ECHO: TestTool = {
@@ -48,6 +50,50 @@ describe("connected clients", () => {
       catalog.dispose();
     } finally {
       await live.close();
+    }
+  });
+});
+
+describe("remote entries' fields", () => {
+  test("a tool without a description lists as the empty string, and by its name", async () => {
+    const bare = await startToolServer([
+      { name: "mute", inputSchema: { type: "object" } } as unknown as TestTool,
+    ]);
+    const client = await connect({ name: "bare", url: bare.url });
+    try {
+      const catalog = await createCatalog({ clients: [client], approvals: approvals() });
+      const entry = catalog.get("bare__mute")!;
+      assert.equal(entry.description, "");
+      assert.equal(entry.flags, undefined);
+      assert.match((await catalog.render()).text, /^mute: mute$/m);
+    } finally {
+      await client.close();
+      await bare.close();
+    }
+  });
+
+  test("a remote skill's allowed tools are requested, not granted", async () => {
+    const team = await startSdkServer({
+      skills: {
+        sorter: "---\nname: sorter\ndescription: Sorts BAM files. Use when sorting.\n" +
+          "allowed-tools: Bash Read\n---\nbody\n",
+      },
+      json: true,
+    });
+    try {
+      const catalog = await createCatalog({
+        resolver: createResolver({
+          sources: [createMcpSkillSource({ name: "team", url: team.url })],
+        }),
+        approvals: approvals(),
+      });
+      const entry = catalog.get("sorter")!;
+      assert.equal(entry.remote, true);
+      assert.equal(entry.fenced, true);
+      assert.deepEqual(entry.requestedTools, ["Bash", "Read"]);
+      catalog.dispose();
+    } finally {
+      await team.close();
     }
   });
 });
