@@ -140,3 +140,45 @@ test("OpenAI: a first choice whose content is null is the empty string", async (
   const openai = createOpenAiModel({ baseUrl: `${fake.url}/v1`, model: "m" });
   assert.equal(await openai(MESSAGES, { signal: signal() }), "");
 });
+
+test("Anthropic: trailing slashes of the base URL dropped; system messages joined, or none sent", async () => {
+  script = () => ({ body: JSON.stringify({ content: [{ type: "text", text: "ok" }] }) });
+  fake.requests.length = 0;
+  const anthropic = createAnthropicModel({ baseUrl: `${fake.url}//`, model: "m" });
+  await anthropic(
+    [
+      { role: "system", content: "one" },
+      { role: "user", content: "hi" },
+      { role: "system", content: "two" },
+    ],
+    { signal: signal() },
+  );
+  await anthropic(MESSAGES, { signal: signal() });
+  assert.deepEqual(fake.requests.map((r) => r.path), ["/v1/messages", "/v1/messages"]);
+  assert.equal(fake.requests[0].body.system, "one\n\ntwo");
+  assert.deepEqual(fake.requests[0].body.messages, [{ role: "user", content: "hi" }]);
+  assert.equal("system" in fake.requests[1].body, false);
+});
+
+test("Anthropic: blocks of other types are left out even with text; a text that is not a string is refused", async () => {
+  script = () => ({
+    body: JSON.stringify({
+      content: [{ type: "thinking", text: "hmm" }, { type: "text", text: "answer" }],
+    }),
+  });
+  const anthropic = createAnthropicModel({ baseUrl: fake.url, model: "m" });
+  assert.equal(await anthropic(MESSAGES, { signal: signal() }), "answer");
+  script = () => ({ body: JSON.stringify({ content: [{ type: "text", text: 5 }] }) });
+  await refusal(
+    anthropic(MESSAGES, { signal: signal() }),
+    "anthropic answered without a content array",
+  );
+});
+
+test("OpenAI: trailing slashes of the base URL dropped", async () => {
+  script = () => openAiAnswer("ok");
+  fake.requests.length = 0;
+  const openai = createOpenAiModel({ baseUrl: `${fake.url}/v1//`, model: "m" });
+  assert.equal(await openai(MESSAGES, { signal: signal() }), "ok");
+  assert.equal(fake.requests[0].path, "/v1/chat/completions");
+});
