@@ -181,6 +181,35 @@ describe("stand-ins for a held skill", () => {
     assert.match((await third.loadSkill("samtools")).skill.body, /theirs/);
   });
 
+  test("a held tool of the same name as a held skill takes no stand-in", async () => {
+    const tools = await startToolServer([{
+      name: "samtools",
+      description: "Run samtools remotely",
+      inputSchema: { type: "object" },
+    }]);
+    const registry = createServerRegistry({ storage: createMemoryStorage() });
+    await registry.add({ name: "srv", url: tools.url });
+    const user = createMemoryStorage({ initial: { "samtools.md": SKILL("samtools", "mine") } });
+    try {
+      const catalog = await createCatalog({
+        resolver: createResolver({
+          sources: [createStorageSource({ label: "user", storage: user }), createBuiltinSource()],
+        }),
+        registry,
+        approvals: { storage: createMemoryStorage(), local: "require", remote: "require" },
+      });
+      assert.deepEqual(catalog.held.map((h) => [h.entry.id, h.standIn]), [
+        ["samtools", "builtin"],
+        ["srv__samtools", undefined],
+      ]);
+      assert.equal(catalog.get("samtools")?.source, "builtin");
+      assert.equal(catalog.get("srv__samtools"), undefined);
+      catalog.dispose();
+    } finally {
+      await tools.close();
+    }
+  });
+
   test("a held remote skill: the user's version never approved is approved under auto and answers", async () => {
     const team = await startSdkServer({
       skills: { samtools: SKILL("samtools", "TEAM VERSION") },
