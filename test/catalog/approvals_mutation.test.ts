@@ -229,6 +229,16 @@ describe("stand-ins for a held skill", () => {
       });
       assert.equal(catalog.get("samtools")?.source, "user");
       assert.equal(catalog.held.find((h) => h.entry.id === "samtools")?.standIn, "user");
+      assert.deepEqual(
+        catalog.diagnostics.filter((d) => d.message.includes("answers until then")),
+        [{
+          source: "approvals",
+          problem: "pending",
+          id: "samtools",
+          message:
+            'skill "samtools" (mcp:team) waits for approval; the approved version from user answers until then',
+        }],
+      );
       const records = JSON.parse((await approvals.get("approvals.json"))!).records;
       assert.equal(records["skill:user:samtools"].digest, catalog.get("samtools")!.digest);
       assert.equal(records["skill:mcp:team:samtools"], undefined);

@@ -1,16 +1,18 @@
 // A live catalog's own methods where the first mutation run of `catalog` found them loosely held
 // (issue 19): rank's kinds and limit, render's budget (the headings' floor, the request's best
 // entries kept and shown in catalog order, a counter that failed once), refresh asked twice at
-// once, and its notebook display. A real catalog of host functions and built-in skills; token
+// once, its notebook display, and an entry's index keyed on its text, not its id alone. A real catalog of host functions and built-in skills; token
 // counts by characters, so every figure is known.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
   createBuiltinSource,
   createCatalog,
+  createMemoryStorage,
   createResolver,
   type HostFunction,
 } from "../../lib/mod.ts";
+import { forgetProcessSegments } from "../../lib/catalog/_index_store.ts";
 import { JUPYTER_DISPLAY } from "../../lib/_display.ts";
 
 const fn = (name: string, description: string): HostFunction => ({
@@ -113,4 +115,20 @@ test("a notebook shows the catalog's entries", async () => {
   const shown = displayable[JUPYTER_DISPLAY]();
   assert.match(String(shown["text/plain"]), /export_bam/);
   assert.match(String(shown["text/html"]), /export_bam/);
+});
+
+test("an entry whose text changed under the same id is indexed anew, in this process and the next", async () => {
+  const one = (description: string) => [fn("lookup", description)];
+  const first = await createCatalog({ functions: one("Find alpha samples") });
+  assert.equal(first.rank("alpha")[0]?.entry.id, "lookup");
+  const second = await createCatalog({ functions: one("Find omega samples") });
+  assert.equal(second.rank("omega")[0]?.entry.id, "lookup");
+  assert.deepEqual(second.rank("alpha"), []);
+  // Across processes, through a saved index: the save of the old text is not taken for the new.
+  const indexStorage = createMemoryStorage();
+  await createCatalog({ functions: one("Find gamma samples"), indexStorage });
+  forgetProcessSegments();
+  const later = await createCatalog({ functions: one("Find delta samples"), indexStorage });
+  assert.equal(later.rank("delta")[0]?.entry.id, "lookup");
+  assert.deepEqual(later.rank("gamma"), []);
 });
