@@ -60,6 +60,7 @@ describe("local policies", () => {
     assert.deepEqual(catalog.held.map((h) => [h.entry.id, h.entry.approval, h.diff]), [
       ["mine", "pending", undefined],
     ]);
+    assert.deepEqual(Object.keys(catalog.held[0]), ["entry"], "a new entry has no diff at all");
     assert.deepEqual(catalog.diagnostics.filter((d) => d.source === "approvals"), [{
       source: "approvals",
       problem: "pending",
@@ -319,6 +320,26 @@ describe("a server moved to another URL", () => {
       ]);
     } finally {
       await client.close();
+    }
+  });
+
+  test("moved and changed: the change is what the message says", async () => {
+    const changed = await startToolServer([{ ...ECHO, description: "Echoes it back, louder" }]);
+    try {
+      const approvals = createMemoryStorage();
+      const registry = createServerRegistry({ storage: createMemoryStorage() });
+      await registry.add({ name: "demo", url: a.url });
+      const first = await createCatalog({ registry, approvals: { storage: approvals } });
+      await first.approve(["demo__echo"]);
+      first.dispose();
+      await registry.update("demo", { url: changed.url });
+      const catalog = await createCatalog({ registry, approvals: { storage: approvals } });
+      catalog.dispose();
+      assert.deepEqual(messages(catalog), [
+        'tool "demo__echo" (mcp:demo) changed since it was approved; held until approved again',
+      ]);
+    } finally {
+      await changed.close();
     }
   });
 
