@@ -10,10 +10,13 @@ import {
   createCatalog,
   createMemoryStorage,
   createResolver,
+  createServerRegistry,
+  createStorageSource,
   type HostFunction,
 } from "../../lib/mod.ts";
 import { forgetProcessSegments } from "../../lib/catalog/_index_store.ts";
 import { JUPYTER_DISPLAY } from "../../lib/_display.ts";
+import { startToolServer } from "./_servers.ts";
 
 const fn = (name: string, description: string): HostFunction => ({
   name,
@@ -131,4 +134,48 @@ test("an entry whose text changed under the same id is indexed anew, in this pro
   const later = await createCatalog({ functions: one("Find delta samples"), indexStorage });
   assert.equal(later.rank("delta")[0]?.entry.id, "lookup");
   assert.deepEqual(later.rank("gamma"), []);
+});
+
+test("entries in one order: skills, tools, functions, each by id, whatever order they came in", async () => {
+  const server = await startToolServer(
+    ["zz_tool", "mm_tool", "aa_tool"].map((name) => ({
+      name,
+      description: `The ${name}`,
+      inputSchema: { type: "object" as const },
+    })),
+  );
+  const registry = createServerRegistry({ storage: createMemoryStorage() });
+  await registry.add({ name: "srv", url: server.url });
+  try {
+    const skill = (name: string) =>
+      `---\nname: ${name}\ndescription: The ${name} skill. Use when testing.\n---\nbody\n`;
+    const catalog = await createCatalog({
+      resolver: createResolver({
+        sources: [
+          createStorageSource({
+            label: "user",
+            storage: createMemoryStorage({
+              initial: { "zeta.md": skill("zeta"), "beta.md": skill("beta") },
+            }),
+          }),
+        ],
+      }),
+      registry,
+      functions: [fn("zulu", "Last one"), fn("alpha", "First one"), fn("mike", "Middle one")],
+      approvals: { storage: createMemoryStorage(), remote: "auto" },
+    });
+    assert.deepEqual(catalog.entries.map((e) => e.id), [
+      "beta",
+      "zeta",
+      "srv__aa_tool",
+      "srv__mm_tool",
+      "srv__zz_tool",
+      "alpha",
+      "mike",
+      "zulu",
+    ]);
+    catalog.dispose();
+  } finally {
+    await server.close();
+  }
 });
