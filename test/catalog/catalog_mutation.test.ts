@@ -179,3 +179,79 @@ test("entries in one order: skills, tools, functions, each by id, whatever order
     await server.close();
   }
 });
+
+test("held entries listed by id; the version follows ids, digests and approvals", async () => {
+  const server = await startToolServer(
+    ["zz_tool", "aa_tool"].map((name) => ({
+      name,
+      description: `The ${name}`,
+      inputSchema: { type: "object" as const },
+    })),
+  );
+  const registry = createServerRegistry({ storage: createMemoryStorage() });
+  await registry.add({ name: "srv", url: server.url });
+  const skills = createMemoryStorage({
+    initial: {
+      "zeta.md": "---\nname: zeta\ndescription: Zeta. Use when testing.\n---\nbody\n",
+      "beta.md": "---\nname: beta\ndescription: Beta. Use when testing.\n---\nbody\n",
+    },
+  });
+  const build = (approvals = createMemoryStorage()) =>
+    createCatalog({
+      resolver: createResolver({
+        sources: [createStorageSource({ label: "user", storage: skills })],
+      }),
+      registry,
+      approvals: { storage: approvals, local: "require", remote: "require" },
+    });
+  try {
+    const catalog = await build();
+    assert.deepEqual(catalog.held.map((h) => h.entry.id), [
+      "beta",
+      "srv__aa_tool",
+      "srv__zz_tool",
+      "zeta",
+    ]);
+    const same = await build();
+    assert.equal(same.version, catalog.version, "the same entries, the same version");
+    const before = catalog.version;
+    await catalog.approve(["zeta"]);
+    assert.notEqual(catalog.version, before, "an approval changes the version");
+    const functions = await createCatalog({ functions: FUNCTIONS });
+    const fewer = await createCatalog({ functions: FUNCTIONS.slice(1) });
+    assert.notEqual(functions.version, fewer.version);
+    assert.match(functions.version, /^sha256:[0-9a-f]{64}$/);
+    for (const c of [catalog, same, functions, fewer]) c.dispose();
+  } finally {
+    await server.close();
+  }
+});
+
+test("by default a discovery older than an hour is asked again", async () => {
+  const server = await startToolServer([
+    { name: "echo", description: "Echo", inputSchema: { type: "object" } },
+  ]);
+  const storage = createMemoryStorage();
+  const registry = createServerRegistry({ storage });
+  await registry.add({ name: "srv", url: server.url });
+  await server.close();
+  const approvals = { storage: createMemoryStorage(), remote: "auto" as const };
+  const fresh = await createCatalog({ registry, approvals });
+  assert.deepEqual(fresh.diagnostics, [], "a discovery made just now is used as it is");
+  fresh.dispose();
+  // Age the cached discovery by 61 minutes.
+  let aged = 0;
+  for (const k of await storage.keys()) {
+    const text = await storage.get(k);
+    if (!text?.includes('"discoveredAt"')) continue;
+    const doc = JSON.parse(text);
+    doc.discoveredAt = new Date(Date.now() - 61 * 60_000).toISOString();
+    await storage.set(k, JSON.stringify(doc));
+    aged++;
+  }
+  assert.equal(aged, 1, "one cached discovery");
+  const old = await createCatalog({ registry, approvals, timeoutMs: 2_000 });
+  assert.ok(old.get("srv__echo"), "the old tools still listed");
+  assert.deepEqual(old.diagnostics.map((d) => [d.source, d.problem]), [["mcp:srv", "stale"]]);
+  old.dispose();
+});
