@@ -1,10 +1,13 @@
 // A live catalog's own methods where the first mutation run of `catalog` found them loosely held
 // (issue 19): rank's kinds and limit, render's budget (the headings' floor, the request's best
 // entries kept and shown in catalog order, a counter that failed once), refresh asked twice at
-// once, its notebook display, and an entry's index keyed on its text, not its id alone. A real catalog of host functions and built-in skills; token
-// counts by characters, so every figure is known.
+// once, its notebook display, an entry's index keyed on its text, not its id alone, the order of
+// entries and held ones, the version, stale discoveries, and following the registry. Real
+// catalogs of host functions, built-in skills and MCP servers on 127.0.0.1; token counts by
+// characters, so every figure is known.
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import http from "node:http";
+import { describe, test } from "node:test";
 import {
   createBuiltinSource,
   createCatalog,
@@ -17,6 +20,7 @@ import {
 import { forgetProcessSegments } from "../../lib/catalog/_index_store.ts";
 import { JUPYTER_DISPLAY } from "../../lib/_display.ts";
 import { startToolServer } from "./_servers.ts";
+import { waitUntil } from "../_wait.ts";
 
 const fn = (name: string, description: string): HostFunction => ({
   name,
@@ -254,4 +258,84 @@ test("by default a discovery older than an hour is asked again", async () => {
   assert.ok(old.get("srv__echo"), "the old tools still listed");
   assert.deepEqual(old.diagnostics.map((d) => [d.source, d.problem]), [["mcp:srv", "stale"]]);
   old.dispose();
+});
+
+describe("following the registry", () => {
+  test("a refresh made by someone else brings the server's new tools in", async () => {
+    const server = await startToolServer([
+      { name: "one", description: "The first tool", inputSchema: { type: "object" } },
+    ]);
+    const registry = createServerRegistry({ storage: createMemoryStorage() });
+    await registry.add({ name: "srv", url: server.url });
+    const catalog = await createCatalog({
+      registry,
+      approvals: { storage: createMemoryStorage(), remote: "auto" },
+    });
+    try {
+      assert.deepEqual(catalog.entries.map((e) => e.id), ["srv__one"]);
+      server.tools.push({
+        name: "two",
+        description: "The second tool",
+        inputSchema: { type: "object" },
+      });
+      await registry.refresh(["srv"]);
+      await waitUntil(() => catalog.get("srv__two") !== undefined, 10_000)
+        .catch(() => assert.fail("the catalog did not follow the refreshed discovery"));
+    } finally {
+      catalog.dispose();
+      await server.close();
+    }
+  });
+
+  test("a change while it builds is not lost: the build runs again", async () => {
+    const server = await startToolServer([
+      { name: "one", description: "The first tool", inputSchema: { type: "object" } },
+    ]);
+    // A gate in front of the server: requests wait while it is shut.
+    let open!: () => void;
+    let shut = new Promise<void>((done) => (open = done));
+    const gate = http.createServer(async (req, res) => {
+      await shut;
+      const body = await new Promise<Buffer>((done) => {
+        const chunks: Buffer[] = [];
+        req.on("data", (c) => chunks.push(c)).on("end", () => done(Buffer.concat(chunks)));
+      });
+      const answer = await fetch(server.url, {
+        method: req.method,
+        headers: Object.entries(req.headers).filter(([k]) =>
+          k !== "host" && k !== "content-length"
+        ) as [
+          string,
+          string,
+        ][],
+        body: req.method === "POST" ? new Uint8Array(body) : undefined,
+      });
+      res.writeHead(answer.status, Object.fromEntries(answer.headers));
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
+    const port = await new Promise<number>((done) =>
+      gate.listen(0, "127.0.0.1", () => done((gate.address() as { port: number }).port))
+    );
+    const registry = createServerRegistry({ storage: createMemoryStorage() });
+    await registry.add({ name: "gated", url: `http://127.0.0.1:${port}/mcp` }, { discover: false });
+    open();
+    const catalog = await createCatalog({
+      registry,
+      approvals: { storage: createMemoryStorage(), remote: "auto" },
+      discoveryMaxAgeMs: 0,
+    });
+    try {
+      shut = new Promise<void>((done) => (open = done));
+      const building = catalog.refresh(); // waits at the gate
+      await registry.add({ name: "other", url: `${server.url}?other` }, { discover: false });
+      open();
+      await building;
+      assert.ok(catalog.get("other__one"), "the server added during the build is in");
+    } finally {
+      open();
+      catalog.dispose();
+      await new Promise((done) => gate.close(done));
+      await server.close();
+    }
+  });
 });
