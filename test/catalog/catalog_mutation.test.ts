@@ -47,6 +47,7 @@ test("rank: kinds filter before the limit; ten by default", async () => {
   const functions = catalog.rank("sort index BAM file", { kinds: ["function"], limit: 2 });
   assert.deepEqual(functions.map((r) => r.entry.id).sort(), ["bam_stats", "export_bam"]);
   assert.equal(catalog.rank("sort index BAM file", { limit: 3 }).length, 3);
+  assert.equal(catalog.rank("sort index BAM file", { kinds: ["skill"], limit: 3 }).length, 3);
 });
 
 test("render: a budget below the headings is refused, naming both figures", async () => {
@@ -99,6 +100,12 @@ test("render: a counter that failed is asked again next time", async () => {
     return text.length;
   };
   await assert.rejects(catalog.render({ countTokens: flaky }), /tokenizer not ready/);
+  // A counter whose promise rejects once: the rejection is not kept either.
+  let asked = 0;
+  const late = (text: string) =>
+    ++asked === 1 ? Promise.reject(new Error("still loading")) : Promise.resolve(text.length);
+  await assert.rejects(catalog.render({ countTokens: late }), /still loading/);
+  assert.equal((await catalog.render({ countTokens: late })).tokens > 0, true);
   const rendered = await catalog.render({ countTokens: flaky });
   assert.equal(rendered.tokens, rendered.text.length);
   // The whole listing's count is kept per counter and catalog version.
