@@ -115,12 +115,19 @@ test("render: a counter that failed is asked again next time", async () => {
 });
 
 test("refresh asked twice at once is one build", async () => {
-  const catalog = await createCatalog({ functions: FUNCTIONS });
+  const catalog = await createCatalog({
+    resolver: createResolver({ sources: [createBuiltinSource()] }),
+    functions: FUNCTIONS,
+  });
   const first = catalog.refresh();
   const second = catalog.refresh();
   assert.equal(first, second);
   await first;
   assert.notEqual(catalog.refresh(), first, "a later refresh is a new build");
+  await catalog.refresh();
+  // A build that failed is not handed out again.
+  await assert.rejects(catalog.refresh({ signal: AbortSignal.abort() }));
+  await catalog.refresh();
 });
 
 test("a notebook shows the catalog's entries", async () => {
@@ -344,5 +351,48 @@ describe("following the registry", () => {
       await new Promise((done) => gate.close(done));
       await server.close();
     }
+  });
+});
+
+describe("loadSkill and lookups", () => {
+  const TEXT = "---\nname: sorter\ndescription: Sorts BAM files. Use when sorting.\n---\nbody\n";
+
+  test("a skill now answered by another source, even with the same text, is refused", async () => {
+    const user = createMemoryStorage({ initial: { "sorter.md": TEXT } });
+    const community = createMemoryStorage({ initial: { "sorter.md": TEXT } });
+    const catalog = await createCatalog({
+      resolver: createResolver({
+        sources: [
+          createStorageSource({ label: "user", storage: user }),
+          createStorageSource({ label: "community", storage: community }),
+        ],
+      }),
+      approvals: { storage: createMemoryStorage(), local: "auto" },
+    });
+    assert.equal(catalog.get("sorter")?.source, "user");
+    assert.equal((await catalog.loadSkill("sorter")).source, "user");
+    await user.delete("sorter.md");
+    await assert.rejects(
+      catalog.loadSkill("sorter"),
+      (error: Error) =>
+        error.message ===
+          'Skill "sorter" changed since the catalog was built (now from community); refresh the catalog',
+    );
+  });
+
+  test("the caller's signal reaches the resolver; unknown ids are refused or undefined", async () => {
+    const catalog = await createCatalog({
+      resolver: createResolver({ sources: [createBuiltinSource()] }),
+      functions: FUNCTIONS,
+    });
+    await assert.rejects(catalog.loadSkill("samtools", { signal: AbortSignal.abort() }));
+    await assert.rejects(
+      catalog.loadSkill("nope"),
+      (error: Error) =>
+        error instanceof RangeError && error.message === 'No usable skill "nope" in the catalog',
+    );
+    assert.equal(catalog.hostFunction("nope"), undefined);
+    assert.equal(catalog.toolTarget("nope"), undefined);
+    assert.equal(typeof catalog.hostFunction("archive"), "object");
   });
 });
