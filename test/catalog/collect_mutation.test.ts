@@ -208,6 +208,13 @@ describe("skill sources", () => {
     });
     assert.equal(trusted.get("theirs")!.fenced, undefined);
     assert.equal(trusted.get("theirs")!.flags, undefined);
+    // One resolver (its listing rows reused) for two catalogs that trust differently.
+    const resolver = createResolver({ sources: sources() });
+    const plain = await createCatalog({ resolver });
+    const trusting = await createCatalog({ resolver, trustCommunity: true });
+    assert.equal(plain.get("theirs")!.fenced, true);
+    assert.equal(trusting.get("theirs")!.fenced, undefined);
+    assert.equal((await createCatalog({ resolver })).get("theirs")!.fenced, true);
   });
 });
 
