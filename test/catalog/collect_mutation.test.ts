@@ -77,20 +77,30 @@ describe("remote entries' fields", () => {
       skills: {
         sorter: "---\nname: sorter\ndescription: Sorts BAM files. Use when sorting.\n" +
           "allowed-tools: Bash Read\n---\nbody\n",
+        plain: "---\nname: plain\ndescription: Plain notes. Use when reading.\n---\nbody\n",
       },
       json: true,
     });
+    const approvals = createMemoryStorage();
     try {
       const catalog = await createCatalog({
         resolver: createResolver({
           sources: [createMcpSkillSource({ name: "team", url: team.url })],
         }),
-        approvals: approvals(),
+        approvals: { storage: approvals, remote: "auto" },
       });
       const entry = catalog.get("sorter")!;
       assert.equal(entry.remote, true);
       assert.equal(entry.fenced, true);
+      assert.equal(entry.needsConnection, false);
       assert.deepEqual(entry.requestedTools, ["Bash", "Read"]);
+      assert.equal("requestedTools" in catalog.get("plain")!, false, "none asked, none listed");
+      // What its approval records: description, the tools it asks for, the body.
+      const records = JSON.parse((await approvals.get("approvals.json"))!).records;
+      assert.equal(
+        records["skill:mcp:team:sorter"].definition,
+        "description: Sorts BAM files. Use when sorting.\nallowed-tools: Bash Read\n\nbody\n",
+      );
       catalog.dispose();
     } finally {
       await team.close();
@@ -168,6 +178,22 @@ describe("skill sources", () => {
     assert.ok(catalog.diagnostics.length > 0);
     for (const d of catalog.diagnostics) assert.equal(d.problem, "invalid", d.message);
     assert.ok(catalog.diagnostics.some((d) => d.message.includes("broken")));
+  });
+
+  test("a local skill's allowed tools are granted, not requested; its words are kept", async () => {
+    const storage = createMemoryStorage({
+      initial: {
+        "local.md": "---\nname: local\ndescription: Sorts BAM files. Use when sorting.\n" +
+          "allowed-tools: Bash\n---\n## Concepts\n\n- coordinate order\n",
+      },
+    });
+    const catalog = await createCatalog({
+      resolver: createResolver({ sources: [createStorageSource({ label: "user", storage })] }),
+    });
+    const entry = catalog.get("local")!;
+    assert.equal("requestedTools" in entry, false);
+    assert.equal(entry.needsConnection, false);
+    assert.deepEqual(entry.keywords, ["coordinate order"]);
   });
 
   test("tags that clean to nothing are dropped", async () => {
