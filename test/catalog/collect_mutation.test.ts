@@ -94,6 +94,7 @@ describe("remote entries' fields", () => {
         "its description asks the model to ignore its instructions",
       ]);
       assert.deepEqual(catalog.get("odd__bare")!.keywords, []);
+      assert.equal("flags" in catalog.get("odd__bare")!, false, "no flags, no key");
     } finally {
       await client.close();
       await odd.close();
