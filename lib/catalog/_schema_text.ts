@@ -30,8 +30,8 @@ function clean(value: unknown, key: string | undefined): unknown {
     return key !== undefined && PATTERN.has(key) ? value : stripHidden(value);
   }
   if (Array.isArray(value)) {
-    if (key !== undefined && NAMES.has(key)) return [...value];
-    return value.map((item) => clean(item, undefined));
+    const names = key !== undefined && NAMES.has(key);
+    return value.map((item) => (names && typeof item === "string" ? item : clean(item, undefined)));
   }
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};

@@ -63,6 +63,11 @@ describe("cleanSchema", () => {
     // `required` lists property names: kept as they are, so they still name the property.
     assert.deepEqual(cleaned.required, [`na${ZW}me`]);
     assert.notEqual(cleaned.required, (schema as Record<string, unknown>).required, "a copy");
+    // Anything but a name in such a list is cleaned like the rest.
+    const odd = cleanSchema(
+      { required: ["a", { description: `x${ZW}` }] } as unknown as JsonSchema,
+    );
+    assert.deepEqual((odd as Record<string, unknown>).required, ["a", { description: "x" }]);
   });
 
   test("a property named __proto__ stays a property and pollutes nothing", () => {
