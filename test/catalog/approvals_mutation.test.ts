@@ -268,17 +268,32 @@ describe("a server moved to another URL", () => {
     await b.close();
   });
 
-  async function moved(remote: ApprovalPolicy) {
+  /** `demo__echo` of a server registered at `a`, approved (by hand under `require`). */
+  async function approvedAtA(remote: ApprovalPolicy = "require") {
     const approvals = createMemoryStorage();
     const registry = createServerRegistry({ storage: createMemoryStorage() });
     await registry.add({ name: "demo", url: a.url });
     const first = await createCatalog({ registry, approvals: { storage: approvals, remote } });
     if (remote === "require") await first.approve(["demo__echo"]);
     first.dispose();
-    await registry.update("demo", { url: b.url });
+    return { approvals, registry };
+  }
+
+  /** A catalog of `registry` over `approvals`, disposed: only its state is read. */
+  async function rebuilt(
+    registry: ReturnType<typeof createServerRegistry>,
+    approvals: Storage,
+    remote: ApprovalPolicy = "require",
+  ) {
     const catalog = await createCatalog({ registry, approvals: { storage: approvals, remote } });
     catalog.dispose();
-    return { catalog, approvals };
+    return catalog;
+  }
+
+  async function moved(remote: ApprovalPolicy) {
+    const { approvals, registry } = await approvedAtA(remote);
+    await registry.update("demo", { url: b.url });
+    return { catalog: await rebuilt(registry, approvals, remote), approvals };
   }
 
   test("require: its unchanged tools are held, the message naming both places", async () => {
@@ -304,12 +319,7 @@ describe("a server moved to another URL", () => {
   });
 
   test("the same tool reached through a lent client, with no endpoint, is held", async () => {
-    const approvals = createMemoryStorage();
-    const registry = createServerRegistry({ storage: createMemoryStorage() });
-    await registry.add({ name: "demo", url: a.url });
-    const first = await createCatalog({ registry, approvals: { storage: approvals } });
-    await first.approve(["demo__echo"]);
-    first.dispose();
+    const { approvals } = await approvedAtA();
     const client = await connect({ name: "demo", url: a.url });
     try {
       const catalog = await createCatalog({ clients: [client], approvals: { storage: approvals } });
@@ -326,16 +336,9 @@ describe("a server moved to another URL", () => {
   test("moved and changed: the change is what the message says", async () => {
     const changed = await startToolServer([{ ...ECHO, description: "Echoes it back, louder" }]);
     try {
-      const approvals = createMemoryStorage();
-      const registry = createServerRegistry({ storage: createMemoryStorage() });
-      await registry.add({ name: "demo", url: a.url });
-      const first = await createCatalog({ registry, approvals: { storage: approvals } });
-      await first.approve(["demo__echo"]);
-      first.dispose();
+      const { approvals, registry } = await approvedAtA();
       await registry.update("demo", { url: changed.url });
-      const catalog = await createCatalog({ registry, approvals: { storage: approvals } });
-      catalog.dispose();
-      assert.deepEqual(messages(catalog), [
+      assert.deepEqual(messages(await rebuilt(registry, approvals)), [
         'tool "demo__echo" (mcp:demo) changed since it was approved; held until approved again',
       ]);
     } finally {
@@ -344,18 +347,11 @@ describe("a server moved to another URL", () => {
   });
 
   test("a record from before endpoints were kept says so", async () => {
-    const approvals = createMemoryStorage();
-    const registry = createServerRegistry({ storage: createMemoryStorage() });
-    await registry.add({ name: "demo", url: a.url });
-    const first = await createCatalog({ registry, approvals: { storage: approvals } });
-    await first.approve(["demo__echo"]);
-    first.dispose();
+    const { approvals, registry } = await approvedAtA();
     const doc = JSON.parse((await approvals.get("approvals.json"))!);
     delete doc.records["tool:mcp:demo:echo"].endpoint;
     await approvals.set("approvals.json", JSON.stringify(doc));
-    const catalog = await createCatalog({ registry, approvals: { storage: approvals } });
-    catalog.dispose();
-    assert.deepEqual(messages(catalog), [
+    assert.deepEqual(messages(await rebuilt(registry, approvals)), [
       `tool "demo__echo" (mcp:demo) now runs at url ${a.url}, not where it was approved ` +
       `(no endpoint recorded); held until approved again`,
     ]);
