@@ -118,11 +118,16 @@ async function listOne(
     if (summary) hits.set(name, { summary, source: source.label });
     else unread.push(name);
   }
-  await mapLimit(unread, PER_SOURCE_CONCURRENCY, async (name) => {
-    if (signal.aborted) return;
-    const answer = await askOne(source, name, signal, timeoutMs, parse);
-    if (answer.hit) hits.set(name, { read: answer.hit });
-    diagnostics.push(...answer.diagnostics);
+  // Reads finish in any order; their diagnostics are kept in name order all the same.
+  const answers = await mapLimit(
+    unread,
+    PER_SOURCE_CONCURRENCY,
+    (name) =>
+      signal.aborted ? Promise.resolve(undefined) : askOne(source, name, signal, timeoutMs, parse),
+  );
+  answers.forEach((answer, i) => {
+    if (answer?.hit) hits.set(unread[i], { read: answer.hit });
+    if (answer) diagnostics.push(...answer.diagnostics);
   });
   return { hits, diagnostics };
 }

@@ -25,14 +25,18 @@ test("a listing that is not frozen is checked on every call: a summary changed i
   assert.equal((await resolver.list()).skills[0].description, "Second words");
 });
 
-test("a source's skills are read in name order, so their diagnostics come in that order", async () => {
+test("a source's skills are read in name order, and their diagnostics come in that order whichever read finishes first", async () => {
   const reads: string[] = [];
   const team: SkillSource = {
     label: "team",
     list: () => Promise.resolve(["zeta", "alpha", "mid"]),
     get: (name): Promise<SourceEntry> => {
       reads.push(name);
-      return Promise.resolve({ text: `no front matter in ${name}` });
+      // The reads finish in reverse name order: zeta first, alpha last.
+      const wait = { alpha: 60, mid: 30, zeta: 0 }[name] ?? 0;
+      return new Promise((resolve) =>
+        setTimeout(() => resolve({ text: `no front matter in ${name}` }), wait)
+      );
     },
   };
   const { skills, diagnostics } = await createResolver({ sources: [team] }).list();
