@@ -69,10 +69,13 @@ async function openTransport(
     }
     return options.stdio(prepared);
   }
-  if (kind === "streamable-http") return new StreamableHttpTransport(prepared, options.http ?? {});
+  // The transport's diagnostics (retries, ignored messages, a notification handler that threw)
+  // go to the connection's `log` unless the HTTP options name their own.
+  const http = { ...options.http, log: options.http?.log ?? options.log };
+  if (kind === "streamable-http") return new StreamableHttpTransport(prepared, http);
   // Legacy SSE is loaded only when a server needs it, keeping the common path small.
   const { LegacySseTransport } = await import("../transport/_legacy_sse.ts");
-  return new LegacySseTransport(prepared, options.http ?? {});
+  return new LegacySseTransport(prepared, http);
 }
 
 async function legacy(
