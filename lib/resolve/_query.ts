@@ -120,17 +120,20 @@ export async function askOne(
   );
   if (!got.ok) return { diagnostics: [got.diagnostic] };
   if (got.value === undefined) return { diagnostics: [] };
+  // A source is code of its own: an answer without text is its fault, told as such.
+  if (typeof (got.value as Partial<SourceEntry> | null)?.text !== "string") {
+    return { diagnostics: [invalid(source, name, "the source answered without text")] };
+  }
   const parsed = await parse(source, name, got.value);
   return isHit(parsed) ? { hit: parsed, diagnostics: [] } : { diagnostics: [parsed] };
 }
 
-/** What each member's `peek` says (`undefined`: cannot tell, or no `peek`); failures say `undefined`. */
+/** What each member's cached listing says (`peek` with `cachedOnly`; `undefined`: cannot tell, or no `peek`); failures say `undefined`. */
 export async function peekAll(
   sources: readonly SkillSource[],
   name: string,
   signal: AbortSignal,
   timeoutMs: number,
-  cachedOnly = false,
   listedOnly = false,
 ): Promise<Array<boolean | undefined>> {
   return await Promise.all(sources.map(async (source) => {
@@ -140,7 +143,8 @@ export async function peekAll(
       signal,
       timeoutMs,
       name,
-      (s) => source.peek!(name, { signal: s, cachedOnly, ...(listedOnly ? { listedOnly } : {}) }),
+      (s) =>
+        source.peek!(name, { signal: s, cachedOnly: true, ...(listedOnly ? { listedOnly } : {}) }),
     );
     return got.ok ? got.value : undefined;
   }));
@@ -163,13 +167,13 @@ export async function askTier(
   if (tier.length === 1) return await askOne(tier[0], name, signal, timeoutMs, parse);
   if (tier.some((source) => source.peek !== undefined)) {
     // Cached listings only: a cold member is asked directly (it lists and reads at once).
-    const says = await peekAll(tier, name, signal, timeoutMs, true);
+    const says = await peekAll(tier, name, signal, timeoutMs);
     const holder = says.indexOf(true);
     // A member's listing names the skill: members above it whose cached listing does not name it
     // are not read on a guess (their skill://{name} template), so a warm hit costs one read.
     const listed = holder === -1
       ? says
-      : await peekAll(tier.slice(0, holder), name, signal, timeoutMs, true, true);
+      : await peekAll(tier.slice(0, holder), name, signal, timeoutMs, true);
     const guessOnly = (i: number) => i < holder && says[i] === undefined && listed[i] === false;
     const open = tier.filter((_, i) => says[i] !== false && !guessOnly(i));
     const cut = holder === -1 ? open.length : open.indexOf(tier[holder]) + 1;

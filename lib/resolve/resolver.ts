@@ -152,7 +152,7 @@ export function createResolver(options: CreateResolverOptions): Resolver {
           const { hit } = answer;
           const below = sources.slice(sources.findIndex((s) => s.label === hit.source) + 1);
           const says = chosen === tiers
-            ? await peekAll(below.filter((s) => s.peek), name, scope.signal, timeoutMs, true)
+            ? await peekAll(below.filter((s) => s.peek), name, scope.signal, timeoutMs)
             : [];
           return displayableResolution({
             skill: hit.skill,
