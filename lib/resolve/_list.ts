@@ -15,7 +15,10 @@ import type {
 const PER_SOURCE_CONCURRENCY = 16;
 
 /** A skill as one source lists it: read and parsed, or summarised by the source's listing. */
-type Listed = { read: SourceHit } | { summary: SkillSummary; source: string };
+/** A summary as checked: every list present (empty when the source gave none). */
+type CheckedSummary = SkillSummary & Required<Pick<SkillSummary, ListFields>>;
+type ListFields = "tags" | "keywords" | "tasks" | "allowedTools";
+type Listed = { read: SourceHit } | { summary: CheckedSummary; source: string };
 
 interface SourceListing {
   hits: Map<string, Listed>;
@@ -40,14 +43,14 @@ const strings = (value: unknown, max: number): string[] =>
  * their identity (the catalog makes each row's entry once). A listing that is not frozen could
  * change in place, and is checked on every call.
  */
-const checked = new WeakMap<object, Map<string, SkillSummary>>();
+const checked = new WeakMap<object, Map<string, CheckedSummary>>();
 
 async function summariesOf(
   source: SkillSource,
   signal: AbortSignal,
   timeoutMs: number,
-): Promise<Map<string, SkillSummary>> {
-  const out = new Map<string, SkillSummary>();
+): Promise<Map<string, CheckedSummary>> {
+  const out = new Map<string, CheckedSummary>();
   if (source.summaries === undefined) return out;
   const got = await callSource(source, signal, timeoutMs, undefined, (s) => {
     return source.summaries!({ signal: s });
@@ -181,10 +184,10 @@ function row(listed: Listed): Omit<ListedSkill, "name" | "source" | "shadows"> {
     description: summary.description,
     location: summary.location,
     digest: summary.digest,
-    tags: summary.tags ?? [],
-    keywords: summary.keywords ?? [],
-    tasks: summary.tasks ?? [],
-    allowedTools: summary.remote ? [] : summary.allowedTools ?? [],
-    ...(summary.remote ? { requestedAllowedTools: summary.allowedTools ?? [] } : {}),
+    tags: summary.tags,
+    keywords: summary.keywords,
+    tasks: summary.tasks,
+    allowedTools: summary.remote ? [] : summary.allowedTools,
+    ...(summary.remote ? { requestedAllowedTools: summary.allowedTools } : {}),
   };
 }
