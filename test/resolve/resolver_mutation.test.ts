@@ -2,7 +2,8 @@
 // a name that is not a string, or starts with a colon, is refused as a skill name, not routed;
 // an origin no source has is a SkillNotFoundError naming it and the sources there are; the
 // caller's signal reaches the sources; and the shadows of an answer are the lower sources whose
-// listing has the name: not the winner, not those above it, none for an `origin:name` lookup.
+// listing has the name: not the winner, not those above it, none for an `origin:name` lookup; the
+// resolver's `timeoutMs` bounds each source, and its `parse` options reach the parser.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createResolver, type SkillSource, type SourceEntry } from "../../lib/mod.ts";
@@ -122,4 +123,37 @@ test("list(): the resolver's deadline and the caller's signal reach the sources"
   } finally {
     for (const t of timers) clearTimeout(t);
   }
+});
+
+test("the resolver's timeoutMs bounds each source", async () => {
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  const slow: SkillSource = {
+    label: "slow",
+    list: () => Promise.resolve(["demo"]),
+    // Answers after 2 s (bounded; cleared at the end): long past the resolver's 200 ms.
+    get: (name) =>
+      new Promise((resolve) =>
+        void timers.push(setTimeout(() => resolve({ text: doc(name) }), 2_000))
+      ),
+  };
+  try {
+    const error = await createResolver({ sources: [slow], timeoutMs: 200 }).resolve("demo")
+      .catch((e) => e);
+    assert.equal(error.name, "SkillNotFoundError");
+    assert.deepEqual(error.diagnostics.map((d: { problem: string }) => d.problem), ["timeout"]);
+    assert.match(error.diagnostics[0].message, /within 200 ms/);
+  } finally {
+    for (const timer of timers) clearTimeout(timer);
+  }
+});
+
+test("the resolver's parse options reach the parser", async () => {
+  const error = await createResolver({ sources: [member("team", true)], parse: { maxBytes: 16 } })
+    .resolve("demo").catch((e) => e);
+  assert.equal(error.name, "SkillNotFoundError");
+  assert.deepEqual(error.diagnostics.map((d: { problem: string }) => d.problem), ["invalid"]);
+  assert.equal(
+    (await createResolver({ sources: [member("team", true)] }).resolve("demo")).source,
+    "team",
+  );
 });
