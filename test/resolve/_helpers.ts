@@ -3,6 +3,11 @@ import { createMemoryStorage } from "../../lib/storage/memory.ts";
 import { createStorageSource } from "../../lib/resolve/storage_source.ts";
 import type { SkillSource, SourceCallOptions, SourceEntry } from "../../lib/resolve/types.ts";
 import type { Storage } from "../../lib/storage/types.ts";
+import {
+  createMcpSkillSource,
+  type McpSkillSource,
+  type McpSkillSourceOptions,
+} from "../../lib/resolve/mcp_source.ts";
 
 /** A valid skill document named `name`. */
 export function skillDoc(
@@ -98,4 +103,21 @@ export function counted(storage: Storage): { storage: Storage; gets: string[] } 
   const get = storage.get.bind(storage);
   storage.get = (key, options) => (gets.push(key), get(key, options));
   return { storage, gets };
+}
+
+/**
+ * MCP skill sources of one test file, named s0, s1, …: `source(url, options)` makes one, `keep`
+ * takes others made elsewhere; `disposeAll` (for `after`) closes every one.
+ */
+export function mcpSources() {
+  const made: McpSkillSource[] = [];
+  return {
+    source(url: string, options: McpSkillSourceOptions = {}): McpSkillSource {
+      const created = createMcpSkillSource({ name: `s${made.length}`, url }, options);
+      made.push(created);
+      return created;
+    },
+    keep: (...more: McpSkillSource[]) => void made.push(...more),
+    disposeAll: () => Promise.all(made.map((s) => s.dispose())),
+  };
 }

@@ -27,7 +27,6 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { createMcpSkillSource, type McpSkillSource } from "../../lib/resolve/mcp_source.ts";
 import { createResolver } from "../../lib/resolve/resolver.ts";
 import { serveSkills } from "../../lib/server/mod.ts";
 import type { SkillsServer } from "../../lib/server/types.ts";
@@ -41,19 +40,14 @@ import {
 } from "../mcp/_fault_server.ts";
 import { BUILTIN_SKILLS } from "../../lib/resolve/builtin_skills.ts";
 import { createBuiltinSource } from "../../lib/resolve/builtin_source.ts";
-import { skillDoc } from "./_helpers.ts";
+import { mcpSources, skillDoc } from "./_helpers.ts";
 import { type Answer, rpcError, type SkillsStub, startSkillsStub } from "../mcp/_skills_stub.ts";
 import { createServerRegistry } from "../../lib/mcp/registry/registry.ts";
 import { createMemoryStorage } from "../../lib/storage/memory.ts";
 import { createMcpSkillSources } from "../../lib/resolve/mcp_source.ts";
 import { createHash } from "node:crypto";
 
-const sources: McpSkillSource[] = [];
-const source = (url: string, options: Parameters<typeof createMcpSkillSource>[1] = {}) => {
-  const created = createMcpSkillSource({ name: `s${sources.length}`, url }, options);
-  sources.push(created);
-  return created;
-};
+const { source, keep, disposeAll } = mcpSources();
 const signal = () => new AbortController().signal;
 /** Runs `fn` against a skills stub answering by `answers` (a resources server when `plain`). */
 async function withStub(
@@ -68,7 +62,7 @@ async function withStub(
     await stub.close();
   }
 }
-after(() => Promise.all(sources.map((s) => s.dispose())));
+after(disposeAll);
 
 describe("a skills-extension server", () => {
   let dir: string;
@@ -363,7 +357,7 @@ describe("sources from a registry", () => {
       const [strict] = await createMcpSkillSources(registry, {
         connect: { urlPolicy: { mode: "strict" } },
       });
-      sources.push(strict);
+      keep(strict);
       const error = await createResolver({ sources: [strict] }).resolve("star").catch((e) => e);
       assert.equal(error.name, "SkillNotFoundError");
       assert.match(error.diagnostics[0].message, /127\.0\.0\.1|loopback|private|policy/i);

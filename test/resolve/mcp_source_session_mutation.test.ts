@@ -19,11 +19,7 @@ import assert from "node:assert/strict";
 import type http from "node:http";
 import { createHash } from "node:crypto";
 import { after, describe, test } from "node:test";
-import {
-  createMcpSkillSource,
-  createMcpSkillSources,
-  type McpSkillSource,
-} from "../../lib/resolve/mcp_source.ts";
+import { createMcpSkillSources } from "../../lib/resolve/mcp_source.ts";
 import { createServerRegistry } from "../../lib/mcp/registry/registry.ts";
 import { createMemoryStorage } from "../../lib/storage/memory.ts";
 import {
@@ -36,16 +32,11 @@ import {
 } from "../mcp/_fault_server.ts";
 import { rpcError, startSkillsStub } from "../mcp/_skills_stub.ts";
 import { waitUntil } from "../_wait.ts";
-import { skillDoc } from "./_helpers.ts";
+import { mcpSources, skillDoc } from "./_helpers.ts";
 
-const sources: McpSkillSource[] = [];
-const source = (url: string, options: Parameters<typeof createMcpSkillSource>[1] = {}) => {
-  const created = createMcpSkillSource({ name: `s${sources.length}`, url }, options);
-  sources.push(created);
-  return created;
-};
+const { source, keep, disposeAll } = mcpSources();
 const signal = () => new AbortController().signal;
-after(() => Promise.all(sources.map((s) => s.dispose())));
+after(disposeAll);
 
 /** A scripted 2025 server listing the skill `star` as a resource (see the top of this file). */
 interface Lab {
@@ -221,7 +212,7 @@ describe("sources from a registry", () => {
         watch: true,
         connect: { log: (line) => logs.push(line) },
       });
-      sources.push(...made);
+      keep(...made);
       assert.deepEqual(made.map((s) => s.server.name), ["lab"]);
       assert.deepEqual(await made[0].list({ signal: signal() }), ["star"]);
       const asked = lab.fault.received.map((r) => r.rpc?.method);
