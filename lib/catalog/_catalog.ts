@@ -374,13 +374,22 @@ class LiveCatalog implements Catalog {
       do {
         this.#dirty = false;
         const diagnostics: CatalogDiagnostic[] = [];
-        const raws = await collect({ ...this.#sources, signal: options.signal }, diagnostics);
+        const { raws, skillFrom } = await collect(
+          { ...this.#sources, signal: options.signal },
+          diagnostics,
+        );
         let state = await settle(raws, diagnostics, this.#store, this.#indexStorage);
         const resolver = this.#sources.resolver;
         const shadowed = state.held.map((h) => state.all.get(h.entry.id)?.raw)
           .filter((r): r is RawEntry => r?.kind === "skill" && (r.shadows?.length ?? 0) > 0);
         if (resolver && shadowed.length > 0) {
-          const extra = await alternates(resolver, shadowed, diagnostics, options.signal);
+          const extra = await alternates(
+            resolver,
+            shadowed,
+            skillFrom,
+            diagnostics,
+            options.signal,
+          );
           if (extra.length > 0) {
             state = await settle([...raws, ...extra], diagnostics, this.#store, this.#indexStorage);
           }

@@ -385,12 +385,14 @@ async function discoveries(
 
 /**
  * The lower sources' versions of `held` skills, in priority order: while a winner waits for
- * approval, the next approved version answers instead of nothing. Only held skills with shadows
- * are read; a source that fails is passed over with a diagnostic.
+ * approval, the next approved version answers instead of nothing. Each is made by `skillFrom`, as
+ * the winners were (community trust, its server's endpoint). Only held skills with shadows are
+ * read; a source that fails is passed over with a diagnostic.
  */
 export async function alternates(
   resolver: Resolver,
   held: readonly RawEntry[],
+  skillFrom: SkillMaker,
   diagnostics: CatalogDiagnostic[],
   signal?: AbortSignal,
 ): Promise<RawEntry[]> {
@@ -399,7 +401,7 @@ export async function alternates(
     for (const label of raw.shadows ?? []) {
       try {
         const hit = await resolver.resolve(`${label}:${raw.name}`, { signal });
-        const entry = skillEntry(
+        const entry = skillFrom(
           factsOf(hit.skill),
           hit.source,
           hit.location,
@@ -448,11 +450,28 @@ async function registryTools(
   return { tools, servers };
 }
 
+/**
+ * Turns a resolver's skill into an entry as {@linkcode collect} does: trusted or fenced by its
+ * source, and tied to its server's endpoint when a registered server serves it.
+ */
+export type SkillMaker = (
+  facts: SkillFacts,
+  source: string,
+  location?: string,
+  requested?: readonly string[],
+) => RawEntry;
+
+/** What {@linkcode collect} found, and how it makes a skill's entry (for lower versions). */
+export interface Collected {
+  raws: RawEntry[];
+  skillFrom: SkillMaker;
+}
+
 /** Every raw entry: skills, then MCP tools in server order, then host functions. */
 export async function collect(
   sources: CollectSources,
   diagnostics: CatalogDiagnostic[],
-): Promise<RawEntry[]> {
+): Promise<Collected> {
   const functions = await Promise.all((sources.functions ?? []).map(functionEntry));
   const names = new Set<string>();
   for (const fn of functions) {
@@ -489,10 +508,11 @@ export async function collect(
   diagnostics.push(...toolDiagnostics);
   // Skills of a registered server are tied to its endpoint as its tools are.
   const endpoints = new Map(servers.map((s) => [`mcp:${s.name}`, endpointOf(s)]));
-  skills.forEach((raw, i) => {
+  const tie = (raw: RawEntry) => {
     const endpoint = endpoints.get(raw.source);
-    if (endpoint !== undefined) skills[i] = at(raw, endpoint);
-  });
+    return endpoint === undefined ? raw : at(raw, endpoint);
+  };
+  skills.forEach((raw, i) => (skills[i] = tie(raw)));
   const clientDiagnostics = (sources.clients ?? []).map(() => [] as CatalogDiagnostic[]);
   const listed = await Promise.all((sources.clients ?? []).map(async (client, i) => {
     try {
@@ -513,5 +533,9 @@ export async function collect(
     }
   }));
   diagnostics.push(...clientDiagnostics.flat());
-  return [...skills, ...tools, ...listed.flat(), ...functions];
+  return {
+    raws: [...skills, ...tools, ...listed.flat(), ...functions],
+    skillFrom: (facts, source, location, requested) =>
+      tie(skillEntry(facts, source, location, requested, sources.trustCommunity)),
+  };
 }
