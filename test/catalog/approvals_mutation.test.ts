@@ -12,6 +12,7 @@ import {
   createBuiltinSource,
   createCatalog,
   createMcpSkillSource,
+  createMcpSkillSources,
   createMemoryStorage,
   createResolver,
   createServerRegistry,
@@ -247,6 +248,86 @@ describe("stand-ins for a held skill", () => {
       catalog.dispose();
     } finally {
       await team.close();
+    }
+  });
+});
+
+describe("a community stand-in", () => {
+  test("is fenced or not as the catalog's trustCommunity says, like the winners", async () => {
+    for (const trustCommunity of [true, false]) {
+      const approvals = createMemoryStorage();
+      const user = createMemoryStorage();
+      const community = createMemoryStorage({
+        initial: { "samtools.md": SKILL("samtools", "theirs") },
+      });
+      const built = async () => {
+        const catalog = await createCatalog({
+          resolver: createResolver({
+            sources: [
+              createStorageSource({ label: "user", storage: user }),
+              createStorageSource({ label: "community", storage: community }),
+            ],
+          }),
+          trustCommunity,
+          approvals: { storage: approvals, local: "first-sight", remote: "require" },
+        });
+        catalog.dispose();
+        return catalog;
+      };
+      // Both versions approved at first sight, then the user's changes: the community's stands in.
+      assert.equal((await built()).get("samtools")?.fenced, trustCommunity ? undefined : true);
+      await user.set("samtools.md", SKILL("samtools", "mine"));
+      assert.equal((await built()).get("samtools")?.source, "user");
+      await user.set("samtools.md", SKILL("samtools", "mine, changed"));
+      const standIn = (await built()).get("samtools");
+      assert.equal(standIn?.source, "community");
+      assert.equal(standIn?.fenced, trustCommunity ? undefined : true, `trust ${trustCommunity}`);
+    }
+  });
+});
+
+describe("a stand-in served by a moved server", () => {
+  test("an approved remote version whose server moved waits; the built-in stands in", async () => {
+    const doc = SKILL("samtools", "TEAM VERSION");
+    const teamA = await startSdkServer({ skills: { samtools: doc }, json: true });
+    const teamB = await startSdkServer({ skills: { samtools: doc }, json: true });
+    const approvals = createMemoryStorage();
+    const registry = createServerRegistry({ storage: createMemoryStorage() });
+    const user = createMemoryStorage({ initial: { "samtools.md": SKILL("samtools", "mine") } });
+    /** A catalog of the user's skills (when `mine`), the registry's servers and the built-ins. */
+    const built = async (mine: boolean, remote: ApprovalPolicy) => {
+      const mcp = await createMcpSkillSources(registry);
+      const catalog = await createCatalog({
+        resolver: createResolver({
+          sources: [
+            ...(mine ? [createStorageSource({ label: "user", storage: user })] : []),
+            mcp,
+            createBuiltinSource(),
+          ],
+        }),
+        registry,
+        approvals: { storage: approvals, local: "first-sight", remote },
+      });
+      catalog.dispose();
+      await Promise.all(mcp.map((s) => s.dispose()));
+      return catalog;
+    };
+    try {
+      await registry.add({ name: "team", url: teamA.url });
+      // The team's version approved at A (auto), then the user's at first sight, then changed.
+      assert.equal((await built(false, "auto")).get("samtools")?.source, "mcp:team");
+      assert.equal((await built(true, "require")).get("samtools")?.source, "user");
+      await user.set("samtools.md", SKILL("samtools", "mine, changed"));
+      const atA = await built(true, "require");
+      assert.equal(atA.held.find((h) => h.entry.id === "samtools")?.standIn, "mcp:team");
+      // The same text served from B: approved at A only, so it waits too.
+      await registry.update("team", { url: teamB.url });
+      const atB = await built(true, "require");
+      assert.equal(atB.held.find((h) => h.entry.id === "samtools")?.standIn, "builtin");
+      assert.equal(atB.get("samtools")?.source, "builtin");
+    } finally {
+      await teamA.close();
+      await teamB.close();
     }
   });
 });
