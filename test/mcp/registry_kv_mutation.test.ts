@@ -4,10 +4,18 @@
 // `shares/<user>/<id>`); an index entry that is not an id, even with a record behind it, is not
 // listed; a value under a record key that is not a record of this registry is an error naming
 // the key; a user a server is shared with sees it without its `sharedWith`; and the global view
-// lists the global servers.
+// lists the global servers. From the second run's survivors: index entries hold nothing; a stale
+// entry without a record is skipped and an id in two indexes listed once; a never-checked server
+// has no status and a shared one reaches `connectable()` without `sharedWith`; unsharing one user
+// keeps the others and every share, unshare and removal tells the owner and the users concerned;
+// a new URL may not be another owned server's; an import is checked in order (its own duplicates,
+// a replaced server's freed URL, a new name beside the others with `replace`); by id a server is
+// read without listing an index; the store itself refuses a server another user owns or one gone,
+// and sharing from the global store; a change that keeps losing the compare-and-set names the
+// server.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { parseRecord } from "../../lib/mcp/registry/_kv_store.ts";
+import { createKvStore, GLOBAL_OWNER, parseRecord } from "../../lib/mcp/registry/_kv_store.ts";
 import { createMultiUserRegistry, type MultiUserRegistry } from "../../lib/mcp/registry/users.ts";
 import { createMemoryStorage } from "../../lib/storage/memory.ts";
 import type { Storage } from "../../lib/storage/types.ts";
@@ -44,6 +52,13 @@ test("the keys are the documented layout", async () => {
       `registry/shares/bob/${labId}`,
     ]
   ) assert.ok(keys.includes(key), `${key} in ${keys.join(" ")}`);
+  for (
+    const index of [
+      `registry/owners/a%20b/${labId}`,
+      `registry/global/${companyId}`,
+      `registry/shares/bob/${labId}`,
+    ]
+  ) assert.equal(await storage.get(index), "", `${index}: the key is all an index entry holds`);
 });
 
 test("an index entry that is not an id is not listed, even with a record behind it", async () => {
@@ -228,4 +243,205 @@ test("import with replace changes the server of that name in place; without, it 
   assert.equal(replaced.url, `${server.url}?new`);
   await assert.rejects(ada.import([{ name: "lab", url: `${server.url}?third` }]), /lab/);
   assert.equal((await ada.list()).filter((s) => s.name === "lab").length, 1);
+});
+
+// Survivors of the second `registry` run.
+
+test("index entries are stale hints: one without a record is skipped, an id in two indexes listed once", async () => {
+  const { store, registry: r } = fresh();
+  const ada = r.forUser("ada");
+  const lab = (await ada.add({ name: "lab", url: `${server.url}?lab` }, off)).server;
+  const g = (await r.global.add({ name: "g", url: `${server.url}?g` }, off)).server;
+  // An index entry is written before its record: a crash in between leaves it alone.
+  await store.set("registry/owners/ada/s-000000000000-00000000000000", "");
+  // Entries naming servers she already sees through another index (her own, a global one).
+  await store.set(`registry/shares/ada/${lab.id}`, "");
+  await store.set(`registry/owners/ada/${g.id}`, "");
+  assert.deepEqual((await ada.list()).map((s) => s.name), ["lab", "g", "builtin-skills"]);
+});
+
+test("a server never checked has no status; one shared with a user comes to them without sharedWith", async () => {
+  const { registry: r } = fresh();
+  const ada = r.forUser("ada");
+  const { server: lab } = await ada.add({ name: "lab", url: `${server.url}?s`, apiKey: "sk" }, off);
+  await r.global.add({ name: "g", url: `${server.url}?sg` }, off);
+  assert.equal("status" in lab, false);
+  await ada.share("lab", "bob");
+  assert.deepEqual((await ada.get("lab"))?.sharedWith, ["bob"]);
+  const usable = await r.forUser("bob").connectable();
+  assert.deepEqual(usable.map((s) => s.name), ["lab", "g"]);
+  assert.equal(usable[0].apiKey, "sk", "connectable has the secrets");
+  for (const s of usable) {
+    assert.deepEqual(["sharedWith", "status"].filter((k) => k in s), [], s.name);
+  }
+});
+
+test("unsharing one user keeps the others; sharing, unsharing and removing tell owner and users", async () => {
+  const { registry: r } = fresh();
+  const heard: unknown[] = [];
+  r.onChange((change) => heard.push(change));
+  const ada = r.forUser("ada");
+  const { server: lab } = await ada.add({ name: "lab", url: `${server.url}?u` }, off);
+  await ada.share("lab", "bob");
+  await ada.share("lab", "carol");
+  await ada.unshare("lab", "bob");
+  assert.deepEqual((await ada.get("lab"))?.sharedWith, ["carol"]);
+  assert.equal((await r.forUser("carol").get("lab"))?.id, lab.id);
+  await ada.remove("lab");
+  assert.deepEqual(heard, [
+    { id: lab.id, users: ["ada"] },
+    { id: lab.id, users: ["ada", "bob"] },
+    { id: lab.id, users: ["ada", "carol"] },
+    { id: lab.id, users: ["ada", "bob"] },
+    { id: lab.id, users: ["ada", "carol"] },
+  ]);
+});
+
+test("a new URL may not be another owned server's", async () => {
+  const { registry: r } = fresh();
+  const ada = r.forUser("ada");
+  await ada.add({ name: "one", url: `${server.url}?1` }, off);
+  await ada.add({ name: "two", url: `${server.url}?2` }, off);
+  await assert.rejects(ada.update("one", { url: `${server.url}?2` }, off), {
+    name: "PolicyError",
+    message: `Server "two" already has the URL ${server.url}?2`,
+  });
+  assert.equal((await ada.get("one"))?.url, `${server.url}?1`);
+});
+
+test("an import is checked in order: its own duplicates clash, a replaced server frees its URL", async () => {
+  const { registry: r } = fresh();
+  const ada = r.forUser("ada");
+  await assert.rejects(
+    ada.import([{ name: "x", url: `${server.url}?x1` }, { name: "x", url: `${server.url}?x2` }]),
+    {
+      name: "PolicyError",
+      message: 'Server "x" is already registered; remove it first or replace it',
+    },
+  );
+  assert.deepEqual((await ada.list()).map((s) => s.name), ["builtin-skills"], "nothing saved");
+  const { server: lab } = await ada.add({ name: "lab", url: `${server.url}?old` }, off);
+  const [moved, other] = await ada.import([
+    { name: "lab", url: `${server.url}?new` },
+    { name: "other", url: `${server.url}?old` },
+  ], { replace: true });
+  assert.equal(moved.id, lab.id);
+  assert.equal(other.url, `${server.url}?old`);
+  // A later server still clashes with an owned one the batch left alone.
+  await assert.rejects(
+    ada.import([
+      { name: "lab", url: `${server.url}?newer` },
+      { name: "third", url: `${server.url}?old` },
+    ], { replace: true }),
+    { name: "PolicyError", message: `Server "other" already has the URL ${server.url}?old` },
+  );
+  assert.equal((await ada.get("lab"))?.url, `${server.url}?new`, "the batch saved nothing");
+  // With replace, a new name is added beside the others.
+  const [added] = await ada.import([{ name: "fresh", url: `${server.url}?fresh` }], {
+    replace: true,
+  });
+  assert.notEqual(added.id, lab.id);
+  assert.deepEqual((await ada.list()).map((s) => s.name).sort(), [
+    "builtin-skills",
+    "fresh",
+    "lab",
+    "other",
+  ]);
+});
+
+/** `inner`, the names of the methods called on it kept in `calls`. */
+function counted(inner: Storage) {
+  const calls: string[] = [];
+  const storage = new Proxy(inner, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        calls.push(`${String(prop)} ${String(args[0])}`);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  }) as Storage;
+  return { storage, calls };
+}
+
+test("by id a server is read alone: looking it up, or changing it but not its name or URL, lists no index", async () => {
+  const { storage, calls } = counted(createMemoryStorage());
+  const r = createMultiUserRegistry({ storage, connect: { urlPolicy: { mode: "default" } } });
+  const ada = r.forUser("ada");
+  const { server: lab } = await ada.add({ name: "lab", url: `${server.url}?id` }, off);
+  calls.length = 0;
+  assert.equal((await ada.get(lab.id))?.name, "lab");
+  await ada.update(lab.id, { description: "the lab" }, off);
+  await ada.unshare(lab.id, "bob");
+  assert.deepEqual(calls.filter((c) => c.startsWith("keys")), []);
+  assert.deepEqual(calls.filter((c) => c.includes("/shares/")), [
+    `delete registry/shares/bob/${lab.id}`,
+  ], "unsharing writes no share entry");
+});
+
+/** A KV store of `user` over `storage`, without a key or built-ins. */
+const kvStore = (storage: Storage, user: string) =>
+  createKvStore({ storage, prefix: "kv/", box: () => undefined, builtins: [], changed() {} }, user);
+
+test("the store changes only what its user owns (another's server, or one gone, is not found); the global store shares nothing", async () => {
+  const storage = createMemoryStorage();
+  const ada = kvStore(storage, "ada");
+  const bob = kvStore(storage, "bob");
+  const [lab] = await ada.insert([{ name: "lab", url: `${server.url}?kv` }], false);
+  const notFound = {
+    name: "PolicyError",
+    message: `No server matches "${lab.id}" (by id, name or URL)`,
+  };
+  await assert.rejects(bob.modify(lab.id, (s) => ({ ...s, description: "bob's" })), notFound);
+  await assert.rejects(bob.remove(lab.id), notFound);
+  assert.equal((await ada.lookup(lab.id))?.server.description, undefined);
+  await ada.remove(lab.id);
+  await assert.rejects(ada.modify(lab.id, (s) => s), notFound);
+  await assert.rejects(ada.remove(lab.id), notFound);
+  await assert.rejects(ada.share(lab.id, "bob", false), notFound);
+  // A status for a server removed meanwhile (a ping that ran during the removal) writes nothing.
+  await ada.setStatus(lab, { ok: true, at: new Date().toISOString(), via: "ping" });
+  assert.deepEqual(await storage.keys("kv/"), []);
+  // The global store has nothing to share: every user sees its servers.
+  const global = kvStore(storage, GLOBAL_OWNER);
+  const [g] = await global.insert([{ name: "g", url: `${server.url}?kvg` }], false);
+  await assert.rejects(global.share(g.id, "bob", true), {
+    name: "PolicyError",
+    message: "Global servers are visible to every user; there is nothing to share",
+  });
+  assert.deepEqual((await global.lookup(g.id))?.server.sharedWith, []);
+  assert.deepEqual(await storage.keys("kv/shares/"), []);
+});
+
+test("a change that keeps losing the race gives up naming the server", async () => {
+  const inner = createMemoryStorage();
+  const [lab] = await kvStore(inner, "ada").insert(
+    [{ name: "lab", url: `${server.url}?cas` }],
+    false,
+  );
+  // Another writer changes the record just before each compare-and-set of ours.
+  const busy = new Proxy(inner, {
+    get(target, prop) {
+      if (prop === "compareAndSet") {
+        return async (key: string, expected: string | undefined, next: string | undefined) => {
+          const now = JSON.parse((await inner.get(key))!);
+          await inner.set(key, JSON.stringify({ ...now, revision: now.revision + 1 }));
+          return await inner.compareAndSet!(key, expected, next);
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  }) as Storage;
+  const ada = kvStore(busy, "ada");
+  const conflict = {
+    name: "ConflictError",
+    message: `Cannot update server ${lab.id}: other writers kept changing it (64 tries)`,
+  };
+  await assert.rejects(ada.modify(lab.id, (s) => ({ ...s, description: "mine" })), conflict);
+  await assert.rejects(
+    ada.setStatus(lab, { ok: true, at: new Date().toISOString(), via: "ping" }),
+    conflict,
+  );
 });
