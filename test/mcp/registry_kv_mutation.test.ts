@@ -384,7 +384,7 @@ test("by id a server is read alone: looking it up, or changing it but not its na
 const kvStore = (storage: Storage, user: string) =>
   createKvStore({ storage, prefix: "kv/", box: () => undefined, builtins: [], changed() {} }, user);
 
-test("the store changes only what its user owns (another's server, or one gone, is not found); the global store shares nothing", async () => {
+test("the store changes only what its user owns (another's server, or one gone, is not found, and a refused share leaves nothing); the global store shares nothing", async () => {
   const storage = createMemoryStorage();
   const ada = kvStore(storage, "ada");
   const bob = kvStore(storage, "bob");
@@ -395,6 +395,9 @@ test("the store changes only what its user owns (another's server, or one gone, 
   };
   await assert.rejects(bob.modify(lab.id, (s) => ({ ...s, description: "bob's" })), notFound);
   await assert.rejects(bob.remove(lab.id), notFound);
+  // A refused share leaves no index entry behind.
+  await assert.rejects(bob.share(lab.id, "carol", true), notFound);
+  assert.deepEqual(await storage.keys("kv/shares/"), []);
   assert.equal((await ada.lookup(lab.id))?.server.description, undefined);
   await ada.remove(lab.id);
   await assert.rejects(ada.modify(lab.id, (s) => s), notFound);

@@ -249,6 +249,9 @@ export function createKvStore(ctx: KvContext, user: string): RecordStore & {
         );
       }
       if (other === user) throw new PolicyError("A server is always visible to its owner");
+      // The index entry goes first (readers confirm it against the record); one this call added
+      // is taken back when the change fails, so a refused share leaves nothing behind.
+      const added = on && (await storage.get(shareKey(other, id))) === undefined;
       if (on) await storage.set(shareKey(other, id), "");
       const record = await update(id, (current) => {
         const has = current.sharedWith.includes(other);
@@ -262,6 +265,9 @@ export function createKvStore(ctx: KvContext, user: string): RecordStore & {
           revision: current.revision + 1,
           updatedAt: new Date().toISOString(),
         });
+      }).catch(async (error) => {
+        if (added) await storage.delete(shareKey(other, id)).catch(() => {});
+        throw error;
       });
       if (!on) await storage.delete(shareKey(other, id));
       ctx.changed(record, [record.owner, other]);
