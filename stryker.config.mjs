@@ -147,8 +147,9 @@ export default {
   timeoutMS: 10_000,
   // Stryker times a mutant as a whole (this factor times the sum of its files' initial times, plus
   // timeoutMS); a survivor runs every file that reaches it, and under load their sum outgrows
-  // 1.5 times the initial one (seen: false timeouts at 3 test processes).
-  timeoutFactor: 3,
+  // 1.5 times the initial one (seen: false timeouts at 3 test processes) and even 3 times it (seen:
+  // a `catalog` survivor timed out at load 9, and passed every file in 128 s when run again).
+  timeoutFactor: 5,
   ignorePatterns: ["dist", "playground", "reports", "test-results", "playwright-report", "bench"],
   tempDirName: ".stryker-tmp",
   cleanTempDir: true,
