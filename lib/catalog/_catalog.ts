@@ -383,6 +383,7 @@ class LiveCatalog implements Catalog {
         const shadowed = state.held.map((h) => state.all.get(h.entry.id)?.raw)
           .filter((r): r is RawEntry => r?.kind === "skill" && (r.shadows?.length ?? 0) > 0);
         if (resolver && shadowed.length > 0) {
+          const told = diagnostics.length;
           const extra = await alternates(
             resolver,
             shadowed,
@@ -390,7 +391,9 @@ class LiveCatalog implements Catalog {
             diagnostics,
             options.signal,
           );
-          if (extra.length > 0) {
+          // Settled again for a stand-in, or for a lower version that could not be read (its
+          // diagnostic is part of the catalog's, as what was collected).
+          if (extra.length > 0 || diagnostics.length > told) {
             state = await settle([...raws, ...extra], diagnostics, this.#store, this.#indexStorage);
           }
         }
