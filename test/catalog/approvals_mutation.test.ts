@@ -17,6 +17,7 @@ import {
   createResolver,
   createServerRegistry,
   createStorageSource,
+  type SkillSource,
   type Storage,
 } from "../../lib/mod.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
@@ -283,6 +284,47 @@ describe("a community stand-in", () => {
       assert.equal(standIn?.source, "community");
       assert.equal(standIn?.fenced, trustCommunity ? undefined : true, `trust ${trustCommunity}`);
     }
+  });
+});
+
+describe("a lower version that cannot be read", () => {
+  test("is passed over with a diagnostic naming it and the held version", async () => {
+    const approvals = createMemoryStorage();
+    const user = createMemoryStorage({ initial: { "samtools.md": SKILL("samtools", "mine") } });
+    // Listed from its summary alone; reading it fails.
+    const community: SkillSource = {
+      label: "community",
+      list: () => Promise.resolve(["samtools"]),
+      summaries: () =>
+        Promise.resolve([{
+          name: "samtools",
+          description: "Community samtools notes. Use when sorting.",
+          digest: `sha256:${"c3".repeat(32)}`,
+        }]),
+      get: () => Promise.reject(new Error("disk on fire")),
+    };
+    const built = async () => {
+      const catalog = await createCatalog({
+        resolver: createResolver({
+          sources: [createStorageSource({ label: "user", storage: user }), community],
+        }),
+        approvals: { storage: approvals, local: "first-sight", remote: "require" },
+      });
+      catalog.dispose();
+      return catalog;
+    };
+    assert.equal((await built()).get("samtools")?.source, "user");
+    await user.set("samtools.md", SKILL("samtools", "mine, changed"));
+    const catalog = await built();
+    assert.equal(catalog.get("samtools"), undefined);
+    assert.equal(catalog.held.find((h) => h.entry.id === "samtools")?.standIn, undefined);
+    const passed = catalog.diagnostics.filter((d) => d.source === "community");
+    assert.equal(passed.length, 1, JSON.stringify(catalog.diagnostics));
+    assert.equal(passed[0].problem, "invalid");
+    assert.match(
+      passed[0].message,
+      /^community: cannot read skill "samtools" to stand in for the held user version: .*disk on fire/,
+    );
   });
 });
 
