@@ -14,10 +14,10 @@ import type {
 /** How many entries of one source are read and parsed at once while listing. */
 const PER_SOURCE_CONCURRENCY = 16;
 
-/** A skill as one source lists it: read and parsed, or summarised by the source's listing. */
 /** A summary as checked: every list present (empty when the source gave none). */
 type CheckedSummary = SkillSummary & Required<Pick<SkillSummary, ListFields>>;
 type ListFields = "tags" | "keywords" | "tasks" | "allowedTools";
+/** A skill as one source lists it: read and parsed, or summarised by the source's listing. */
 type Listed = { read: SourceHit } | { summary: CheckedSummary; source: string };
 
 interface SourceListing {
