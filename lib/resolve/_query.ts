@@ -128,7 +128,10 @@ export async function askOne(
   return isHit(parsed) ? { hit: parsed, diagnostics: [] } : { diagnostics: [parsed] };
 }
 
-/** What each member's cached listing says (`peek` with `cachedOnly`; `undefined`: cannot tell, or no `peek`); failures say `undefined`. */
+/**
+ * What each member's cached listing says (`peek` with `cachedOnly`; `undefined`: cannot tell, or
+ * no `peek`); failures say `undefined`.
+ */
 export async function peekAll(
   sources: readonly SkillSource[],
   name: string,

@@ -89,7 +89,10 @@ export interface ConnectOptions extends PrepareServerOptions {
   hint?: ServerHint;
   /** Most pages a list call follows (default 100); a repeated cursor stops it too. */
   maxPages?: number;
-  /** Diagnostic lines (no secrets): the connection's, and the HTTP transport's unless `http.log` is set. */
+  /**
+   * Diagnostic lines (no secrets): the connection's, and the HTTP transport's unless `http.log`
+   * is set.
+   */
   log?: (line: string) => void;
   /** Server notifications other than progress (list changes, log messages, …). */
   onNotification?: (message: JsonRpcNotification) => void;
