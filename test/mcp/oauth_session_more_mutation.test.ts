@@ -288,6 +288,23 @@ describe("a 401", () => {
     });
   });
 
+  test("auth.getToken: 401s to the same token at once ask for one new token", async () => {
+    const reasons: string[] = [];
+    const session = new OAuthSession("https://mcp.example.com/mcp", {
+      getToken: (request) => {
+        reasons.push(request.reason);
+        return Promise.resolve(`ext-${reasons.length}`);
+      },
+    });
+    const refused = (await session.accessToken())!;
+    assert.deepEqual(
+      await Promise.all([1, 2, 3].map(() => session.unauthorized(undefined, refused))),
+      [true, true, true],
+    );
+    assert.deepEqual(reasons, ["initial", "unauthorized"], "the later 401s take the new token");
+    assert.equal(await session.accessToken(), "ext-2");
+  });
+
   test("auth.getToken: a 401 before the session handed out any token asks for one", async () => {
     const reasons: string[] = [];
     const session = new OAuthSession("https://mcp.example.com/mcp", {
