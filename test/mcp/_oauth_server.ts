@@ -32,7 +32,8 @@
 //     `clientSecret` (registration issues confidential clients: a `client_secret`, used with
 //     client_secret_basic), `forbid` (valid tokens the MCP server answers with 403
 //     insufficient_scope, to start a step-up), `metadataRedirect` (the protected-resource
-//     metadata answers 302 to that URL).
+//     metadata answers 302 to that URL), `resourceScopes` (the protected-resource metadata's
+//     `scopes_supported` instead of ["mcp"]; `null`: none listed).
 //   - requests: "<METHOD> <path>" of every request to either server, and the token grants
 //     ("token <grant_type>", "dpop token" for a valid proof there, "dpop <METHOD>" at the MCP
 //     server).
@@ -63,6 +64,8 @@ export interface OAuthServerOptions extends SdkServerOptions {
   clientSecret?: boolean;
   forbid?: Set<string>;
   metadataRedirect?: string;
+  /** The protected-resource metadata's `scopes_supported` (default ["mcp"]; `null`: absent). */
+  resourceScopes?: string[] | null;
   /** A client for the client credentials grant (client_secret_basic). */
   clientCredentials?: { clientId: string; clientSecret: string };
 }
@@ -329,7 +332,9 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
         json(res, 200, {
           resource: mcpUrl,
           authorization_servers: options.authorizationServers ?? [issuer],
-          scopes_supported: ["mcp"],
+          ...(options.resourceScopes === null
+            ? {}
+            : { scopes_supported: options.resourceScopes ?? ["mcp"] }),
         });
         return true;
       }

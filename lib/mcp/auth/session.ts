@@ -237,8 +237,13 @@ export class OAuthSession {
    */
   unauthorized(challenge: BearerChallenge | undefined, sent: string | undefined): Promise<boolean> {
     if (this.#options.getToken !== undefined) {
-      if (this.#external !== undefined && this.#external !== sent) return Promise.resolve(true);
-      return this.#externalToken("unauthorized", challenge).then(() => true);
+      // Checked in turn: a 401 to the token another caller's 401 is replacing waits for it.
+      return this.#serial(async () => {
+        if (this.#external === undefined || this.#external === sent) {
+          await this.#fetchExternal("unauthorized", challenge);
+        }
+        return true;
+      });
     }
     return this.#serial(async () => {
       const record = await this.#store.get(this.url.href);
