@@ -172,27 +172,25 @@ export class OAuthSession {
     reason: TokenRequest["reason"],
     challenge: BearerChallenge | undefined,
   ): Promise<string> {
-    {
-      const token = await this.#options.getToken!({
-        reason,
-        server: this.#name,
-        resource: this.url.href,
-        ...(challenge?.scope !== undefined ? { scope: challenge.scope } : {}),
-        ...(challenge?.resourceMetadata !== undefined
-          ? { resourceMetadata: challenge.resourceMetadata }
-          : {}),
-      });
-      if (typeof token !== "string" || token === "") {
-        throw new OAuthError(
-          "sign_in_required",
-          `${this.#name}: auth.getToken (${reason}) gave no token; it must resolve with a non-empty string`,
-          { server: this.#name },
-        );
-      }
-      this.#addSecret(token);
-      this.#external = token;
-      return token;
+    const token = await this.#options.getToken!({
+      reason,
+      server: this.#name,
+      resource: this.url.href,
+      ...(challenge?.scope !== undefined ? { scope: challenge.scope } : {}),
+      ...(challenge?.resourceMetadata !== undefined
+        ? { resourceMetadata: challenge.resourceMetadata }
+        : {}),
+    });
+    if (typeof token !== "string" || token === "") {
+      throw new OAuthError(
+        "sign_in_required",
+        `${this.#name}: auth.getToken (${reason}) gave no token; it must resolve with a non-empty string`,
+        { server: this.#name },
+      );
     }
+    this.#addSecret(token);
+    this.#external = token;
+    return token;
   }
 
   /** Tokens this session can present: a DPoP-bound token only with the key it is bound to. */
