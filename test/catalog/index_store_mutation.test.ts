@@ -92,3 +92,23 @@ test("a storage that cannot read: the segment is indexed and saved again", async
   assert.equal(catalog.rank("frobnicate widget")[0].entry.id, "fn_1");
   assert.notEqual(await inner.get(key), undefined);
 });
+
+test("a save that is not JSON, or not an index, is indexed again and saved in its place", async () => {
+  for (const damaged of ["{ not json", JSON.stringify({ search: 5, lines: "x" })]) {
+    forgetProcessSegments();
+    const storage = createMemoryStorage();
+    await build(1, storage);
+    const [key] = await list(storage);
+    await storage.set(key, damaged);
+    forgetProcessSegments();
+    const before = indexedDocuments();
+    const catalog = await build(1, storage);
+    assert.equal(indexedDocuments() - before, 1, `indexed again: ${damaged}`);
+    assert.equal(catalog.rank("frobnicate widget")[0].entry.id, "fn_1");
+    // ...and saved again in its place: the next process loads it.
+    forgetProcessSegments();
+    const again = indexedDocuments();
+    await build(1, storage);
+    assert.equal(indexedDocuments(), again, `loaded after the new save: ${damaged}`);
+  }
+});
