@@ -404,3 +404,23 @@ export async function approve(url: URL): Promise<URL> {
   await response.body?.cancel();
   return new URL(response.headers.get("location")!);
 }
+
+/** POST an `initialize` to `mcpUrl` through `authed` (an authenticating fetch); its HTTP status. */
+export async function initializeThrough(authed: typeof fetch, mcpUrl: string): Promise<number> {
+  const response = await authed(mcpUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      },
+    }),
+  });
+  await response.body?.cancel();
+  return response.status;
+}

@@ -14,6 +14,7 @@ import {
 } from "../../lib/mcp/auth/mod.ts";
 import {
   approve,
+  initializeThrough,
   type OAuthServerOptions,
   type OAuthServers,
   withOAuthServers as withServers,
@@ -37,24 +38,6 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
 const urlOf = (input: RequestInfo | URL) => new URL(input instanceof Request ? input.url : input);
 
 /** An MCP `initialize` POST through `authed`; its status. */
-async function initialize(authed: typeof fetch, mcpUrl: string): Promise<number> {
-  const response = await authed(mcpUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "t", version: "1" },
-      },
-    }),
-  });
-  await response.body?.cancel();
-  return response.status;
-}
 
 describe("OAuth rules: the authorization response and the metadata", () => {
   test("a redirect without iss from a server that promises iss fails as iss_mismatch", async () => {
@@ -114,7 +97,7 @@ describe("OAuth rules: refresh", () => {
       });
       await session.signIn();
       servers.tokens.clear(); // the server forgets the access token: the next request refreshes
-      assert.notEqual(await initialize(createAuthFetch(session), servers.mcpUrl), 401);
+      assert.notEqual(await initializeThrough(createAuthFetch(session), servers.mcpUrl), 401);
       const refreshes = bodies.map((b) => new URLSearchParams(b))
         .filter((p) => p.get("grant_type") === "refresh_token");
       assert.equal(refreshes.length, 1, bodies.join("\n"));
@@ -130,7 +113,7 @@ describe("OAuth rules: refresh", () => {
       const first = (await store.get(servers.mcpUrl))!.tokens!;
       assert.equal(first.tokenType, "DPoP");
       servers.tokens.clear();
-      assert.notEqual(await initialize(createAuthFetch(session), servers.mcpUrl), 401);
+      assert.notEqual(await initializeThrough(createAuthFetch(session), servers.mcpUrl), 401);
       const now = (await store.get(servers.mcpUrl))!.tokens!;
       assert.notEqual(now.accessToken, first.accessToken, "refreshed");
       assert.equal(now.tokenType, "DPoP");
@@ -202,7 +185,7 @@ describe("OAuth rules: DPoP nonce retries are bounded", () => {
           }),
         );
       });
-      assert.equal(await initialize(authed, servers.mcpUrl), 401);
+      assert.equal(await initializeThrough(authed, servers.mcpUrl), 401);
       assert.ok(presented.size >= 1);
       for (const [token, count] of presented) assert.equal(count, 2, `${token}: ${count}`);
     });

@@ -21,6 +21,7 @@ import {
 } from "../../lib/mcp/auth/mod.ts";
 import {
   approve,
+  initializeThrough,
   type OAuthServerOptions,
   type OAuthServers,
   withOAuthServers as withServers,
@@ -44,6 +45,15 @@ function signingIn(store: OAuthStore, extra: Partial<AuthOptions> = {}) {
     ...extra,
   };
   return { auth, asked };
+}
+
+/** A session for `mcpUrl` signed in over a fresh store; `asked` as for `signingIn`. */
+async function signedIn(mcpUrl: string) {
+  const store = createMemoryOAuthStore();
+  const { auth, asked } = signingIn(store);
+  const session = new OAuthSession(mcpUrl, auth);
+  await session.signIn();
+  return { store, asked, session };
 }
 
 /** One request the session sent through its `fetch`. */
@@ -273,10 +283,7 @@ describe("a 401", () => {
 
   test("a refused refresh is followed by a new sign-in when onAuthorize can open one", async () => {
     await withServers({ refusedRefresh: true }, async (servers) => {
-      const store = createMemoryOAuthStore();
-      const { auth, asked } = signingIn(store);
-      const session = new OAuthSession(servers.mcpUrl, auth);
-      await session.signIn();
+      const { asked, session } = await signedIn(servers.mcpUrl);
       const old = (await session.accessToken())!;
       servers.tokens.clear();
       servers.requests.length = 0;
@@ -335,10 +342,7 @@ describe("discovery", () => {
 
   test("signIn discovers again: a server that moved to another authorization server is followed", async () => {
     await withMove(async (servers, options, rogue) => {
-      const store = createMemoryOAuthStore();
-      const { auth, asked } = signingIn(store);
-      const session = new OAuthSession(servers.mcpUrl, auth);
-      await session.signIn();
+      const { store, asked, session } = await signedIn(servers.mcpUrl);
       options.authorizationServers = [rogue.issuer];
       await session.signIn();
       assert.deepEqual(asked.map((u) => u.origin), [servers.issuer, rogue.issuer]);
@@ -348,10 +352,7 @@ describe("discovery", () => {
 
   test("a 401 without resource_metadata discovers again: the old issuer's refresh token stays there", async () => {
     await withMove(async (servers, options, rogue) => {
-      const store = createMemoryOAuthStore();
-      const { auth, asked } = signingIn(store);
-      const session = new OAuthSession(servers.mcpUrl, auth);
-      await session.signIn();
+      const { store, asked, session } = await signedIn(servers.mcpUrl);
       const old = (await session.accessToken())!;
       options.authorizationServers = [rogue.issuer];
       servers.tokens.clear();
@@ -364,10 +365,7 @@ describe("discovery", () => {
 
   test("a step-up naming resource_metadata discovers from it: the server's new authorization server", async () => {
     await withMove(async (servers, options, rogue) => {
-      const store = createMemoryOAuthStore();
-      const { auth, asked } = signingIn(store);
-      const session = new OAuthSession(servers.mcpUrl, auth);
-      await session.signIn();
+      const { store, asked, session } = await signedIn(servers.mcpUrl);
       options.authorizationServers = [rogue.issuer];
       const resourceMetadata = `${
         new URL(servers.mcpUrl).origin
@@ -469,25 +467,7 @@ describe("DPoP", () => {
       assert.notEqual(token, old);
       assert.ok(dpop, "the DPoP key comes with the refreshed token");
       assert.equal((await store.get(servers.mcpUrl))?.tokens?.tokenType, "DPoP");
-      const response = await createAuthFetch(session)(servers.mcpUrl, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-06-18",
-            capabilities: {},
-            clientInfo: { name: "t", version: "1" },
-          },
-        }),
-      });
-      await response.body?.cancel();
-      assert.equal(response.status, 200);
+      assert.equal(await initializeThrough(createAuthFetch(session), servers.mcpUrl), 200);
       assert.ok(servers.requests.includes("dpop POST"), "the request carried a proof");
     });
   });
