@@ -533,6 +533,9 @@ export async function collect(
     }
   }));
   diagnostics.push(...clientDiagnostics.flat());
+  // Cancelled while the servers were asked: their unanswered requests are the cancel, not their
+  // failures, and the build is cancelled rather than kept with them as unreachable.
+  sources.signal?.throwIfAborted();
   return {
     raws: [...skills, ...tools, ...listed.flat(), ...functions],
     skillFrom: (facts, source, location, requested) =>
