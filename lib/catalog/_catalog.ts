@@ -21,6 +21,7 @@ import {
 import { countTokens } from "./tokens.ts";
 import type {
   ApprovalPolicy,
+  ApprovalRecord,
   Catalog,
   CatalogDiagnostic,
   CatalogEntry,
@@ -173,12 +174,16 @@ function segmentsOf(
   }));
 }
 
-/** Ids, approvals, order and the keyword index for `raws`. */
+/**
+ * Ids, approvals, order and the keyword index for `raws`, against `known` approvals (default: the
+ * store's records now).
+ */
 async function settle(
   raws: RawEntry[],
   collected: CatalogDiagnostic[],
   store: ApprovalStore,
   indexStorage: Storage | undefined,
+  known?: Record<string, ApprovalRecord>,
 ): Promise<Settled> {
   const ids = new IdTable();
   const idOf = new Map<RawEntry, string>();
@@ -187,7 +192,7 @@ async function settle(
       idOf.set(raw, ids.claim(raw.preferredId, approvalKey(raw)));
     }
   }
-  const records = await store.all();
+  const records = known ?? await store.all();
   const diagnostics = [...collected];
   const toApprove: ApprovalItem[] = [];
   const all = new Map<string, { entry: CatalogEntry; raw: RawEntry }>();
@@ -378,7 +383,8 @@ class LiveCatalog implements Catalog {
           { ...this.#sources, signal: options.signal },
           diagnostics,
         );
-        let state = await settle(raws, diagnostics, this.#store, this.#indexStorage);
+        const records = await this.#store.all();
+        let state = await settle(raws, diagnostics, this.#store, this.#indexStorage, records);
         const resolver = this.#sources.resolver;
         const shadowed = state.held.map((h) => state.all.get(h.entry.id)?.raw)
           .filter((r): r is RawEntry => r?.kind === "skill" && (r.shadows?.length ?? 0) > 0);
@@ -392,9 +398,16 @@ class LiveCatalog implements Catalog {
             options.signal,
           );
           // Settled again for a stand-in, or for a lower version that could not be read (its
-          // diagnostic is part of the catalog's, as what was collected).
+          // diagnostic is part of the catalog's, as what was collected). Against the approvals
+          // read before the first settle: what it approved under "auto" is still reported.
           if (extra.length > 0 || diagnostics.length > told) {
-            state = await settle([...raws, ...extra], diagnostics, this.#store, this.#indexStorage);
+            state = await settle(
+              [...raws, ...extra],
+              diagnostics,
+              this.#store,
+              this.#indexStorage,
+              records,
+            );
           }
         }
         this.#state = state;

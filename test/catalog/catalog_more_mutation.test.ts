@@ -1,0 +1,155 @@
+// A live catalog's own methods where the fourth mutation run of `catalog` found them loosely held:
+// the first build's signal and per-server timeout handed on by `createCatalog`, render's walk
+// within a budget (each line counted once, lazily, and not again on the next render), and the
+// report of an entry approved again under `auto` in a build where a lower source stands in for a
+// held skill. Real catalogs of host functions, skill sources in memory and MCP servers on
+// 127.0.0.1; token counts by characters, so every figure is known.
+import assert from "node:assert/strict";
+import http from "node:http";
+import { test } from "node:test";
+import {
+  createCatalog,
+  createMemoryStorage,
+  createResolver,
+  createServerRegistry,
+  createStorageSource,
+  type HostFunction,
+} from "../../lib/mod.ts";
+import { startToolServer } from "./_servers.ts";
+import { listenLocal } from "../mcp/_servers.ts";
+
+const fn = (name: string, description: string): HostFunction => ({
+  name,
+  description,
+  handler: () => name,
+});
+
+test("createCatalog: its signal cancels the first build", async () => {
+  const reason = new Error("stop building");
+  await assert.rejects(
+    createCatalog({
+      resolver: createResolver({
+        sources: [createStorageSource({ label: "user", storage: createMemoryStorage() })],
+      }),
+      functions: [fn("notify", "Tell the user")],
+      signal: AbortSignal.abort(reason),
+    }),
+    (error: unknown) => error === reason,
+  );
+});
+
+test("createCatalog: a server slower than timeoutMs is reported after timeoutMs, not the default", async () => {
+  // A server that takes every request and never answers.
+  const silent = await listenLocal(http.createServer(() => {}));
+  const registry = createServerRegistry({ storage: createMemoryStorage() });
+  await registry.add({ name: "slow", url: `http://127.0.0.1:${silent.port}/mcp` }, {
+    discover: false,
+  });
+  try {
+    const started = Date.now();
+    const catalog = await createCatalog({
+      registry,
+      functions: [fn("notify", "Tell the user")],
+      approvals: { storage: createMemoryStorage(), remote: "auto" },
+      timeoutMs: 300,
+    });
+    const took = Date.now() - started;
+    catalog.dispose();
+    assert.deepEqual(catalog.entries.map((e) => e.id), ["notify"]);
+    assert.deepEqual(catalog.diagnostics.map((d) => [d.source, d.problem]), [
+      ["mcp:slow", "unreachable"],
+    ]);
+    assert.match(catalog.diagnostics[0].message, /\b300 ms\b/);
+    assert.ok(took < 8_000, `the build took ${took} ms, past its 300 ms timeout`);
+  } finally {
+    await silent.close();
+  }
+});
+
+test("render within a budget counts each line once, lazily, and not again next time", async () => {
+  // A short first line, then 300 long ones: a budget fits the first few.
+  const long = (i: number) =>
+    `Step ${i} of the pipeline ${"that reads, checks and writes sample sheets ".repeat(2)}`;
+  const functions = [
+    fn("aa", "A."),
+    ...Array.from({ length: 300 }, (_, i) => fn(`step_${String(i).padStart(3, "0")}`, long(i))),
+  ];
+  const catalog = await createCatalog({ functions });
+  const asked: string[] = [];
+  const chars = (text: string) => (asked.push(text), text.length);
+  const lineCalls = () => asked.filter((t) => t.indexOf("\n") === t.length - 1);
+  const listingCalls = () => asked.filter((t) => t.indexOf("\n") < t.length - 1);
+
+  const budget = 1_500;
+  const first = await catalog.render({ budget, countTokens: chars });
+  assert.ok(first.tokens <= budget);
+  assert.equal(first.tokens, first.text.length);
+  const fit = first.ids.length;
+  assert.ok(fit > 5 && fit < 20, `${fit} entries shown`);
+  assert.deepEqual(first.ids, functions.slice(0, fit).map((f) => f.name));
+  assert.equal(first.omitted, functions.length - fit);
+  // Each line shown, and the first one left out, was counted once; nothing further down.
+  assert.deepEqual(
+    lineCalls().sort(),
+    functions.slice(0, fit + 1).map((f) => `${f.name}: ${f.description.trim()}\n`).sort(),
+  );
+  // The whole listing, the headings' floor and the result: the listing is not cut one by one.
+  assert.ok(listingCalls().length <= 4, `${listingCalls().length} listings counted`);
+
+  asked.length = 0;
+  const again = await catalog.render({ budget, countTokens: chars });
+  assert.deepEqual(again, first);
+  assert.deepEqual(lineCalls(), [], "the lines' counts are kept for the same counter");
+});
+
+test("a build where a lower source stands in still reports an entry approved again under auto", async () => {
+  const tools = [{
+    name: "echo",
+    description: "Echoes the text back",
+    inputSchema: { type: "object" as const },
+  }];
+  const server = await startToolServer(tools);
+  const registry = createServerRegistry({ storage: createMemoryStorage() });
+  await registry.add({ name: "srv", url: server.url });
+  const SKILL = (body: string) =>
+    `---\nname: sorter\ndescription: Sorts BAM files. Use when sorting.\n---\n${body}\n`;
+  const user = createMemoryStorage();
+  const community = createMemoryStorage({ initial: { "sorter.md": SKILL("community") } });
+  const approvals = createMemoryStorage();
+  const build = () =>
+    createCatalog({
+      resolver: createResolver({
+        sources: [
+          createStorageSource({ label: "user", storage: user }),
+          createStorageSource({ label: "community", storage: community }),
+        ],
+      }),
+      registry,
+      discoveryMaxAgeMs: 0,
+      approvals: { storage: approvals, local: "require", remote: "auto" },
+    });
+  const reports = (catalog: { diagnostics: readonly { source: string; message: string }[] }) =>
+    catalog.diagnostics.filter((d) => d.source === "approvals").map((d) => d.message);
+  try {
+    const first = await build();
+    first.dispose();
+    assert.deepEqual(first.held.map((h) => [h.entry.id, h.entry.source]), [
+      ["sorter", "community"],
+    ]);
+    await first.approve(["sorter"]);
+    // The user's own version arrives (held: local entries are required) and the tool changes.
+    await user.set("sorter.md", SKILL("user"));
+    tools[0].description = "Echoes the text back, louder";
+    const second = await build();
+    second.dispose();
+    assert.equal(second.get("sorter")?.source, "community", "the approved version stands in");
+    assert.equal(second.get("srv__echo")?.description, "Echoes the text back, louder");
+    assert.deepEqual(reports(second).sort(), [
+      'skill "sorter" (user) is new and waits for an approval',
+      'skill "sorter" (user) waits for approval; the approved version from community answers until then',
+      'tool "srv__echo" (mcp:srv) changed since it was approved; approved again (policy "auto")',
+    ]);
+  } finally {
+    await server.close();
+  }
+});
