@@ -61,7 +61,8 @@ export function readAnswer(text: string): Answer {
   for (const source of sources) {
     for (let at = source.indexOf("{"); at !== -1; at = source.indexOf("{", at + 1)) {
       const candidate = balanced(source, at);
-      if (candidate === undefined) break;
+      // No end from here; a later `{` may still open a whole object (a stray `{` in prose).
+      if (candidate === undefined) continue;
       // A balanced `{…}` parses to an object or not at all.
       let value: object;
       try {
