@@ -82,7 +82,7 @@ export async function loadSegments(
   const known = savedIn(storage);
   wanted.forEach((w, i) => found[i] && known.add(w.segment.key));
   if (found.some(Boolean)) {
-    await remember(storage, wanted.filter((_, i) => found[i]).map((w) => w.key), false);
+    await remember(storage, wanted.filter((_, i) => found[i]).map((w) => w.key));
   }
   return wanted.filter((_, i) => !found[i]);
 }
@@ -99,26 +99,31 @@ export async function saveSegments(stored: readonly StoredSegment[], storage: St
       savedIn(storage).add(segment.key);
     } catch { /* not saved: the next process indexes it again */ }
   }
-  if (written.length > 0) await remember(storage, written, true);
+  if (written.length > 0) await remember(storage, written);
 }
 
 /**
- * Move `used` to the end of the list (adding those not in it when `add`: they were just saved),
- * and delete what falls past KEEP.
+ * Move `used` to the end of the list (adding those not in it: just saved, or loaded from a save
+ * the list had lost, so that it is pruned in its turn), and delete what falls past KEEP.
  */
-async function remember(storage: Storage, used: string[], add: boolean): Promise<void> {
+async function remember(storage: Storage, used: string[]): Promise<void> {
   try {
     const text = await storage.get(LIST);
-    const parsed: unknown = text === undefined ? [] : JSON.parse(text);
+    const parsed: unknown = text === undefined ? [] : parseList(text);
     // Only keys of saved segments: a damaged list must not name other data to delete.
     const before = Array.isArray(parsed) ? parsed.filter((k) => SAVED_KEY.test(String(k))) : [];
-    const known = new Set(before);
-    const list = [
-      ...before.filter((k) => !used.includes(k)),
-      ...used.filter((k) => add || known.has(k)),
-    ];
+    const list = [...before.filter((k) => !used.includes(k)), ...used];
     const dropped = list.splice(0, Math.max(0, list.length - KEEP));
     await storage.set(LIST, JSON.stringify(list));
     await Promise.all(dropped.map((k) => storage.delete(k).catch(() => {})));
   } catch { /* the list is only for pruning */ }
+}
+
+/** The list's JSON; a list that is not JSON names nothing (and is replaced, so pruning goes on). */
+function parseList(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return [];
+  }
 }

@@ -288,10 +288,13 @@ export interface KeywordHit {
   /**
    * Absolute relevance, comparable across queries and catalogs: for each
    * distinct word of the query, the weight of the best field it appears in
-   * exactly (after stemming) — name 3, title, tags or an example task 2,
-   * description 1.5, other keywords 0.5 — summed. Everyday words that mean
-   * different things in different fields (`call`, `map`, `sort`, `run`,
-   * `tool`…) count a third. Selection keeps entries with at least 2.
+   * exactly (after stemming) — name 3, title or tags 2, an example task 1.5,
+   * description 1 (2 for an entry with neither tags nor tasks), other keywords
+   * 0.5 — summed. Everyday words that mean different things in different fields
+   * (`call`, `map`, `sort`, `index`, `tool`…) count a third. Words found only in
+   * tasks and keywords count half, unless a specific query word is in the name,
+   * tags or description, or one example task holds two of the query's words.
+   * Selection keeps entries with at least 2.
    */
   evidence: number;
 }
