@@ -248,7 +248,11 @@ interface Hit {
  */
 function top(scores: ReadonlyMap<string, number>, limit: number): Hit[] {
   if (!Number.isInteger(limit) || limit <= 0 || limit >= scores.size / 4) {
-    return [...scores].map(([id, score]) => ({ id, score })).sort(before).slice(0, limit);
+    // A negative limit keeps none (slice would count it from the end).
+    return [...scores].map(([id, score]) => ({ id, score })).sort(before).slice(
+      0,
+      Math.max(0, limit),
+    );
   }
   const out: Hit[] = [];
   for (const [id, score] of scores) {
