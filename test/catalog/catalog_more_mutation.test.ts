@@ -14,6 +14,7 @@ import {
   createServerRegistry,
   createStorageSource,
   type HostFunction,
+  type SkillSource,
 } from "../../lib/mod.ts";
 import { startToolServer } from "./_servers.ts";
 import { listenLocal } from "../mcp/_servers.ts";
@@ -150,6 +151,48 @@ test("a build where a lower source stands in still reports an entry approved aga
       'tool "srv__echo" (mcp:srv) changed since it was approved; approved again (policy "auto")',
     ]);
   } finally {
+    await server.close();
+  }
+});
+
+test("a server added while a build lists skills is in the build that follows, with no discovery to prompt it", async () => {
+  const server = await startToolServer([
+    { name: "echo", description: "Echoes text", inputSchema: { type: "object" } },
+  ]);
+  // The first listing of skills waits until the test lets it go: the build is under way.
+  let listing!: () => void;
+  const listed = new Promise<void>((done) => (listing = done));
+  let release!: () => void;
+  const gate = new Promise<void>((done) => (release = done));
+  let first = true;
+  const skills: SkillSource = {
+    label: "user",
+    get: () => Promise.resolve(undefined),
+    list: async () => {
+      if (first) {
+        first = false;
+        listing();
+        await gate;
+      }
+      return [];
+    },
+  };
+  const registry = createServerRegistry({ storage: createMemoryStorage() });
+  const building = createCatalog({
+    resolver: createResolver({ sources: [skills] }),
+    registry,
+    approvals: { storage: createMemoryStorage(), remote: "auto" },
+  });
+  try {
+    await listed;
+    // Not discovered: the change is the server alone, and the build in flight read the list before.
+    await registry.add({ name: "late", url: server.url }, { discover: false });
+    release();
+    const catalog = await building;
+    catalog.dispose();
+    assert.deepEqual(catalog.entries.map((e) => e.id), ["late__echo"]);
+  } finally {
+    release();
     await server.close();
   }
 });
