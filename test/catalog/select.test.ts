@@ -158,6 +158,25 @@ test("a caller's abort is not swallowed by the fallback", async () => {
   await assert.rejects(pending, /user left/);
 });
 
+test("the model's call hears the caller's cancel at once, not at its own timeout", async () => {
+  const controller = new AbortController();
+  let called!: (signal: AbortSignal) => void;
+  const heard = new Promise<AbortSignal>((done) => (called = done));
+  const pending = selectForRequest(catalog, "sort a BAM", {
+    llm: (_messages, { signal }) => {
+      called(signal);
+      return new Promise<string>(() => {});
+    },
+    signal: controller.signal,
+    timeoutMs: 60_000,
+  });
+  pending.catch(() => {});
+  const signal = await heard;
+  controller.abort(new Error("user left"));
+  assert.equal(signal.aborted, true, "the model's signal is aborted with the caller's");
+  await assert.rejects(pending, /user left/);
+});
+
 test("the catalog in the selection prompt respects the budget", async () => {
   const { llm, calls } = scripted(() => '{"skills": ["samtools"], "tools": []}');
   const selection = await selectForRequest(catalog, "sort a BAM", { llm, budget: 250 });
