@@ -1,6 +1,7 @@
 // selectForRequest with a scripted LLM function: one call, lenient reading, unknown ids dropped,
 // and the keyword fallback for no LLM, a throw, a timeout, garbage and a 10 MB answer.
 import assert from "node:assert/strict";
+import process from "node:process";
 import { test } from "node:test";
 import {
   type ChatMessage,
@@ -175,6 +176,15 @@ test("the model's call hears the caller's cancel at once, not at its own timeout
   controller.abort(new Error("user left"));
   assert.equal(signal.aborted, true, "the model's signal is aborted with the caller's");
   await assert.rejects(pending, /user left/);
+});
+
+test("a selection that is answered leaves no timer behind (a CLI exits when it is done)", async () => {
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+  const { llm } = scripted(() => '{"skills": ["samtools"], "tools": []}');
+  const before = timers();
+  const selection = await selectForRequest(catalog, "sort a BAM", { llm, timeoutMs: 600_000 });
+  assert.deepEqual(selection.skills, ["samtools"]);
+  assert.equal(timers(), before, "the model's timeout is cleared once it answered");
 });
 
 test("the catalog in the selection prompt respects the budget", async () => {
