@@ -10,8 +10,11 @@ import {
   createResolver,
   evaluateSelection,
   parseLabelledRequests,
-  type Selection,
 } from "../../lib/mod.ts";
+import { scripted } from "./_selections.ts";
+
+/** What every scripted selection of this file reports of its listing. */
+const LISTED = { listing: { tokens: 7, omitted: 0 } };
 
 const catalog = await createCatalog({
   resolver: createResolver({ sources: [createBuiltinSource()] }),
@@ -44,21 +47,6 @@ test("parseLabelledRequests: comments, blank and CRLF lines skipped; each refusa
   assert.throws(() => parseLabelledRequests("{oops"), /^SyntaxError: line 1: not JSON \(.+\)$/);
 });
 
-/** A selection function answering each request with the picks in `script`. */
-function scripted(script: Record<string, { skills?: string[]; tools?: string[] }>) {
-  return (_catalog: unknown, request: string): Promise<Selection> =>
-    Promise.resolve({
-      via: "llm",
-      complexity: "simple",
-      skills: script[request]?.skills ?? [],
-      tools: script[request]?.tools ?? [],
-      needsExternal: false,
-      reasoning: "",
-      diagnostics: [],
-      listing: { tokens: 7, omitted: 0 },
-    });
-}
-
 test("the figures of a set, each request judged in its label's group", async () => {
   const report = await evaluateSelection(
     catalog,
@@ -81,7 +69,7 @@ test("the figures of a set, each request judged in its label's group", async () 
         r5: { tools: ["lookup"] },
         r7: { skills: ["bwa", "fastqc", "samtools"] },
         r8: { skills: ["bwa", "fastqc", "bowtie2", "samtools"] },
-      }),
+      }, LISTED),
     },
   );
   assert.deepEqual(report.results.map((r) => [r.request, r.rank, r.hit]), [

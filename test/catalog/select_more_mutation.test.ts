@@ -8,16 +8,15 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {
   type Catalog,
-  type ChatMessage,
   createBuiltinSource,
   createCatalog,
   createMemoryStorage,
   createResolver,
   createServerRegistry,
   selectForRequest,
-  type SelectModel,
 } from "../../lib/mod.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
+import { model } from "./_selections.ts";
 
 const tool = (name: string, description: string): TestTool => ({
   name,
@@ -63,16 +62,6 @@ after(async () => {
   heldCatalog.dispose();
   await server.close();
 });
-
-/** A model answering `answer` and recording the messages of each call. */
-function model(answer: unknown): { llm: SelectModel; calls: ChatMessage[][] } {
-  const calls: ChatMessage[][] = [];
-  const llm = (messages: ChatMessage[]) => {
-    calls.push(messages);
-    return Promise.resolve(answer as string);
-  };
-  return { llm, calls };
-}
 
 describe("the prompt", () => {
   test("the system message states the answer's format, each field's meaning and the catalog as data; the request is the user's", async () => {

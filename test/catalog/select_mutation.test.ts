@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {
   type Catalog,
-  type ChatMessage,
   createBuiltinSource,
   createCatalog,
   createMemoryStorage,
@@ -18,6 +17,7 @@ import {
   type SelectModel,
 } from "../../lib/mod.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
+import { model } from "./_selections.ts";
 
 const TOOLS: TestTool[] = Array.from({ length: 12 }, (_, i) => ({
   name: `t${i}`,
@@ -40,16 +40,6 @@ after(async () => {
   catalog.dispose();
   await server.close();
 });
-
-/** A model answering `answer` and recording the messages of each call. */
-function model(answer: unknown): { llm: SelectModel; calls: ChatMessage[][] } {
-  const calls: ChatMessage[][] = [];
-  const llm = (messages: ChatMessage[]) => {
-    calls.push(messages);
-    return Promise.resolve(answer as string);
-  };
-  return { llm, calls };
-}
 
 describe("the prompt", () => {
   test("states the default caps (3 skills, 8 tools); the request alone when there is no context", async () => {
