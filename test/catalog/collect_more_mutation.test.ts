@@ -24,6 +24,7 @@ import {
 } from "../../lib/mod.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
 import { listenLocal } from "../mcp/_servers.ts";
+import { within } from "../_wait.ts";
 
 const DIGEST = `sha256:${"a".repeat(64)}`;
 const summary = (name: string, extra: Partial<SkillSummary> = {}): SkillSummary => ({
@@ -48,15 +49,6 @@ function summarySource(
     // Handed out as it is: a frozen listing stays the same array.
     summaries: () => Promise.resolve(summaries() as SkillSummary[]),
   };
-}
-
-/** `promise`, or a rejection naming `what` after `ms`. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /**
