@@ -174,16 +174,13 @@ function segmentsOf(
   }));
 }
 
-/**
- * Ids, approvals, order and the keyword index for `raws`, against `known` approvals (default: the
- * store's records now).
- */
+/** Ids, approvals, order and the keyword index for `raws`, against the approval `records`. */
 async function settle(
   raws: RawEntry[],
   collected: CatalogDiagnostic[],
   store: ApprovalStore,
   indexStorage: Storage | undefined,
-  known?: Record<string, ApprovalRecord>,
+  records: Record<string, ApprovalRecord>,
 ): Promise<Settled> {
   const ids = new IdTable();
   const idOf = new Map<RawEntry, string>();
@@ -192,7 +189,6 @@ async function settle(
       idOf.set(raw, ids.claim(raw.preferredId, approvalKey(raw)));
     }
   }
-  const records = known ?? await store.all();
   const diagnostics = [...collected];
   const toApprove: ApprovalItem[] = [];
   const all = new Map<string, { entry: CatalogEntry; raw: RawEntry }>();
@@ -436,6 +432,7 @@ class LiveCatalog implements Catalog {
       this.#state.collected,
       this.#store,
       this.#indexStorage,
+      await this.#store.all(),
     );
   }
 
