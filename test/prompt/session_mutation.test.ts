@@ -2,11 +2,13 @@
 // against real MCP servers on 127.0.0.1 (survivors of the fifth `prompt` run): a catalog given an
 // already connected client calls its tools on it and opens nothing; two tools of one server share
 // one connection; a connection that failed is not kept (the next call connects again, once the
-// server answers), and close() while one is failing still resolves.
+// server answers), and close() while one is failing still resolves. After the full run: a prompt
+// counts a lent client's tools as connected, though its session opened nothing for them.
 import assert from "node:assert/strict";
 import http from "node:http";
 import { after, before, test } from "node:test";
 import {
+  assemblePrompt,
   connect,
   createCatalog,
   createMemoryStorage,
@@ -14,6 +16,7 @@ import {
   executeToolCall,
 } from "../../lib/mod.ts";
 import { createToolSession } from "../../lib/prompt/_session.ts";
+import { selection } from "../_selection.ts";
 import { listenLocal } from "../mcp/_servers.ts";
 import { startToolServer } from "../catalog/_servers.ts";
 
@@ -88,6 +91,36 @@ test("a catalog given a connected client calls its tools on that client and open
     assert.deepEqual(session.connected(), []);
   } finally {
     await session.close();
+    catalog.dispose();
+    await client.close();
+  }
+});
+
+test("a prompt counts a lent client's tools as connected, even with connect: false", async () => {
+  const client = await connect({ name: "lent", url: tools.url });
+  const catalog = await createCatalog({
+    clients: [client],
+    approvals: { storage: createMemoryStorage(), remote: "auto" },
+  });
+  try {
+    for (const connectServers of [false, true]) {
+      const prompt = await assemblePrompt({
+        request: "run the first tool",
+        catalog,
+        selection: selection([], ["lent__one"]),
+        connect: connectServers ? undefined : false,
+      });
+      assert.deepEqual(prompt.loaded.tools, [
+        { id: "lent__one", source: "mcp:lent", connected: true },
+      ]);
+      assert.deepEqual(
+        prompt.session.connected(),
+        [],
+        "the session opened no connection of its own",
+      );
+      await prompt.session.close();
+    }
+  } finally {
     catalog.dispose();
     await client.close();
   }
