@@ -55,15 +55,15 @@ describe("add", () => {
 
   test("bad input and unreachable servers save nothing", async () => {
     const before = await registry.list();
-    const attempts = [
+    // Caught as made: awaiting them one by one would leave a later rejection unhandled a moment.
+    const attempts = await Promise.all([
       registry.add({ name: "bad header", url: up.url }),
       registry.add({ name: "hdr", url: up.url, headers: { "Content-Type": "text/plain" } }),
       registry.add({ name: "dead", url: DEAD }),
       registry.add({ name: "team", url: DEAD.replace(/\/mcp$/, "/other") }),
       registry.add({ name: "same-url", url: up.url }),
-    ];
-    const kinds = [];
-    for (const attempt of attempts) kinds.push((await attempt.catch((e) => e)).name);
+    ].map((attempt) => attempt.catch((e) => e)));
+    const kinds = attempts.map((e) => e.name);
     assert.deepEqual(kinds, [
       "PolicyError",
       "PolicyError",

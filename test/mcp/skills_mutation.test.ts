@@ -157,8 +157,9 @@ test("skills/list follows nextCursor, stops at a repeated or empty cursor, and c
 test("a server without the extension is refused before any request; a broken skills/get is invalid", async () => {
   const plain = await stub({ "skills/list": () => ({ skills: [entry()] }) }, true);
   try {
-    for (const call of [listSkillEntries(plain.client), getSkillEntry(plain.client, SELF.uri)]) {
-      const error = await call.catch((e) => e);
+    const calls = [listSkillEntries(plain.client), getSkillEntry(plain.client, SELF.uri)];
+    // Caught as made: awaiting them one by one would leave the second rejection unhandled a moment.
+    for (const error of await Promise.all(calls.map((call) => call.catch((e) => e)))) {
       assert.equal(error?.name, "ProtocolError");
       assert.equal(
         error.message,
