@@ -14,3 +14,4 @@ export * from "./biocontext.ts";
 export * from "./search.ts";
 export * from "./requirements.ts";
 export * from "./plan.ts";
+export * from "./bundle.ts";

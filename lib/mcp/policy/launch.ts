@@ -45,7 +45,7 @@ export interface LaunchDescription {
 
 const SECRET_NAME = /(key|token|secret|passw(or)?d|credential|auth|cookie|session|private)/i;
 const SAFE_WORD = /^[A-Za-z0-9_./:=@%+,^-]+$/;
-const SHELL_SYNTAX = /[\s;&|<>$`\\!*?(){}[\]'"#~]/;
+const SHELL_SYNTAX = /[;&|<>$`'"\r\n*?(){}]|\s-/;
 const SHELLS = new Set([
   "sh",
   "bash",
@@ -150,7 +150,10 @@ export function commandWarnings(command: string, args: readonly string[]): strin
 export function checkLaunchCommand(config: McpServerConfig): void {
   const command = config.command;
   if (command === undefined) return;
-  if (command.trim() === "" || SHELL_SYNTAX.test(command) || command.startsWith("-")) {
+  // A path may hold spaces ("/opt/My Tools/server"); a bare program followed by a space is a line.
+  const first = command.split(/\s/)[0];
+  const line = /\s/.test(command) && !/[\\/]/.test(first);
+  if (command.trim() === "" || SHELL_SYNTAX.test(command) || command.startsWith("-") || line) {
     throw policyError(
       `command ${JSON.stringify(command.slice(0, 200))} is a shell line, not a program: ` +
         'skillmux starts programs without a shell; put the program in "command" and each ' +
