@@ -66,7 +66,14 @@ export function runtimeOf(pkg: ServerPackage, field: string, r: Resolution): str
 /** Refuse a base URL that is not plain https (or http to loopback, checked again at run time). */
 function baseUrl(pkg: ServerPackage, field: string, r: Resolution): string | undefined {
   const given = pkg.registryBaseUrl;
-  if (given === undefined || given.replace(/\/$/, "") === DEFAULT_BASE[pkg.registryType]) return;
+  if (given === undefined) return;
+  // The type's own registry (any path of its host: "https://api.nuget.org" is NuGet's too).
+  if (
+    URL.canParse(given) &&
+    new URL(given).host === new URL(DEFAULT_BASE[pkg.registryType] ?? "x:").host
+  ) {
+    return;
+  }
   let url: URL;
   try {
     url = new URL(given);

@@ -60,6 +60,14 @@ export function localName(name: string): string {
 
 function remoteConfig(remote: ServerRemote, r: Resolution): McpServerConfig {
   const url = fill(remote.url, remote.variables, r, encodeURIComponent);
+  const parsed = url === undefined || !URL.canParse(url) ? undefined : new URL(url);
+  if (url !== undefined && !(parsed?.protocol === "https:" || parsed?.protocol === "http:")) {
+    throw new DirectoryError(
+      "invalid",
+      `${r.server}: the URL ${remote.url} is not a valid http(s) URL once its variables are filled`,
+      { server: r.server, field: "remotes.url" },
+    );
+  }
   const config: McpServerConfig = {
     name: "",
     url: url ?? remote.url,
