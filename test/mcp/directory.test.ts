@@ -340,7 +340,7 @@ describe("plans: what each package type and remote runs", () => {
     assert.equal(p.config.command, undefined);
   });
 
-  test("a server with no package says where to read how to install it", async () => {
+  test("a server with no package says where to read how to install it", () => {
     assert.throws(
       () => planServer({ server: docs.embedded as never, status: "active", directory: "x" }),
       {

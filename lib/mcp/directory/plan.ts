@@ -10,6 +10,7 @@
 import type { McpServerConfig, ServerOrigin } from "../protocol/types.ts";
 import { commandWarnings, describeLaunch, type LaunchDescription } from "../policy/launch.ts";
 import { DirectoryError } from "./errors.ts";
+import { isLoopbackHost } from "../policy/url.ts";
 import { type LaunchOption, launchOptions, type Requirement } from "./requirements.ts";
 import { type Command, packageCommand, packageEnv } from "./_package.ts";
 import { checkValue, fill, type Resolution, valueOf } from "./_values.ts";
@@ -231,7 +232,8 @@ export function planServer(entry: DirectoryEntry, options: PlanOptions = {}): Se
       try {
         url = new URL(pkg.identifier);
       } catch { /* below */ }
-      if (url?.protocol !== "https:") {
+      const loopback = url?.protocol === "http:" && isLoopbackHost(url.hostname);
+      if (url?.protocol !== "https:" && !loopback) {
         throw new DirectoryError(
           "refused",
           `${server}: ${field}.identifier must be an https:// download URL`,
