@@ -233,7 +233,7 @@ export function planServer(entry: DirectoryEntry, options: PlanOptions = {}): Se
         url = new URL(pkg.identifier);
       } catch { /* below */ }
       const loopback = url?.protocol === "http:" && isLoopbackHost(url.hostname);
-      if (url?.protocol !== "https:" && !loopback) {
+      if (url === undefined || (url.protocol !== "https:" && !loopback)) {
         throw new DirectoryError(
           "refused",
           `${server}: ${field}.identifier must be an https:// download URL`,
