@@ -8,7 +8,7 @@ import { bundleLaunch, downloadBundle, unpackBundle } from "../mcp/directory/bun
 import type { ServerPlan } from "../mcp/directory/plan.ts";
 import { describeLaunch } from "../mcp/policy/launch.ts";
 import { type Context, ensureConfigDir } from "./_context.ts";
-import { askMissing } from "./mcp_from_registry.ts";
+import { askMissing } from "./_ask.ts";
 
 export async function prepareBundle(
   ctx: Context,

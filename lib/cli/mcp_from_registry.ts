@@ -4,7 +4,6 @@
 
 import { isDirectoryError } from "../mcp/directory/errors.ts";
 import { planServer, type ServerPlan } from "../mcp/directory/plan.ts";
-import type { Requirement } from "../mcp/directory/requirements.ts";
 import type { DirectoryEntry, ServerDirectory } from "../mcp/directory/types.ts";
 import { skillResources } from "../resolve/skill_resources.ts";
 import { CliError, str, UsageError, type Values } from "./_args.ts";
@@ -13,6 +12,7 @@ import { type Context, ensureConfigDir, printJson } from "./_context.ts";
 import { view } from "./_mcp_view.ts";
 import { chosenDirectories } from "./_registries.ts";
 import { prepareBundle } from "./_bundle.ts";
+import { askMissing } from "./_ask.ts";
 
 /** The options `mcp add` takes for `--from-registry`. */
 export const FROM_REGISTRY_SPEC = {
@@ -70,42 +70,6 @@ export async function findEntry(
   throw new CliError(
     `No registry has ${ref} (asked ${misses.join(", ")}); try skillmux mcp search`,
   );
-}
-
-function prompt(r: Requirement): string {
-  const about = r.description ? ` — ${r.description.replace(/\s+/g, " ").slice(0, 120)}` : "";
-  const choices = r.choices ? ` [${r.choices.join("/")}]` : "";
-  const example = r.placeholder ? ` (e.g. ${r.placeholder})` : "";
-  return `  ${r.name}${r.secret ? " (secret, not shown)" : ""}${about}${choices}${example}: `;
-}
-
-/** Ask for what `plan` misses, on a terminal; without one, say how to give it. */
-export async function askMissing(
-  ctx: Context,
-  label: string,
-  missing: readonly Requirement[],
-  given: Record<string, string>,
-): Promise<void> {
-  if (missing.length === 0) return;
-  if (ctx.io.ask === undefined || ctx.json) {
-    const list = missing.map((m) => `${m.name}${m.secret ? " (secret)" : ""}`).join(", ");
-    throw new CliError(
-      `${label} needs ${list}: give ${missing.map((m) => `--set ${m.name}=…`).join(" ")} ` +
-        "(--set NAME alone reads $NAME), or run in a terminal to be asked",
-    );
-  }
-  ctx.err(`${label} needs:`);
-  for (const need of missing) {
-    const ask = need.secret ? ctx.io.askSecret ?? ctx.io.ask : ctx.io.ask;
-    let value = (await ask(prompt(need))).trim();
-    while (value === "" || (need.choices && !need.choices.includes(value))) {
-      ctx.err(
-        value === "" ? `  ${need.name} is required` : `  one of: ${need.choices!.join(", ")}`,
-      );
-      value = (await ask(prompt(need))).trim();
-    }
-    given[need.name] = value;
-  }
 }
 
 /** Plan `entry` with `given`, asking for what is missing until nothing is. */

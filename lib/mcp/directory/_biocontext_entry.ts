@@ -6,7 +6,8 @@
 
 import * as v from "valibot";
 import { DirectoryError } from "./errors.ts";
-import { describeIssue, type ServerJson, type ServerRemote } from "./server_json.ts";
+import type { ServerJson, ServerRemote } from "./server_json.ts";
+import { describeIssue } from "./_issues.ts";
 import type { DirectoryCommand, DirectoryEntry, ToolPreview } from "./types.ts";
 
 /** BioContext's identifier pattern (its schema.json): `owner/repository`. */

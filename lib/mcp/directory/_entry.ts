@@ -3,7 +3,8 @@
 
 import * as v from "valibot";
 import { DirectoryError } from "./errors.ts";
-import { describeIssue, parseServerJson } from "./server_json.ts";
+import { parseServerJson } from "./server_json.ts";
+import { describeIssue } from "./_issues.ts";
 import type { DirectoryEntry, EntryStatus } from "./types.ts";
 
 const OFFICIAL = "io.modelcontextprotocol.registry/official";

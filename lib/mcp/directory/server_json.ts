@@ -9,6 +9,7 @@
 
 import * as v from "valibot";
 import { DirectoryError } from "./errors.ts";
+import { describeIssue } from "./_issues.ts";
 
 /** A value the user gives (or the entry fixes): an environment variable, header, argument or URL variable. */
 export interface ServerInput {
@@ -210,8 +211,8 @@ const Icon = v.object({
   theme: v.optional(v.picklist(["light", "dark"])),
 });
 
-/** The valibot schema of {@linkcode ServerJson} (icons not yet filtered to https). */
-export const ServerJsonSchema: v.GenericSchema<unknown, ServerJson> = v.object({
+/** The schema of a `server.json` document (icons not yet filtered to https). */
+const ServerJsonSchema: v.GenericSchema<unknown, ServerJson> = v.object({
   name: v.pipe(
     v.string(),
     v.minLength(3),
@@ -232,27 +233,6 @@ export const ServerJsonSchema: v.GenericSchema<unknown, ServerJson> = v.object({
   packages: v.optional(list(Package, 32)),
   remotes: v.optional(list(Remote, 32)),
 });
-
-/** Where a valibot issue is, as `packages[0].runtimeHint`. */
-export function issuePath(issue: v.BaseIssue<unknown>): string {
-  let out = "";
-  for (const item of issue.path ?? []) {
-    const key = (item as { key?: unknown }).key;
-    out += typeof key === "number" ? `[${key}]` : out === "" ? String(key) : `.${String(key)}`;
-  }
-  return out;
-}
-
-/** The first issue of a failed parse, as `field: message (got …)`. */
-export function describeIssue(issues: readonly v.BaseIssue<unknown>[]): {
-  field: string;
-  message: string;
-} {
-  const issue = issues[0];
-  const field = issuePath(issue);
-  const got = issue.received === undefined ? "" : ` (got ${issue.received.slice(0, 60)})`;
-  return { field, message: `${field || "the document"}: ${issue.message}${got}` };
-}
 
 /**
  * Check `value` as a `server.json` document and return it without unknown fields; icons that

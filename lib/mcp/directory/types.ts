@@ -44,8 +44,9 @@ export interface DirectoryEntry {
   status: EntryStatus;
   /** Why it is deprecated or deleted, when the registry says. */
   statusMessage?: string;
-  /** When it was published and last changed (ISO), when known. */
+  /** When it was published (ISO), when known. */
   publishedAt?: string;
+  /** When it last changed (ISO), when known. */
   updatedAt?: string;
   /** Whether this is the newest version, when known. */
   isLatest?: boolean;
