@@ -13,6 +13,7 @@ import { view } from "./_mcp_view.ts";
 import { chosenDirectories } from "./_registries.ts";
 import { prepareBundle } from "./_bundle.ts";
 import { askMissing } from "./_ask.ts";
+import { savePreview } from "./_previews.ts";
 
 /** The options `mcp add` takes for `--from-registry`. */
 export const FROM_REGISTRY_SPEC = {
@@ -125,6 +126,14 @@ export async function addFromRegistry(ctx: Context, ref: string, values: Values)
       timeoutMs: plan.config.command ? 120_000 : 15_000,
     });
     cleanup = undefined;
+    if (!discovery && entry.tools?.length) {
+      await savePreview((await ctx.folders()).config, saved.id, entry.tools);
+      ctx.err(
+        ctx.paint.dim(
+          `  ${entry.tools.length} tools listed from the registry (held until approved)`,
+        ),
+      );
+    }
     if (ctx.json) {
       return printJson(ctx, { server: view(saved), origin: saved.origin, discovery }), 0;
     }

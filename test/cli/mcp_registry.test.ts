@@ -4,7 +4,7 @@
 // BioContext registry's real entries. Every refusal leaves config.toml as it was.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { type DirectoryStub, fixture, startDirectoryStub } from "../mcp/_directory_stub.ts";
@@ -319,6 +319,52 @@ describe("mcp add --from-registry", () => {
       assert.equal(out.code, 1, `${ref}: ${out.stdout}`);
       assert.match(out.stderr, why, ref);
       assert.equal(await bytes(), before, ref);
+    }
+  });
+});
+
+describe("tool previews", () => {
+  test("a server added unverified lists its registry's tools, held for approval, without connecting", async () => {
+    const folder = join(home.dir, "bio");
+    const server = join(folder, "servers", "YosefLab-scvi-tools-mcp");
+    await mkdir(server, { recursive: true });
+    for (const f of ["meta.yaml", "mcp.json"]) {
+      await copyFile(join(BIOCONTEXT, "servers", "YosefLab-scvi-tools-mcp", f), join(server, f));
+    }
+    const tools = [{ name: "search_docs", description: "Search the scvi-tools documentation" }];
+    await writeFile(
+      join(folder, "mcp_tools.json"),
+      JSON.stringify({ mcp_servers: { "YosefLab/scvi-tools-mcp": { tools } } }),
+    );
+    const own = await tempHome();
+    try {
+      const added = await sub(
+        [
+          "mcp",
+          "add",
+          "--from-registry",
+          "YosefLab/scvi-tools-mcp",
+          "--registry",
+          folder,
+          "--no-verify",
+          "--yes",
+        ],
+        own.env,
+      );
+      assert.equal(added.code, 0, added.stderr);
+      assert.match(added.stderr, /uvx scvi-tools-mcp/);
+      assert.match(added.stderr, /1 tools listed from the registry \(held until approved\)/);
+      const held = JSON.parse((await sub(["approve", "--json"], own.env)).stdout).held;
+      assert.deepEqual(
+        held.map((
+          h: { entry: { id: string; preview?: boolean } },
+        ) => [h.entry.id, h.entry.preview]),
+        [
+          ["scvi-tools-mcp__search_docs", true],
+        ],
+      );
+    } finally {
+      await own.close();
     }
   });
 });
