@@ -27,4 +27,3 @@ export * from "./sealing/secrets.ts";
 export * from "./skills/mod.ts";
 export type * from "./auth/types.ts";
 export { isOAuthError, OAuthError, type OAuthErrorCode } from "./auth/errors.ts";
-export * from "./directory/mod.ts";

@@ -80,7 +80,13 @@ export function streamed(bytes: number, sent: Map<string, number>, key: string):
 }
 
 export async function startDirectoryStub(
-  options: { entries: StubEntry[]; routes?: Record<string, Route>; maxPage?: number },
+  options: {
+    entries: StubEntry[];
+    routes?: Record<string, Route>;
+    maxPage?: number;
+    /** Answer browsers of any origin, as the official registry does. */
+    cors?: boolean;
+  },
 ): Promise<DirectoryStub> {
   const requests: string[] = [];
   const sent = new Map<string, number>();
@@ -101,6 +107,12 @@ export async function startDirectoryStub(
   });
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://stub");
+    if (options.cors) {
+      res.setHeader("access-control-allow-origin", "*");
+      if (req.method === "OPTIONS") {
+        return void res.writeHead(204, { "access-control-allow-headers": "*" }).end();
+      }
+    }
     requests.push(url.pathname + url.search);
     const route = options.routes?.[url.pathname];
     if (route) return void await route(req, res);

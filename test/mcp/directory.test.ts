@@ -11,7 +11,7 @@ import {
   launchOptions,
   planServer,
   searchServers,
-} from "../../lib/mod.ts";
+} from "../../lib/mcp/directory/mod.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
 import {
   type DirectoryStub,

@@ -140,7 +140,8 @@ async function fromUrl(
  *
  * @example From a folder holding a copy of the registry's `servers/`
  * ```ts
- * import { createBioContextDirectory, createMemoryStorage } from "@skillmux/core";
+ * import { createMemoryStorage } from "@skillmux/core";
+ * import { createBioContextDirectory } from "@skillmux/core/directory";
  * const storage = createMemoryStorage({
  *   initial: {
  *     "servers/demo/meta.yaml": "identifier: example/demo\nname: Demo\ndescription: Gene lookups for demos\n",

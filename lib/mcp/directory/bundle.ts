@@ -52,7 +52,7 @@ const hex = (bytes: ArrayBuffer) =>
  *
  * @example
  * ```ts ignore
- * import { downloadBundle } from "@skillmux/core";
+ * import { downloadBundle } from "@skillmux/core/directory";
  * const bytes = await downloadBundle({ url: "https://example.org/x.mcpb", sha256: "fe33…" });
  * ```
  */

@@ -40,7 +40,7 @@ export interface DirectoryErrorOptions {
  *
  * @example Branch on the code
  * ```ts
- * import { DirectoryError } from "@skillmux/core";
+ * import { DirectoryError } from "@skillmux/core/directory";
  * const error = new DirectoryError("refused", "runtimeHint bash is not npx", { field: "packages[0].runtimeHint" });
  * console.log(error.code, error.field); // "refused" "packages[0].runtimeHint"
  * ```
@@ -83,7 +83,7 @@ export class DirectoryError extends Error {
  *
  * @example
  * ```ts
- * import { DirectoryError, isDirectoryError } from "@skillmux/core";
+ * import { DirectoryError, isDirectoryError } from "@skillmux/core/directory";
  * console.log(isDirectoryError(new DirectoryError("not-found", "no such server"))); // true
  * console.log(isDirectoryError(new Error("x"))); // false
  * ```

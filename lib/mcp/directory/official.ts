@@ -24,7 +24,7 @@ import type {
  *
  * @example
  * ```ts
- * import { OFFICIAL_REGISTRY_URL } from "@skillmux/core";
+ * import { OFFICIAL_REGISTRY_URL } from "@skillmux/core/directory";
  * console.log(OFFICIAL_REGISTRY_URL); // "https://registry.modelcontextprotocol.io"
  * ```
  */
@@ -71,7 +71,7 @@ function baseOf(url: string): URL {
  *
  * @example Search the official registry
  * ```ts ignore
- * import { createOfficialDirectory } from "@skillmux/core";
+ * import { createOfficialDirectory } from "@skillmux/core/directory";
  * const registry = createOfficialDirectory();
  * const page = await registry.search("filesystem");
  * for (const e of page.entries) console.log(e.server.name, e.server.version, e.status);

@@ -141,7 +141,7 @@ function commandConfig(entry: DirectoryEntry, r: Resolution): Command {
  *
  * @example A package with a secret environment variable
  * ```ts
- * import { planServer } from "@skillmux/core";
+ * import { planServer } from "@skillmux/core/directory";
  * const plan = planServer({
  *   directory: "https://registry.modelcontextprotocol.io",
  *   status: "active",

@@ -139,7 +139,7 @@ function packageOption(pkg: ServerPackage, index: number): LaunchOption {
  *
  * @example
  * ```ts
- * import { launchOptions } from "@skillmux/core";
+ * import { launchOptions } from "@skillmux/core/directory";
  * const [remote] = launchOptions({
  *   directory: "https://registry.example.org",
  *   status: "active",

@@ -55,7 +55,7 @@ function decode(cursor: string | undefined, count: number): Cursors | undefined 
  *
  * @example
  * ```ts ignore
- * import { searchServers } from "@skillmux/core";
+ * import { searchServers } from "@skillmux/core/directory";
  * const page = await searchServers("weather");
  * for (const e of page.entries) console.log(e.server.name, e.server.version);
  * ```
@@ -132,7 +132,7 @@ export interface GetServerOptions {
  *
  * @example
  * ```ts ignore
- * import { getServer, launchOptions } from "@skillmux/core";
+ * import { getServer, launchOptions } from "@skillmux/core/directory";
  * const entry = await getServer("io.github.example/weather");
  * console.log(launchOptions(entry).map((o) => o.label));
  * ```

@@ -245,7 +245,7 @@ const ServerJsonSchema: v.GenericSchema<unknown, ServerJson> = v.object({
  *
  * @example
  * ```ts
- * import { parseServerJson } from "@skillmux/core";
+ * import { parseServerJson } from "@skillmux/core/directory";
  * const server = parseServerJson({
  *   name: "io.github.example/weather",
  *   description: "Weather forecasts",

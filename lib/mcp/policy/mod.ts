@@ -23,4 +23,3 @@ export * from "./url.ts";
 export * from "./connect_target.ts";
 export * from "./redact.ts";
 export * from "./prepare.ts";
-export * from "./launch.ts";
