@@ -107,12 +107,19 @@ export const search: Command = {
         .forEach(ctx.out);
     }
     if (page.nextCursor) {
-      const words = args.map((a) => /^[\w.-]+$/.test(a) ? a : JSON.stringify(a)).join(" ");
-      ctx.out(
-        ctx.paint.dim(
-          `More: skillmux mcp search ${words} --cursor ${page.nextCursor}`.replace("  ", " "),
-        ),
-      );
+      const quote = (a: string) => /^[\w.\/:@-]+$/.test(a) ? a : JSON.stringify(a);
+      const registry = str(values, "registry");
+      const kind = str(values, "kind");
+      const line = [
+        "skillmux mcp search",
+        ...args.map(quote),
+        ...(registry ? ["--registry", quote(registry)] : []),
+        ...(kind ? ["--kind", kind] : []),
+        ...(limit ? ["--limit", String(limit)] : []),
+        "--cursor",
+        quote(page.nextCursor),
+      ];
+      ctx.out(ctx.paint.dim(`More: ${line.join(" ")}`));
     }
     return 0;
   },

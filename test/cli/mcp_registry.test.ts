@@ -168,6 +168,10 @@ describe("mcp search", () => {
     assert.equal(out.code, 0, out.stderr);
     assert.equal(out.stdout.split("\n").filter((l) => /^\S+\/\S+\s/.test(l)).length, 30);
     const next = /--cursor (\S+)/.exec(out.stdout)![1];
+    assert.match(
+      out.stdout,
+      new RegExp(`More: skillmux mcp search --registry \\S+ --limit 30 --cursor 30`),
+    );
     assert.equal(next, "30");
     const meta = await sub(["mcp", "search", "meta", "mcp", "--registry", BIOCONTEXT], env);
     assert.match(

@@ -2,15 +2,23 @@
 // server.json documents of every package type, the BioContext registry's 70 real entries, and
 // the hostile answers a registry can give. Plans say exactly what would run.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
+  bundleLaunch,
   createBioContextDirectory,
   createOfficialDirectory,
   type DirectoryEntry,
+  downloadBundle,
   getServer,
   launchOptions,
   planServer,
   searchServers,
+  unpackBundle,
 } from "../../lib/mcp/directory/mod.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
 import {
@@ -537,6 +545,93 @@ describe("the BioContext registry", () => {
       assert.equal(planServer(scvi).launch.commandLine, "uvx scvi-tools-mcp");
     } finally {
       await bio.close();
+    }
+  });
+});
+
+describe("mcpb bundles", () => {
+  const zip = (files: Record<string, string>) =>
+    new Uint8Array(execFileSync("python3", [
+      "-c",
+      "import io,json,sys,zipfile\nb=io.BytesIO()\nz=zipfile.ZipFile(b,'w',zipfile.ZIP_DEFLATED)\n" +
+      "for k,v in json.loads(sys.argv[1]).items(): z.writestr(k,v)\nz.close()\nsys.stdout.buffer.write(b.getvalue())",
+      JSON.stringify(files),
+    ]));
+  const manifest = (command: string, args: string[], type = "node", extra = {}) =>
+    JSON.stringify({
+      name: "b",
+      version: "1",
+      server: { type, mcp_config: { command, args } },
+      ...extra,
+    });
+  const hex = async (bytes: Uint8Array) =>
+    [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as BufferSource))]
+      .map((b) => b.toString(16).padStart(2, "0")).join("");
+
+  test("a download whose sha256 differs is refused before anything is unpacked", async () => {
+    const bytes = zip({ "manifest.json": manifest("node", ["${__dirname}/s.js"]) });
+    const files = await startDirectoryStub({
+      entries: [],
+      routes: { "/b.mcpb": (_req, res) => void res.writeHead(200).end(bytes) },
+    });
+    try {
+      const url = `${files.url}/b.mcpb`;
+      assert.deepEqual(await downloadBundle({ url, sha256: await hex(bytes) }), bytes);
+      await assert.rejects(downloadBundle({ url, sha256: "0".repeat(64) }), {
+        code: "digest",
+        message: /has sha256 [0-9a-f]{64}, but the registry entry says 0{64}/,
+      });
+    } finally {
+      await files.close();
+    }
+  });
+
+  test("paths that leave the folder are refused; the manifest runs only its type's program", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "skillmux-mcpb-"));
+    try {
+      await assert.rejects(
+        unpackBundle(
+          zip({ "manifest.json": manifest("node", []), "../escape.js": "x" }),
+          join(dir, "a"),
+        ),
+        { code: "invalid", message: /leaves the bundle folder/ },
+      );
+      assert.equal(existsSync(join(dir, "escape.js")), false);
+      const folder = join(dir, "b");
+      const m = await unpackBundle(
+        zip({
+          "manifest.json": manifest(
+            "node",
+            ["${__dirname}/s.js", "--key", "${user_config.key}"],
+            "node",
+            {
+              user_config: { key: { sensitive: false, required: true } },
+            },
+          ),
+          "s.js": "",
+        }),
+        folder,
+      );
+      const launch = bundleLaunch(m, folder, { key: "k" });
+      assert.deepEqual([launch.command, ...launch.args], ["node", `${folder}/s.js`, "--key", "k"]);
+      assert.deepEqual(bundleLaunch(m, folder).missing.map((r) => r.name), ["key"]);
+      assert.throws(
+        () =>
+          bundleLaunch({
+            ...m,
+            server: { ...m.server, mcp_config: { command: "bash", args: ["-c", "x"] } },
+          }, folder),
+        {
+          code: "refused",
+          message: /runs "bash", but its server type "node" runs with node/,
+        },
+      );
+      const secret = { ...m, user_config: { key: { sensitive: true } } };
+      assert.throws(() => bundleLaunch(secret, folder, { key: "k" }), {
+        message: /puts the secret key on its command line/,
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -60,6 +60,16 @@ export async function getBytes(
     } catch (error) {
       throw failure(error, what, shown, options.signal);
     }
+    if (response.type === "opaqueredirect") {
+      // A browser hides where a manual redirect goes: it cannot be checked, so it is not followed.
+      throw new DirectoryError(
+        "http",
+        `Cannot read ${what}: ${shown} redirected, and a page cannot see where to`,
+        {
+          url: shown,
+        },
+      );
+    }
     const location = response.headers.get("location");
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel();
