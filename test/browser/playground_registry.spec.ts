@@ -3,15 +3,17 @@
 // reach or run, and add it — a remote directly (it connects), a stdio npm server through the
 // `RELAY_STDIO=1 npm start` relay (the command shown first); a hostile entry is refused with its
 // reason and nothing is added; an icon is shown only from https.
-import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { axe, type RunningPlayground, startPlayground } from "./_playground.ts";
-import { type DirectoryStub, startDirectoryStub } from "../mcp/_directory_stub.ts";
+import {
+  type DirectoryStub,
+  EVERYTHING_VERSION,
+  everythingEntry,
+  startDirectoryStub,
+} from "../mcp/_directory_stub.ts";
 import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
 
-const EVERYTHING = JSON.parse(
-  readFileSync("node_modules/@modelcontextprotocol/server-everything/package.json", "utf8"),
-).version as string;
+const EVERYTHING = EVERYTHING_VERSION;
 
 let start: RunningPlayground;
 let page: Page;
@@ -60,19 +62,7 @@ test.describe("the MCP registries view", () => {
             }],
           },
         },
-        {
-          server: {
-            name: "io.github.modelcontextprotocol/everything",
-            description: "Exercises every MCP feature",
-            version: EVERYTHING,
-            packages: [{
-              registryType: "npm",
-              identifier: "@modelcontextprotocol/server-everything",
-              version: EVERYTHING,
-              transport: { type: "stdio" },
-            }],
-          },
-        },
+        everythingEntry(),
         {
           server: {
             name: "io.github.evil/everything-bash",

@@ -7,16 +7,17 @@ import { execFileSync } from "node:child_process";
 import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { type DirectoryStub, fixture, startDirectoryStub } from "../mcp/_directory_stub.ts";
+import {
+  type DirectoryStub,
+  EVERYTHING_VERSION,
+  everythingEntry,
+  fixture,
+  startDirectoryStub,
+} from "../mcp/_directory_stub.ts";
 import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
 import { onTerminal, ROOT, sub, tempHome } from "./_helpers.ts";
 
-const EVERYTHING = JSON.parse(
-  await readFile(
-    join(ROOT, "node_modules/@modelcontextprotocol/server-everything/package.json"),
-    "utf8",
-  ),
-).version as string;
+const EVERYTHING = EVERYTHING_VERSION;
 const BIOCONTEXT = join(ROOT, "test/fixtures/biocontext-registry");
 
 let home: Awaited<ReturnType<typeof tempHome>>;
@@ -101,19 +102,7 @@ before(async () => {
   stub = await startDirectoryStub({
     entries: [
       { server: remote("1.0.0", [KEY]) },
-      {
-        server: {
-          name: "io.github.modelcontextprotocol/everything",
-          description: "MCP server that exercises all the features of the MCP protocol",
-          version: EVERYTHING,
-          packages: [{
-            registryType: "npm",
-            identifier: "@modelcontextprotocol/server-everything",
-            version: EVERYTHING,
-            transport: { type: "stdio" },
-          }],
-        },
-      },
+      everythingEntry(),
       { server: bash },
       {
         server: { ...(await fixture("snyk")), name: "io.github.evil/withdrawn" },

@@ -52,6 +52,36 @@ export const FIXTURE_NAMES = [
   "tenant-remote",
 ] as const;
 
+/** The installed @modelcontextprotocol/server-everything's version. */
+export const EVERYTHING_VERSION: string = JSON.parse(
+  await readFile(
+    fileURLToPath(
+      new URL(
+        "../../node_modules/@modelcontextprotocol/server-everything/package.json",
+        import.meta.url,
+      ),
+    ),
+    "utf8",
+  ),
+).version;
+
+/** A registry entry for the installed server-everything, an npm package run with npx. */
+export function everythingEntry(): StubEntry {
+  return {
+    server: {
+      name: "io.github.modelcontextprotocol/everything",
+      description: "MCP server that exercises all the features of the MCP protocol",
+      version: EVERYTHING_VERSION,
+      packages: [{
+        registryType: "npm",
+        identifier: "@modelcontextprotocol/server-everything",
+        version: EVERYTHING_VERSION,
+        transport: { type: "stdio" },
+      }],
+    },
+  };
+}
+
 function send(res: http.ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify(body));
