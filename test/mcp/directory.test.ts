@@ -21,6 +21,7 @@ import {
   unpackBundle,
 } from "../../lib/mcp/directory/mod.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
+import { createMemoryStorage, createServerRegistry } from "../../lib/mod.ts";
 import {
   type DirectoryStub,
   fixture,
@@ -238,6 +239,24 @@ describe("plans: what each package type and remote runs", () => {
   test("a required secret not given is missing, not guessed", async () => {
     const p = await plan("io.modelcontextprotocol.anonymous/brave-search");
     assert.deepEqual(p.missing.map((m) => [m.name, m.secret]), [["BRAVE_API_KEY", true]]);
+  });
+
+  test("saved, the secret is sealed where the registry seals, and never in the origin", async () => {
+    const p = await plan("io.github.example/weather-mcp", {
+      WEATHER_API_KEY: "wk-secret-55",
+      WEATHER_UNITS: "kelvin",
+    });
+    assert.deepEqual(p.config.origin.values, { WEATHER_UNITS: "kelvin" });
+    const storage = createMemoryStorage();
+    const registry = createServerRegistry({
+      storage,
+      secrets: { key: new Uint8Array(32).fill(7) },
+    });
+    await registry.add(p.config, { discover: false });
+    const stored = (await storage.get("config.toml"))!;
+    assert.doesNotMatch(stored, /wk-secret-55/);
+    assert.match(stored, /\[mcp\.servers\.origin\.values\]\nWEATHER_UNITS = "kelvin"/);
+    assert.equal((await registry.get("weather-mcp"))?.env?.WEATHER_API_KEY, "wk-secret-55");
   });
 
   test("pypi through uvx with defaults; nuget through dnx with arguments after --", async () => {
