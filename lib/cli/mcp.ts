@@ -190,6 +190,7 @@ const list: Command = {
         s.apiKey ? "api key" : "",
         signedIn.has(s.name) ? "oauth: signed in" : "",
         s.headers.length ? `headers: ${s.headers.join(",")}` : "",
+        s.origin ? `from ${s.origin.name} ${s.origin.version}` : "",
       ]
         .filter(Boolean).join("; "),
       s.enabled ? statusNote(s.status) : "disabled",

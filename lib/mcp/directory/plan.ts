@@ -271,8 +271,8 @@ export function planServer(entry: DirectoryEntry, options: PlanOptions = {}): Se
     option: option.index,
     ...(Object.keys(values).length ? { values } : {}),
   };
-  const description = (entry.server.title ? `${entry.server.title}: ` : "") +
-    entry.server.description;
+  const { title } = entry.server;
+  const description = (title && title !== server ? `${title}: ` : "") + entry.server.description;
   // deno-lint-ignore no-control-regex
   const clean = description.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, " ").slice(0, 1_000);
   const saved = { ...config, description: clean, origin };
