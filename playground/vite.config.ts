@@ -87,6 +87,7 @@ export default defineConfig({
       { find: /^@skillmux\/core$/, replacement: lib("mod.ts") },
       { find: /^@skillmux\/core\/indexed-db$/, replacement: lib("storage/indexed_db.ts") },
       { find: /^@skillmux\/core\/oauth$/, replacement: lib("mcp/auth/mod.ts") },
+      { find: /^@skillmux\/core\/directory$/, replacement: lib("mcp/directory/mod.ts") },
     ],
   },
   // The tokenizer tables (o200k, ~2 MB) are one lazy chunk, loaded only to count tokens.

@@ -28,7 +28,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { parseCommand, StdioRoutes } from "./_relay_stdio.ts";
+import { describeCommand, parseCommand, StdioRoutes } from "./_relay_stdio.ts";
 
 /** Request headers passed on to the target (lower case). */
 const REQUEST_HEADERS = [
@@ -63,6 +63,8 @@ export interface RelayOptions {
   stdio?: boolean;
   /** How long a stdio session (and a route's spare process) may sit idle; default 10 minutes. */
   stdioIdleMs?: number;
+  /** Receives a line for each stdio command registered: exactly what will run (npm start prints it). */
+  log?: (line: string) => void;
 }
 
 /** A running relay. */
@@ -192,6 +194,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
         return refuse(res, 400, `relay: POST /stdio: ${(error as Error).message}`, origin);
       }
       const id = stdio.register(command);
+      options.log?.(describeCommand(command));
       res.writeHead(201, { "content-type": "application/json", ...cors(origin) });
       return void res.end(JSON.stringify({ url: `http://${host}/s/${id}` }));
     }

@@ -26,11 +26,14 @@
 
 import { createHash, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import process from "node:process";
 // @ts-types="@modelcontextprotocol/sdk/server/streamableHttp"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
+import { checkLaunchCommand, describeLaunch } from "../lib/mcp/policy/launch.ts";
 
 /** A stdio server as the person added it in the page. */
 export interface StdioCommand {
@@ -79,7 +82,23 @@ export function parseCommand(value: unknown): StdioCommand {
   if (v.name !== undefined && (typeof v.name !== "string" || v.name.length > 2_048)) {
     throw new Error(`"name" must be a string of at most 2048 characters`);
   }
+  // A shell line ("npx -y x && curl …") is refused: the child starts without a shell.
+  checkLaunchCommand({ name: "relay", command: v.command, args });
   return { command: v.command, args, env, ...(v.name === undefined ? {} : { name: v.name }) };
+}
+
+/** What the relay's terminal shows before it starts a registered command (secrets masked). */
+export function describeCommand(command: StdioCommand): string {
+  const shown = describeLaunch({
+    name: "relay",
+    command: command.command,
+    args: command.args,
+    env: command.env,
+  });
+  const env = shown.env.map((e) => ` ${e.name}=${e.value}`).join("");
+  return `relay: the page added a stdio server${
+    command.name ? ` (${command.name})` : ""
+  }:${env} ${shown.commandLine}`;
 }
 
 /** The registered commands and their running sessions. */
@@ -199,7 +218,9 @@ export class StdioRoutes {
     const child = new StdioClientTransport({
       command: command.command,
       args: command.args,
-      env: { ...(process.env as Record<string, string>), ...command.env },
+      // The SDK's short list (PATH, HOME, …), not the relay's whole environment: its API keys
+      // are no business of a command a page added.
+      env: { ...getDefaultEnvironment(), ...command.env },
       stderr: "ignore",
     });
     const started = child.start().then(() => child);

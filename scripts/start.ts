@@ -89,7 +89,14 @@ const skills = await listenFrom(
 const relay = await listenFrom(
   relayPort,
   "relay",
-  (port) => startRelay({ port, origins, stdio: relayStdio, stdioIdleMs: relayIdleSeconds * 1_000 }),
+  (port) =>
+    startRelay({
+      port,
+      origins,
+      stdio: relayStdio,
+      stdioIdleMs: relayIdleSeconds * 1_000,
+      log: (line) => console.log(line),
+    }),
 )
   .catch((error) => portTaken(error, relayPort, "RELAY_PORT"));
 config = JSON.stringify({

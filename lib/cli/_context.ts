@@ -37,6 +37,8 @@ export interface CliIo {
   stderrIsTerminal?: boolean;
   /** Asks the user a question (the entry sets it when stdin and stderr are terminals). */
   ask?: (question: string) => Promise<string>;
+  /** Asks for a secret without echoing it (the entry sets it with `ask`). */
+  askSecret?: (question: string) => Promise<string>;
 }
 
 /** Styles text when colours are on. */

@@ -17,6 +17,7 @@ interface ServerView {
   headers: string[];
   enabled: boolean;
   status?: RegisteredServer["status"];
+  origin?: RegisteredServer["origin"];
 }
 
 /** A server as shown: never the API key, never header values (they may be secrets). */
@@ -31,6 +32,7 @@ export function view(s: RegisteredServer): ServerView {
     headers: Object.keys(s.headers ?? {}),
     enabled: s.enabled !== false,
     ...(s.status ? { status: s.status } : {}),
+    ...(s.origin ? { origin: s.origin } : {}),
   };
 }
 

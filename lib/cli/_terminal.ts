@@ -43,15 +43,18 @@ interface Writers {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   ask?: (question: string) => Promise<string>;
+  askSecret?: (question: string) => Promise<string>;
 }
 
 /** `io` whose stdout, stderr and questions all pass through `terminalText`. */
 export function terminalIo<T extends Writers>(io: T): T {
   const ask = io.ask;
+  const askSecret = io.askSecret;
   return {
     ...io,
     stdout: (text: string) => io.stdout(terminalText(text)),
     stderr: (text: string) => io.stderr(terminalText(text)),
     ...(ask ? { ask: (question: string) => ask(terminalText(question)) } : {}),
+    ...(askSecret ? { askSecret: (question: string) => askSecret(terminalText(question)) } : {}),
   };
 }

@@ -8,6 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createCatalog } from "../catalog/catalog.ts";
+import { cachedPreviews } from "./_previews.ts";
 import { evaluateSelection, parseLabelledRequests } from "../catalog/evaluate.ts";
 import { createAnthropicModel, createOpenAiModel } from "../catalog/llm.ts";
 import { selectForRequest } from "../catalog/select.ts";
@@ -45,6 +46,7 @@ export async function withCatalog<T>(
   const catalog = await createCatalog({
     resolver: createResolver({ sources }),
     registry: await ctx.registry(),
+    previews: cachedPreviews(config),
     approvals: { storage: createFsStorage({ root: config, private: true }) },
     // Each command is a new process: the keyword index is kept in the config folder's cache/,
     // so a command whose skills and servers did not change loads it instead of indexing.

@@ -39,6 +39,34 @@ async function ask(question: string): Promise<string> {
   }
 }
 
+/** A secret from the terminal, not echoed: raw mode, read up to Enter (Ctrl-C cancels). */
+function askSecret(question: string): Promise<string> {
+  const { stdin, stderr } = process;
+  stderr.write(question);
+  return new Promise((resolve, reject) => {
+    let value = "";
+    const done = (error?: Error) => {
+      stdin.off("data", onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      stderr.write("\n");
+      if (error) reject(error);
+      else resolve(value);
+    };
+    const onData = (chunk: Buffer | string) => {
+      for (const ch of String(chunk)) {
+        if (ch === "\r" || ch === "\n" || ch === "\u0004") return done();
+        if (ch === "\u0003") return done(new Error("cancelled (Ctrl-C)"));
+        if (ch === "\u007f" || ch === "\b") value = value.slice(0, -1);
+        else if (ch >= " ") value += ch;
+      }
+    };
+    stdin.setRawMode(true);
+    stdin.resume();
+    stdin.on("data", onData);
+  });
+}
+
 /** Whether this module is the program: `import.meta.main` on Deno, `argv[1]` on Node. */
 function isMain(): boolean {
   const main = (import.meta as { main?: boolean }).main;
@@ -67,5 +95,8 @@ if (isMain()) {
     color: process.stdout.isTTY === true && !env.NO_COLOR,
     stderrIsTerminal: process.stderr.isTTY === true,
     ask: process.stdin.isTTY === true && process.stderr.isTTY === true ? ask : undefined,
+    askSecret: process.stdin.isTTY === true && process.stderr.isTTY === true
+      ? askSecret
+      : undefined,
   });
 }

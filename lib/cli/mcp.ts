@@ -18,6 +18,10 @@ import { didYouMean } from "./_suggest.ts";
 import { update } from "./mcp_update.ts";
 import { isOAuthError } from "../mcp/auth/errors.ts";
 import { endpointOf, login, loginCommands } from "./mcp_login.ts";
+import { addFromRegistry, FROM_REGISTRY_HELP, FROM_REGISTRY_SPEC } from "./mcp_from_registry.ts";
+import { search } from "./mcp_search.ts";
+import { consent } from "./_consent.ts";
+import { checkLaunchCommand, describeLaunch } from "../mcp/policy/launch.ts";
 
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 
@@ -55,7 +59,7 @@ function addArguments(
 
 const add: Command = {
   words: ["mcp", "add"],
-  args: '[name] <url> | [name] --command "<cmd …>"',
+  args: '[name] <url> | [name] --command "<cmd …>" | --from-registry <name>[@version]',
   max: 2,
   summary: "Register an MCP server (checked, connected and discovered before saving)",
   options: [
@@ -69,6 +73,7 @@ const add: Command = {
     "--description <d>   what the server is for (shown by mcp list)",
     "--login             sign in right away when the server needs OAuth (see mcp login)",
     "--no-browser        with --login: print the sign-in URL only",
+    ...FROM_REGISTRY_HELP,
   ],
   spec: {
     name: { type: "string" },
@@ -80,8 +85,18 @@ const add: Command = {
     replace: { type: "boolean" },
     login: { type: "boolean" },
     "no-browser": { type: "boolean" },
+    ...FROM_REGISTRY_SPEC,
   },
   async run(ctx, args, values) {
+    const fromRegistry = str(values, "from-registry");
+    if (fromRegistry !== undefined) {
+      if (args.length > 0 || str(values, "command") !== undefined) {
+        throw new UsageError(
+          "skillmux mcp add: give --from-registry alone, without a URL or --command",
+        );
+      }
+      return await addFromRegistry(ctx, fromRegistry, values);
+    }
     const line = str(values, "command");
     const { url, name } = addArguments(args, str(values, "name"), line !== undefined);
     if ((url === undefined) === (line === undefined)) {
@@ -175,6 +190,7 @@ const list: Command = {
         s.apiKey ? "api key" : "",
         signedIn.has(s.name) ? "oauth: signed in" : "",
         s.headers.length ? `headers: ${s.headers.join(",")}` : "",
+        s.origin ? `from ${s.origin.name} ${s.origin.version}` : "",
       ]
         .filter(Boolean).join("; "),
       s.enabled ? statusNote(s.status) : "disabled",
@@ -280,14 +296,29 @@ const importJson: Command = {
   words: ["mcp", "import"],
   args: "<mcp.json>",
   min: 1,
-  summary: "Register every server of an mcpServers JSON file (validated first, not connected)",
-  options: ["--replace    replace servers of the same name"],
-  spec: { replace: { type: "boolean" } },
+  summary:
+    "Register every server of an mcpServers JSON file (validated, shown and confirmed first; not connected)",
+  options: [
+    "--replace    replace servers of the same name",
+    "--yes        save without asking (what each server runs is still printed)",
+  ],
+  details: [
+    "Each command is shown exactly (program, arguments, environment with secrets masked) before",
+    "anything is saved; a command that is a shell line (spaces, ;, &&, |, $(…)) is refused.",
+  ],
+  spec: { replace: { type: "boolean" }, yes: { type: "boolean" } },
   async run(ctx, [file], values) {
     const text = await readFile(file, "utf8").catch((error: Error) => {
       throw new CliError(`Cannot read ${file}: ${error.message}`, { cause: error });
     });
     const servers = parseMcpServersJson(text);
+    servers.forEach(checkLaunchCommand);
+    await consent(
+      ctx,
+      servers.map((s) => ({ name: s.name, launch: describeLaunch(s) })),
+      values.yes === true,
+      "Import",
+    );
     await ensureConfigDir(ctx);
     const added = await (await ctx.registry()).import(servers, {
       replace: values.replace === true,
@@ -305,6 +336,7 @@ const importJson: Command = {
 /** The `mcp` command group. */
 export const mcpCommands: readonly Command[] = [
   add,
+  search,
   update,
   list,
   remove,

@@ -6,13 +6,15 @@ import { splitCommand, str, UsageError } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { printJson } from "./_context.ts";
 import { headers, onServer, view } from "./_mcp_view.ts";
+import { upgrade, UPGRADE_HELP } from "./mcp_upgrade.ts";
 
 /** `mcp update`: validated like `add`; reconnects when the way to reach the server changes. */
 export const update: Command = {
   words: ["mcp", "update"],
   args: "<name> [options]",
   min: 1,
-  summary: "Change a registered server (checked, and reconnected when its address changes)",
+  summary:
+    "Change a registered server (checked, and reconnected when its address changes), or move one from an MCP registry to its newer version",
   options: [
     "--name <n>          rename (the id stays)",
     "--url <u>           new URL",
@@ -22,6 +24,7 @@ export const update: Command = {
     "--description <d>   new description; an empty one removes it",
     "--enable, --disable turn the server on or off",
     "--no-verify         save without connecting",
+    ...UPGRADE_HELP,
   ],
   spec: {
     name: { type: "string" },
@@ -35,6 +38,10 @@ export const update: Command = {
     enable: { type: "boolean" },
     disable: { type: "boolean" },
     "no-verify": { type: "boolean" },
+    check: { type: "boolean" },
+    to: { type: "string" },
+    set: { type: "string", multiple: true },
+    yes: { type: "boolean" },
   },
   async run(ctx, [target], values) {
     const patch: ServerPatch = {};
@@ -61,6 +68,9 @@ export const update: Command = {
     if (values.enable === true) patch.enabled = true;
     if (values.disable === true) patch.enabled = false;
     if (Object.keys(patch).length === 0) {
+      // No change given: a server from an MCP registry is checked for a newer version.
+      const found = await (await ctx.registry()).get(target);
+      if (found?.origin) return await upgrade(ctx, target, values);
       throw new UsageError("skillmux mcp update: nothing to change (see --help)");
     }
     const registry = await ctx.registry();

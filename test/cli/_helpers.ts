@@ -78,3 +78,29 @@ export function sub(argv: string[], env: Record<string, string>): Promise<Result
     );
   });
 }
+
+/**
+ * The CLI as a subprocess on a pseudo-terminal (python3's `pty`), answering each prompt that
+ * matches `answers[i][0]` with `answers[i][1]`: what a person typing sees, echo included.
+ */
+export function onTerminal(
+  argv: string[],
+  env: Record<string, string>,
+  answers: Array<[string, string]>,
+): Promise<{ code: number; output: string; answered: number }> {
+  const [file, args] = command(argv);
+  return new Promise((done, fail) => {
+    execFile(
+      "python3",
+      [join(ROOT, "test/cli/_pty.py"), JSON.stringify([file, ...args]), JSON.stringify(answers)],
+      { cwd: ROOT, env: { PATH: process.env.PATH ?? "", TERM: "dumb", ...env }, timeout: 150_000 },
+      (error, stdout) => {
+        try {
+          done(JSON.parse(String(stdout)));
+        } catch {
+          fail(error ?? new Error(`no answer from the pty helper: ${stdout}`));
+        }
+      },
+    );
+  });
+}

@@ -183,12 +183,24 @@ describe("mcp", () => {
         },
       }),
     );
-    const imported = await cli(["mcp", "import", file], env);
+    // Without a terminal to ask on, nothing is saved unless --yes; what would run is shown.
+    const unasked = await bytes();
+    const refused = await cli(["mcp", "import", file], env);
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.stderr,
+      /fs will run on this machine \(no shell\):\n\s+npx -y server-fs\n/,
+    );
+    assert.match(refused.stderr, /docs will connect to https:\/\/docs\.example\.org\/mcp/);
+    assert.match(refused.stderr, /Not saved: these 2 servers .* give --yes/);
+    assert.deepEqual(await bytes(), unasked);
+    const imported = await cli(["mcp", "import", file, "--yes"], env);
     assert.equal(imported.code, 0, imported.stderr);
     assert.match(imported.stdout, /Imported 2 servers: fs, docs/);
+    assert.match(imported.stderr, /npx -y server-fs/);
     const before = await bytes();
     await writeFile(file, "{ not json");
-    assert.equal((await cli(["mcp", "import", file], env)).code, 1);
+    assert.equal((await cli(["mcp", "import", file, "--yes"], env)).code, 1);
     assert.deepEqual(await bytes(), before);
     const names = JSON.parse((await cli(["mcp", "list", "--json"], env)).stdout).servers.map((
       s: { name: string },

@@ -34,6 +34,22 @@ export interface McpServerConfig {
   callTimeoutMs?: number;
   /** This server's longest `tools/call` in ms, progress or not; overrides the client's. */
   maxTotalMs?: number;
+  /** Where the entry came from, when it was added from an MCP registry (`mcp add --from-registry`). */
+  origin?: ServerOrigin;
+}
+
+/** The MCP registry entry a server was added from, so that a newer version can be offered. */
+export interface ServerOrigin {
+  /** The registry (its URL, or `biocontext:local` for a folder). */
+  registry: string;
+  /** The server's name there, e.g. `io.github.owner/weather`. */
+  name: string;
+  /** The version added. */
+  version: string;
+  /** Which way to run it was chosen (an index of `launchOptions`). */
+  option?: number;
+  /** The values given that are not secrets (secrets stay in `env`, `headers` or `apiKey`). */
+  values?: Record<string, string>;
 }
 
 /** The transports skillmux speaks. */

@@ -5,6 +5,7 @@ import { connect, type ConnectOptions } from "../client/client.ts";
 import type { CallOptions } from "../client/client_types.ts";
 import { PolicyError } from "../protocol/errors.ts";
 import { prepareServer } from "../policy/prepare.ts";
+import { checkLaunchCommand } from "../policy/launch.ts";
 import type { McpServerConfig } from "../protocol/types.ts";
 import { discoverServer, type ServerDiscovery } from "./discover.ts";
 import { ForbiddenError } from "./errors.ts";
@@ -71,6 +72,7 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
 
   function check(server: McpServerConfig & { description?: string }): void {
     prepareServer(server, options.connect);
+    checkLaunchCommand(server);
     if (options.allowStdio === false && server.command !== undefined) {
       throw new PolicyError(
         "stdio servers are not allowed in this registry: they would run a program on the host",

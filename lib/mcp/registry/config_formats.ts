@@ -8,7 +8,7 @@
 
 import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
 import { PolicyError } from "../protocol/errors.ts";
-import type { McpServerConfig } from "../protocol/types.ts";
+import type { McpServerConfig, ServerOrigin } from "../protocol/types.ts";
 
 type Json = Record<string, unknown>;
 
@@ -56,6 +56,28 @@ const TOML_TIMEOUTS = [
   ["max_total_ms", "maxTotalMs"],
 ] as const;
 
+/** The `origin` table of an entry added from an MCP registry. */
+function originOf(value: unknown, where: string): ServerOrigin | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) throw new PolicyError(`${where} must be a table`, { field: where });
+  const registry = text(value.registry, `${where}.registry`);
+  const name = text(value.name, `${where}.name`);
+  const version = text(value.version, `${where}.version`);
+  if (!registry || !name || !version) {
+    throw new PolicyError(`${where} needs registry, name and version`, { field: where });
+  }
+  const origin: ServerOrigin = { registry, name, version };
+  if (value.option !== undefined) {
+    if (!Number.isInteger(value.option)) {
+      throw new PolicyError(`${where}.option must be a whole number`, { field: `${where}.option` });
+    }
+    origin.option = value.option as number;
+  }
+  const values = stringMap(value.values, `${where}.values`);
+  if (values) origin.values = values;
+  return origin;
+}
+
 function entry(name: string, raw: unknown, where: string): McpServerConfig {
   if (!isObject(raw)) throw new PolicyError(`${where} must be a table`, { field: where });
   const url = text(raw.url ?? raw.serverUrl, `${where}.url`);
@@ -97,6 +119,8 @@ function entry(name: string, raw: unknown, where: string): McpServerConfig {
     }
     config[field] = ms;
   }
+  const origin = originOf(raw.origin, `${where}.origin`);
+  if (origin) config.origin = origin;
   if (type === "sse") config.transport = "sse";
   else if (type && /^(http|streamable-?http|streamableHttp)$/i.test(type)) {
     config.transport = "streamable-http";
@@ -241,6 +265,7 @@ export function toServersToml(servers: readonly McpServerConfig[], existing = ""
     const extra = s as McpServerConfig & { id?: string; description?: string };
     if (extra.description) out.description = extra.description;
     if (extra.id && extra.id !== s.name) out.id = extra.id;
+    if (s.origin) out.origin = { ...s.origin };
     return out;
   });
   doc.mcp = mcp;

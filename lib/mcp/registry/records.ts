@@ -6,7 +6,7 @@
  */
 
 import { PolicyError } from "../protocol/errors.ts";
-import type { McpServerConfig } from "../protocol/types.ts";
+import type { McpServerConfig, ServerOrigin } from "../protocol/types.ts";
 
 /** The outcome of the last ping or refresh of a server. */
 export interface ServerStatus {
@@ -84,6 +84,8 @@ export interface ServerPatch {
   callTimeoutMs?: number | null;
   /** Longest `tools/call` in ms. */
   maxTotalMs?: number | null;
+  /** The MCP registry entry it came from (`mcp update` of a newer version sets it). */
+  origin?: ServerOrigin | null;
 }
 
 const HTTP_ONLY = ["apiKey", "headers", "transport"] as const;
@@ -96,6 +98,7 @@ const PATCH_FIELDS = new Set<string>([
   "name",
   "enabled",
   "description",
+  "origin",
 ]);
 
 /**

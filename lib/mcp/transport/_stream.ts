@@ -67,7 +67,15 @@ export async function readBody(
   body: ReadableStream<Uint8Array> | null,
   limits: ReadLimits,
 ): Promise<string> {
-  if (body === null) return "";
+  return new TextDecoder().decode(await readBytes(body, limits));
+}
+
+/** {@linkcode readBody}'s bytes, undecoded (downloads whose digest is checked). */
+export async function readBytes(
+  body: ReadableStream<Uint8Array> | null,
+  limits: ReadLimits,
+): Promise<Uint8Array> {
+  if (body === null) return new Uint8Array();
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -91,5 +99,5 @@ export async function readBody(
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
 }
