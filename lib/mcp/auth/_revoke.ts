@@ -5,7 +5,7 @@
 
 import type { AuthorizationServerMetadata } from "./discovery.ts";
 import type { OAuthClientRecord, OAuthTokenRecord, SignOutResult } from "./types.ts";
-import { authMethod, clientAuth } from "./_grants.ts";
+import { authMethod, clientAuth, foreignClient } from "./_grants.ts";
 import { loadOAuth, type OAuth, requestOptions } from "./_oauth.ts";
 
 /** Why a revocation request failed, in words without any token. */
@@ -37,6 +37,10 @@ export async function revokeTokens(
 ): Promise<SignOutResult> {
   const oauth = await loadOAuth();
   const c = { client_id: client.clientId };
+  const foreign = foreignClient(as, client);
+  if (foreign !== undefined) {
+    return { revoked: [], warning: `${foreign}; the tokens were not sent there to be revoked` };
+  }
   const auth = clientAuth(oauth, authMethod(as, client), client.clientSecret);
   const out: SignOutResult = { revoked: [] };
   const pending: [string | undefined, "refresh_token" | "access_token"][] = [

@@ -415,8 +415,12 @@ export class OAuthSession {
         { server: this.#name },
       );
     }
-    if (record !== undefined && record.issuer === issuer) return record;
-    return { issuer };
+    if (record === undefined || record.issuer !== issuer) return { issuer };
+    // A client belongs to the issuer it was registered at (records from before clients named
+    // theirs: the record's). One registered elsewhere is never presented here (_grants.ts), and
+    // a sign-in registers again (_register.ts).
+    if (record.client !== undefined) record.client.issuer ??= record.issuer;
+    return record;
   }
 
   async #grant(discovery: Discovery): Promise<GrantContext> {

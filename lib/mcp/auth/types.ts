@@ -14,6 +14,13 @@ export interface OAuthClientRecord {
   tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none";
   /** How the client was obtained. */
   kind: "pre-registered" | "metadata-document" | "dynamic";
+  /**
+   * The authorization server (issuer) the client is registered at. Its id and secret are sent
+   * only there: towards another issuer the session registers again (or uses that issuer's
+   * configured client) and never presents this one. Records written before this field existed
+   * belong to their record's `issuer`.
+   */
+  issuer?: string;
 }
 
 /** Tokens from the token endpoint. */
