@@ -28,6 +28,7 @@ import { clientCredentials, type GrantContext, redeemCode, refresh } from "./_gr
 import { guardFetch } from "./_guarded_fetch.ts";
 import { ensureClient } from "./_register.ts";
 import { optionSecrets, revealingStore, secretAdder } from "./_reveal.ts";
+import { refusedEndpoint } from "./_refused.ts";
 import { revokeTokens } from "./_revoke.ts";
 
 /** Options of {@linkcode OAuthSession} besides the `auth` option itself. */
@@ -310,7 +311,9 @@ export class OAuthSession {
    * (RFC 7009; refresh token, then access token, with the client's registered authentication
    * method) when it advertises one, then forget the tokens and registration of this server —
    * whatever the revocation's outcome. A failed revocation is no error: the result's `warning`
-   * says why (without any token). Tokens go only to the issuer that issued them.
+   * says why (without any token). Tokens go only to the issuer that issued them, and only to an
+   * https (or loopback http) `revocation_endpoint`: towards another issuer or an insecure
+   * endpoint the revocation is skipped, and `warning` says so.
    *
    * @example Sign out, and tell the user when the server could not revoke the tokens
    * ```ts
@@ -354,7 +357,6 @@ export class OAuthSession {
         warning: `could not reach the authorization server to revoke the tokens (${why})`,
       };
     }
-    if (typeof as.revocation_endpoint !== "string") return { revoked: [] };
     if (as.issuer !== record!.issuer) {
       return {
         revoked: [],
@@ -363,6 +365,15 @@ export class OAuthSession {
         }, but the server now names ${as.issuer}; they were not sent there to be revoked`,
       };
     }
+    const refused = refusedEndpoint(as, "revocation_endpoint");
+    if (refused !== undefined) {
+      return {
+        revoked: [],
+        warning: `revocation skipped: ${refused}, so the tokens were not sent there; they are ` +
+          `forgotten here, but stay valid at the server until they expire`,
+      };
+    }
+    if (typeof as.revocation_endpoint !== "string") return { revoked: [] };
     return await revokeTokens(as, client, tokens, this.#fetch, signal);
   }
 

@@ -162,7 +162,11 @@ export interface SignOutOptions {
 export interface SignOutResult {
   /** The tokens the authorization server revoked, refresh token first. */
   revoked: ("refresh_token" | "access_token")[];
-  /** Why revocation failed or was skipped (no token in it); absent when it went well or the server has no revocation endpoint. */
+  /**
+   * Why revocation failed or was skipped (no token in it): e.g. `revocation skipped: the
+   * authorization server's revocation_endpoint "http://auth.example.com/revoke" is not https …`.
+   * Absent when it went well or the server has no revocation endpoint.
+   */
   warning?: string;
 }
 
