@@ -9,6 +9,7 @@
  * @module
  */
 
+import { inTurn } from "../_in_turn.ts";
 import { nodeBuiltins } from "../_node.ts";
 import { StorageError } from "./errors.ts";
 
@@ -23,7 +24,8 @@ export const STALE_LOCK_MS = 10_000;
 /** How long a caller waits for a live holder before giving up with a `StorageError`. */
 const WAIT_MS = 3 * STALE_LOCK_MS;
 
-const queues = new Map<string, Promise<unknown>>();
+/** The owner of this module's in-process queues (one per lock path). */
+const LOCKS = {};
 
 /** Run `fn` holding the lock file `lock` (its folder must exist). */
 export function withFileLock<T>(
@@ -31,14 +33,7 @@ export function withFileLock<T>(
   fn: () => Promise<T>,
   signal?: AbortSignal,
 ): Promise<T> {
-  const previous = queues.get(lock) ?? Promise.resolve();
-  const run = previous.then(() => holding(lock, fn, signal), () => holding(lock, fn, signal));
-  const settled = run.then(() => {}, () => {});
-  queues.set(lock, settled);
-  settled.then(() => {
-    if (queues.get(lock) === settled) queues.delete(lock);
-  });
-  return run;
+  return inTurn(LOCKS, lock, () => holding(lock, fn, signal));
 }
 
 async function holding<T>(lock: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {

@@ -168,8 +168,7 @@ class FsStorage implements Storage {
     value: string | undefined,
     options?: StorageCallOptions,
   ): Promise<boolean> {
-    if (value === undefined) this.#guard.key(key, options?.signal);
-    else this.#guard.set(key, value, options?.signal);
+    this.#guard.swap(key, value, options?.signal);
     const names = this.#names(key);
     if (value !== undefined) assertWellFormed(key, value);
     // The lock lives beside the key's file: a write creates the folder, a delete needs none.

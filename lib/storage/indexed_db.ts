@@ -89,8 +89,7 @@ class IndexedDbStorage implements Storage {
     value: string | undefined,
     options?: StorageCallOptions,
   ): Promise<boolean> {
-    if (value === undefined) this.#guard.key(key, options?.signal);
-    else this.#guard.set(key, value, options?.signal);
+    this.#guard.swap(key, value, options?.signal);
     return await this.#run(
       "write",
       key,

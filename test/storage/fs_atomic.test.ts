@@ -4,12 +4,11 @@ import { execFile, spawn } from "node:child_process";
 import { mkdir, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { build } from "esbuild";
 import { LOCK_PREFIX, STALE_LOCK_MS } from "../../lib/storage/_fs_lock.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
 import { isStorageError } from "../../lib/storage/mod.ts";
+import { bundleScript } from "./_bundle.ts";
 import { makeTempDir, removeTempDirs } from "./_tmp.ts";
 
 after(removeTempDirs);
@@ -148,24 +147,10 @@ describe("fs storage atomic writes", () => {
   });
 });
 
-/** The CAS writer as one plain ES module, so the children start in milliseconds. */
-async function bundleCasWriter(): Promise<string> {
-  const outfile = path.join(await makeTempDir(), "cas_writer.mjs");
-  await build({
-    entryPoints: [fileURLToPath(new URL("./_cas_writer.ts", import.meta.url))],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    outfile,
-    logLevel: "silent",
-  });
-  return outfile;
-}
-
 describe("fs storage compareAndSet across processes", () => {
   test("6 processes adding 25 each with read-and-swap loops count to 150", async () => {
     const root = await makeTempDir();
-    const script = await bundleCasWriter();
+    const script = await bundleScript(new URL("./_cas_writer.ts", import.meta.url));
     const children = Array.from({ length: 6 }, () => {
       const args = "Deno" in globalThis ? ["run", "-A", script, "25", root] : [script, "25", root];
       const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "inherit"] });

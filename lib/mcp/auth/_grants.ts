@@ -82,6 +82,14 @@ export function presentClient(
   return clientAuth(oauth, authMethod(as, client), client.clientSecret);
 }
 
+/** The refusals of a refresh that refused the client itself (`invalid_client`). */
+const clientRefusals = new WeakSet<Error>();
+
+/** Whether `error`, a refused refresh, refused the client (register again) and not only the grant. */
+export function refusedClient(error: unknown): boolean {
+  return error instanceof Error && clientRefusals.has(error);
+}
+
 /** An oauth4webapi failure as an OAuthError; `refresh` maps `invalid_grant` to re-auth. */
 export function grantError(error: unknown, ctx: GrantContext, what: string, refresh = false) {
   if (error instanceof OAuthError) return error;
@@ -89,11 +97,13 @@ export function grantError(error: unknown, ctx: GrantContext, what: string, refr
   const server = ctx.server;
   if (e?.name === "ResponseBodyError" && typeof e.error === "string") {
     if (refresh && (e.error === "invalid_grant" || e.error === "invalid_client")) {
-      return new OAuthError(
+      const refused = new OAuthError(
         "reauth_required",
         `${server}: the authorization server refused the refresh token (${e.error}); sign in again`,
         { server },
       );
+      if (e.error === "invalid_client") clientRefusals.add(refused);
+      return refused;
     }
     return new OAuthError(
       "token_request_failed",
