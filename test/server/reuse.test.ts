@@ -54,17 +54,17 @@ function slowResolver(): Resolver {
   };
 }
 
-/** A JSON-RPC message as JSON, always id 1. */
-const rpc = (method: string, params: Record<string, unknown>) =>
-  JSON.stringify({ jsonrpc: "2.0", id: 1, method, params });
+/** A JSON-RPC message as JSON, id 1 unless told. */
+const rpc = (method: string, params: Record<string, unknown>, id = 1) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method, params });
 
-/** The text `resources/read` of `skill://<name>` answered, or why not. */
-async function readAs(url: string, name: string, headers: Record<string, string> = {}) {
-  const response = await post(url, headers, rpc("resources/read", { uri: `skill://${name}` }));
+/** The text `resources/read` of `skill://<name>` (as request `id`) answered, or why not. */
+async function readAs(url: string, name: string, headers: Record<string, string> = {}, id = 1) {
+  const response = await post(url, headers, rpc("resources/read", { uri: `skill://${name}` }, id));
   const text = await response.text();
   if (response.status !== 200) return `HTTP ${response.status}: ${text}`;
   const answer = JSON.parse(text);
-  if (answer.id !== 1) return `id ${answer.id}`;
+  if (answer.id !== id) return `id ${answer.id}`;
   return answer.result?.contents?.[0]?.text ?? JSON.stringify(answer);
 }
 
@@ -101,7 +101,7 @@ test("stateless: 400 interleaved reads with one id, a quarter hung up mid-way, n
   }
 });
 
-test("sessions: 200 sessions, ids that collide, each hears only its own answers", async () => {
+test("sessions: 200 sessions whose ids collide, reading at once, each hear only their own", async () => {
   const server = await serveSkills({ sessions: true });
   try {
     const names = await builtinSkillNames();
@@ -126,7 +126,8 @@ test("sessions: 200 sessions, ids that collide, each hears only its own answers"
       [0, 1].map(async (round) => {
         const name = names[(s * 2 + round) % names.length];
         const headers = { "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" };
-        return { name, text: await readAs(server.url, name, headers) };
+        // Ids 1 and 2 in every session: unique within it (JSON-RPC), colliding across them.
+        return { name, text: await readAs(server.url, name, headers, round + 1) };
       })
     ));
     for (const { name, text } of rounds) {
