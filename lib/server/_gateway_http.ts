@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { admit, listen } from "./_endpoint.ts";
 import { acceptsJsonOnly, bearerCheck, rpcError } from "./_http.ts";
+import { InFlight } from "./_in_flight.ts";
 import { buildGatewayServer, type GatewaySession } from "./_gateway_mcp.ts";
 import type { GatewayView } from "./_gateway_view.ts";
 import type { CallSettings } from "./_gateway_call.ts";
@@ -44,6 +45,8 @@ interface Open {
   user: string;
   session: GatewaySession;
   transport: StreamableHTTPServerTransport;
+  /** Its requests' ids in flight: one reused while in flight is refused. */
+  inFlight: InFlight;
 }
 
 /** Serve `viewOf(user)` over HTTP. */
@@ -74,7 +77,10 @@ export async function serveHttp(
       if (found === undefined || found.user !== user) {
         return rpcError(res, 404, "Session not found", cors, -32001);
       }
-      if (req.method === "POST") acceptsJsonOnly(req);
+      if (req.method === "POST") {
+        acceptsJsonOnly(req);
+        if (!found.inFlight.admit(body, res, cors)) return;
+      }
       // A change may have come before the stream opened (the SDK drops what no stream carries).
       if (req.method === "GET") setTimeout(() => found.session.streamOpened(), 50);
       return await found.transport.handleRequest(req, res, body);
@@ -88,7 +94,7 @@ export async function serveHttp(
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: acceptsJsonOnly(req),
       onsessioninitialized: (sessionId) => {
-        open.set(sessionId, { user, session, transport });
+        open.set(sessionId, { user, session, transport, inFlight: new InFlight() });
         const mine = [...open.entries()].filter(([, o]) => o.user === user);
         if (mine.length > MAX_SESSIONS) void mine[0][1].transport.close().catch(() => {});
       },

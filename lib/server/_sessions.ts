@@ -11,6 +11,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { SkillCatalog } from "./_catalog.ts";
 import { acceptsJsonOnly, rpcError } from "./_http.ts";
+import { InFlight } from "./_in_flight.ts";
 import { buildMcpServer } from "./_mcp.ts";
 
 interface Session {
@@ -20,6 +21,8 @@ interface Session {
   seen: string;
   /** Open standalone GET streams. */
   streams: number;
+  /** Its requests' ids in flight: one reused while in flight is refused. */
+  inFlight: InFlight;
 }
 
 /** The open sessions of one server. */
@@ -51,7 +54,10 @@ export class Sessions {
         session.streams++;
         res.on("close", () => session.streams--);
       }
-      if (req.method === "POST") acceptsJsonOnly(req);
+      if (req.method === "POST") {
+        acceptsJsonOnly(req);
+        if (!session.inFlight.admit(body, res, headers)) return;
+      }
       await session.transport.handleRequest(req, res, body);
       return;
     }
@@ -59,7 +65,7 @@ export class Sessions {
       return rpcError(res, 400, "Bad Request: No valid session ID provided", headers);
     }
     const version = (await this.#catalog.snapshot()).version;
-    const session: Session = { seen: version, streams: 0 } as Session;
+    const session: Session = { seen: version, streams: 0, inFlight: new InFlight() } as Session;
     session.mcp = buildMcpServer(this.#catalog, async (notify) => {
       const now = (await this.#catalog.snapshot()).version;
       if (now === session.seen) return;

@@ -50,6 +50,12 @@ export class StorageGuard {
     signal?.throwIfAborted();
   }
 
+  /** Check a `compareAndSet` call: a `set` of `value`, or a delete when it is `undefined`. */
+  swap(key: string, value: string | undefined, signal: AbortSignal | undefined): void {
+    if (value === undefined) this.key(key, signal);
+    else this.set(key, value, signal);
+  }
+
   /** Check a `keys`/`clear` call and return the prefix (`""` when omitted). */
   prefix(prefix: string | undefined, signal: AbortSignal | undefined): string {
     this.alive();

@@ -18,6 +18,7 @@ import { fileNameProblem, isWellFormed, keyToNames } from "./_fs_names.ts";
 import { code, message, type ResolvedKey, resolveKey } from "./_fs_resolve.ts";
 import { walkKeys } from "./_fs_walk.ts";
 import { TEMP_PREFIX, writeFileAtomic } from "./_fs_write.ts";
+import { LOCK_PREFIX, withFileLock } from "./_fs_lock.ts";
 import { sweepOnce } from "./_fs_stale.ts";
 import { InvalidStorageKeyError, isValidStorageKey } from "./key.ts";
 import { StorageError, StoragePathError } from "./errors.ts";
@@ -107,11 +108,7 @@ class FsStorage implements Storage {
   async set(key: string, value: string, options?: StorageCallOptions): Promise<void> {
     this.#guard.set(key, value, options?.signal);
     const names = this.#names(key);
-    if (!isWellFormed(value)) {
-      throw new TypeError(
-        `Cannot write storage key "${key}": the value has lone surrogates, which UTF-8 cannot hold`,
-      );
-    }
+    assertWellFormed(key, value);
     // A concurrent delete may prune a folder we just created: try again a few times.
     for (let attempt = 1;; attempt++) {
       const found = await this.#io(
@@ -157,6 +154,40 @@ class FsStorage implements Storage {
       });
       if (!found.viaLink) await pruneEmptyFolders(found.realRoot, names);
     });
+  }
+
+  /**
+   * Atomic against every other `compareAndSet` of the key, in any process sharing the folder:
+   * the read and the write happen under the key's lock file (`_fs_lock.ts`). A plain `set` or
+   * `delete` does not take the lock: use `compareAndSet` for every write of a key that several
+   * writers change.
+   */
+  async compareAndSet(
+    key: string,
+    expected: string | undefined,
+    value: string | undefined,
+    options?: StorageCallOptions,
+  ): Promise<boolean> {
+    this.#guard.swap(key, value, options?.signal);
+    const names = this.#names(key);
+    if (value !== undefined) assertWellFormed(key, value);
+    // The lock lives beside the key's file: a write creates the folder, a delete needs none.
+    const create = value === undefined ? {} : { createDirs: this.#dirMode };
+    const found = await this.#io(
+      "write",
+      key,
+      names,
+      () => resolveKey(this.#root, names, key, create),
+    );
+    if (found === undefined) return expected === undefined;
+    const lock = path.join(found.parent, `${LOCK_PREFIX}${found.entry}`);
+    return await this.#io("write", key, lock, () =>
+      withFileLock(lock, async () => {
+        if ((await this.get(key, options)) !== expected) return false;
+        if (value === undefined) await this.delete(key, options);
+        else await this.set(key, value, options);
+        return true;
+      }, options?.signal), options?.signal);
   }
 
   async keys(prefix?: string, options?: StorageCallOptions): Promise<string[]> {
@@ -276,6 +307,14 @@ type Verb = "read" | "write" | "delete" | "list";
  * systems keep them at 10 ms (Linux), 1 s (HFS+) or 2 s (FAT) granularity.
  */
 const SETTLE_MS = 2_000;
+
+/** UTF-8 cannot hold lone surrogates: refuse such a value before anything is written. */
+function assertWellFormed(key: string, value: string): void {
+  if (isWellFormed(value)) return;
+  throw new TypeError(
+    `Cannot write storage key "${key}": the value has lone surrogates, which UTF-8 cannot hold`,
+  );
+}
 
 /** A {@linkcode StorageError} naming the key and the file, with the OS error as `cause`. */
 function wrap(verb: Verb, key: string, file: string, error: unknown): Error {

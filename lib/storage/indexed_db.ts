@@ -30,7 +30,7 @@ export interface IndexedDbStorageOptions {
 
 /**
  * Create a storage on an IndexedDB object store (one record per key, string values). Each call
- * is one IndexedDB transaction, so `set` is atomic. The database opens on the first call;
+ * is one IndexedDB transaction, so `set` is atomic, and so is `compareAndSet` across tabs. The database opens on the first call;
  * `dispose()` closes it. Uses only web-standard globals, so it runs in browsers, workers and
  * any runtime with an `indexedDB` global.
  *
@@ -76,6 +76,38 @@ class IndexedDbStorage implements Storage {
   async delete(key: string, options?: StorageCallOptions): Promise<void> {
     this.#guard.key(key, options?.signal);
     await this.#run("delete", key, () => del(key, this.#store));
+  }
+
+  /**
+   * One readwrite transaction reads the value and, when it is `expected`, writes `value`:
+   * IndexedDB runs readwrite transactions on a store one at a time, across every tab and worker
+   * of the origin, so this is atomic against every other writer.
+   */
+  async compareAndSet(
+    key: string,
+    expected: string | undefined,
+    value: string | undefined,
+    options?: StorageCallOptions,
+  ): Promise<boolean> {
+    this.#guard.swap(key, value, options?.signal);
+    return await this.#run(
+      "write",
+      key,
+      () =>
+        this.#store("readwrite", (store) =>
+          new Promise<boolean>((resolve, reject) => {
+            const read = store.get(key);
+            read.onerror = () => reject(read.error);
+            read.onsuccess = () => {
+              if (read.result !== expected) return resolve(false);
+              const write = value === undefined ? store.delete(key) : store.put(value, key);
+              write.onerror = () => reject(write.error);
+              const tx = store.transaction;
+              tx.oncomplete = () => resolve(true);
+              tx.onabort = () => reject(tx.error ?? new Error("the transaction was aborted"));
+            };
+          })),
+    );
   }
 
   async keys(prefix?: string, options?: StorageCallOptions): Promise<string[]> {

@@ -110,8 +110,7 @@ class MemoryStorage implements Storage {
     options?: StorageCallOptions,
   ): Promise<boolean> {
     return run(() => {
-      if (value === undefined) this.#guard.key(key, options?.signal);
-      else this.#guard.set(key, value, options?.signal);
+      this.#guard.swap(key, value, options?.signal);
       if (this.#map.get(key) !== expected) return false;
       if (value === undefined) this.#map.delete(key);
       else this.#map.set(key, value);

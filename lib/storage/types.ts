@@ -39,8 +39,10 @@ export interface Storage {
    * Atomically, across every writer of the store: when the value at `key` is `expected`
    * (`undefined`: the key is absent), replace it with `value` (`undefined`: delete the key) and
    * resolve `true`; otherwise change nothing and resolve `false`. Optional: only adapters that
-   * can do this atomically implement it (memory, and `unstorage` over Redis or its memory
-   * driver); callers fall back to last-writer-wins without it.
+   * can do this atomically implement it — memory, IndexedDB (one readwrite transaction, atomic
+   * across tabs), `unstorage` over Redis or its memory driver, and fs (under a per-key lock file,
+   * atomic against every other `compareAndSet` of the key in any process sharing the folder);
+   * callers fall back to last-writer-wins without it.
    */
   compareAndSet?(
     key: string,

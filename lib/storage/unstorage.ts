@@ -102,8 +102,7 @@ class UnstorageStorage implements Storage {
       : undefined;
     if (cas && mount) {
       this.compareAndSet = (key, expected, value, call) => {
-        if (value === undefined) this.#guard.key(key, call?.signal);
-        else this.#guard.set(key, value, call?.signal);
+        this.#guard.swap(key, value, call?.signal);
         const full = toUnstorageKey(key, this.#base);
         const encode = (v: string | undefined) => v === undefined ? undefined : JSON.stringify(v);
         return this.#run(

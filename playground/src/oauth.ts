@@ -51,6 +51,13 @@ export const oauthStore: OAuthStore = {
     held.delete(resource);
     changes.postMessage(resource);
   },
+  // A refresh holds the lock every tab shares (a lease in IndexedDB) and reads the record again
+  // under it: from IndexedDB, not this tab's copy, which another tab's rotation may have outdated.
+  exclusive: (resource, fn) =>
+    sealed.exclusive!(resource, () => {
+      held.delete(resource);
+      return fn();
+    }),
 };
 
 /** Where the authorization server sends the browser back: this page, marked as a callback. */

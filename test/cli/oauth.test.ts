@@ -210,6 +210,27 @@ describe("CLI: OAuth sign-in", () => {
     );
   });
 
+  test("a plain-http revocation endpoint: mcp login signs in, mcp logout skips it and says so", async () => {
+    faults.revocationEndpoint = "http://auth.example.com/revoke";
+    try {
+      const signedIn = await login(["mcp", "login", "docs2", "--no-browser"]);
+      assert.equal(signedIn.code, 0, signedIn.stderr);
+      assert.match(signedIn.stdout, /Signed in to "docs2"/);
+      const tokens = (await stored())!;
+      const out = await sh("mcp", "logout", "docs2");
+      assert.equal(out.code, 0, out.stderr);
+      assert.match(out.stdout, /Signed out of "docs2"/);
+      assert.match(
+        out.stderr,
+        /^warning: docs2: revocation skipped: the authorization server's revocation_endpoint "http:\/\/auth\.example\.com\/revoke" is not https .*forgotten here, but stay valid at the server until they expire\n$/,
+      );
+      assert.equal(await stored(), undefined, "the tokens are forgotten");
+      assert.equal(await refreshWith(tokens.refreshToken!), 200, "and were not revoked");
+    } finally {
+      delete faults.revocationEndpoint;
+    }
+  });
+
   test("mcp logout when the revocation endpoint is unreachable warns and still forgets", async () => {
     const closed = http.createServer();
     const { port } = await listenLocal(closed).then(async (l) => (await l.close(), l));

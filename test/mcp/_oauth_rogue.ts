@@ -10,7 +10,11 @@
 //     `authorization_endpoint` of `javascript:…`.
 //   - `redirect`: path → Location; that path answers 302 there (a metadata URL that redirects).
 //   - `huge`: a path whose answer is a 40 MB JSON document streamed in 64 KB chunks without a
-//     Content-Length; it stops as soon as the client hangs up. `sent.bytes` counts what went out.
+//     Content-Length; it stops as soon as the client hangs up. `sent.bytes` counts what went out,
+//     `sent.cut` says the client hung up before the end. Read per request: a test may set it
+//     after a sign-in (to make the refresh or the revocation answer huge).
+//   - /token issues a refresh token too and takes refresh_token and client_credentials grants;
+//     /revoke (advertised when `metadata` names it) answers 200.
 
 import { randomUUID } from "node:crypto";
 import http from "node:http";
@@ -31,8 +35,8 @@ export interface RogueServer {
   issuer: string;
   /** Every request, in order. */
   seen: SeenRequest[];
-  /** Bytes of the `huge` answer written before the client hung up (or all 40 MB). */
-  sent: { bytes: number };
+  /** Bytes of the `huge` answer written before the client hung up (or all 40 MB); `cut`: it did. */
+  sent: { bytes: number; cut: boolean };
   close(): Promise<void>;
 }
 
@@ -54,7 +58,7 @@ export async function startRogueAuthorizationServer(options: {
   huge?: string;
 } = {}): Promise<RogueServer> {
   const seen: SeenRequest[] = [];
-  const sent = { bytes: 0 };
+  const sent = { bytes: 0, cut: false };
   let issuer = "";
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", issuer);
@@ -113,8 +117,14 @@ export async function startRogueAuthorizationServer(options: {
     if (url.pathname === "/token" && req.method === "POST") {
       const access = `rogue-at-${randomUUID()}`;
       options.accept?.add(access);
-      return json(200, { access_token: access, token_type: "Bearer", expires_in: 3600 });
+      return json(200, {
+        access_token: access,
+        token_type: "Bearer",
+        expires_in: 3600,
+        refresh_token: `rogue-rt-${randomUUID()}`,
+      });
     }
+    if (url.pathname === "/revoke" && req.method === "POST") return void res.writeHead(200).end();
     res.writeHead(404).end();
   });
   const listening = await listenLocal(server);
@@ -123,7 +133,7 @@ export async function startRogueAuthorizationServer(options: {
 }
 
 /** 40 MB of one JSON string member, 64 KB a write, until done or the client hangs up. */
-async function streamHuge(res: http.ServerResponse, sent: { bytes: number }): Promise<void> {
+async function streamHuge(res: http.ServerResponse, sent: RogueServer["sent"]): Promise<void> {
   const total = 40 * 1024 * 1024;
   const chunk = new TextEncoder().encode("a".repeat(64 * 1024));
   res.writeHead(200, { "content-type": "application/json" });
@@ -139,5 +149,6 @@ async function streamHuge(res: http.ServerResponse, sent: { bytes: number }): Pr
     sent.bytes += chunk.byteLength;
     if (!res.write(chunk)) await new Promise<void>((resolve) => (wake = resolve));
   }
+  sent.cut = closed;
   if (!closed) res.end('","token_type":"Bearer"}');
 }

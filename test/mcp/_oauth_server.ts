@@ -11,7 +11,8 @@
 //     protected-resource metadata is at /.well-known/oauth-protected-resource/mcp.
 //   - Faults: `issuer` (the metadata names another issuer), `iss` ("wrong" in the redirect),
 //     `state` ("wrong"), `tokenHtml` (the token endpoint answers an HTML page),
-//     `refusedRefresh` (refresh_token grants get 400 invalid_grant), `expiresIn` (seconds),
+//     `refusedRefresh` (refresh_token grants get 400 invalid_grant), `refusedClient` (they get
+//     401 invalid_client: the registration is gone), `expiresIn` (seconds),
 //     `noS256` (PKCE plain only), `echoToken` (the MCP server echoes the caller's valid bearer
 //     token: "rpc" in a JSON-RPC error's message and data, "http" in a 400 body). Options are
 //     read per request: a test may change them. `asCors` (an origin): the authorization server
@@ -34,6 +35,11 @@
 //     insufficient_scope, to start a step-up), `metadataRedirect` (the protected-resource
 //     metadata answers 302 to that URL), `resourceScopes` (the protected-resource metadata's
 //     `scopes_supported` instead of ["mcp"]; `null`: none listed).
+//   - Refresh tokens rotate: each refresh issues a new one and the old one stops working. A
+//     rotated one presented again is logged as "token refresh_token reused"; with `reuseRevokes`
+//     (RFC 9700 §4.14.2 reuse detection) the token issued in its place is revoked too, so a
+//     client that lost a race with itself loses the whole grant. `refreshDelayMs` holds each
+//     refresh answer that long (so concurrent refreshes overlap).
 //   - requests: "<METHOD> <path>" of every request to either server, and the token grants
 //     ("token <grant_type>", "dpop token" for a valid proof there, "dpop <METHOD>" at the MCP
 //     server).
@@ -66,6 +72,12 @@ export interface OAuthServerOptions extends SdkServerOptions {
   metadataRedirect?: string;
   /** The protected-resource metadata's `scopes_supported` (default ["mcp"]; `null`: absent). */
   resourceScopes?: string[] | null;
+  /** Refresh token grants get 401 invalid_client (the registration is gone). */
+  refusedClient?: boolean;
+  /** A rotated refresh token presented again revokes the one issued in its place. */
+  reuseRevokes?: boolean;
+  /** Hold each refresh answer this long (ms). */
+  refreshDelayMs?: number;
   /** A client for the client credentials grant (client_secret_basic). */
   clientCredentials?: { clientId: string; clientSecret: string };
 }
@@ -170,6 +182,8 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
   const tokens = new Set<string>();
   const revoked: string[] = [];
   const refreshTokens = new Set<string>();
+  /** Each rotated refresh token → the one issued in its place. */
+  const rotatedTo = new Map<string, string>();
   /** DPoP-bound access tokens and the thumbprint of their key; the proofs' jtis seen. */
   const bound = new Map<string, string>();
   const jtis = new Set<string>();
@@ -257,6 +271,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
       const form = await readForm(req);
       const grant = form.get("grant_type");
       requests.push(`token ${grant}`);
+      let rotatedFrom: string | undefined;
       if (options.tokenHtml) {
         res.writeHead(200, { "content-type": "text/html" }).end(
           "<html><body>Sign in</body></html>",
@@ -276,9 +291,22 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
         }
       } else if (grant === "refresh_token") {
         const old = form.get("refresh_token") ?? "";
+        if (options.refreshDelayMs) {
+          await new Promise((resolve) => setTimeout(resolve, options.refreshDelayMs));
+        }
+        if (options.refusedClient) return json(res, 401, { error: "invalid_client" });
         if (options.refusedRefresh || !refreshTokens.delete(old)) {
+          if (rotatedTo.has(old)) {
+            requests.push("token refresh_token reused");
+            if (options.reuseRevokes) {
+              for (let t = rotatedTo.get(old); t !== undefined; t = rotatedTo.get(t)) {
+                refreshTokens.delete(t);
+              }
+            }
+          }
           return json(res, 400, { error: "invalid_grant" });
         }
+        rotatedFrom = old;
       } else if (grant === "client_credentials" && options.clientCredentials) {
         const { clientId, clientSecret } = options.clientCredentials;
         if (basicClient(req) !== `${clientId}:${clientSecret}`) {
@@ -299,6 +327,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
       const refresh = `rt-${randomUUID()}`;
       tokens.add(access);
       refreshTokens.add(refresh);
+      if (rotatedFrom !== undefined) rotatedTo.set(rotatedFrom, refresh);
       let type = "Bearer";
       if (options.dpop && req.headers.dpop !== undefined) {
         const jkt = checkProof(req.headers.dpop, "POST", `${issuer}/token`, jtis);

@@ -12,6 +12,9 @@
 //     front matter's `description`), plus the template `skill://{name}`.
 //   - unlisted: { name: markdown } → readable through the template only (not listed).
 //   - tools: N → N extra tools `dummy-1…N` besides `echo` ({ text }) and `add` ({ a, b }).
+//   - marks: true → a tool `mark` ({ marker, steps }) that sends `steps` progress notifications
+//     (message: the marker) 0–20 ms apart to the caller's progress token, then answers the marker:
+//     what a test needs to see whose progress and answer reached whom.
 //   - pageSize: N → tools/list and resources/list return N items per page with `nextCursor`.
 //   - cors: true → answers preflights and allows any origin (for browser clients).
 //   - guard: (req, res) => boolean sees each request first (OAuth protection in _oauth_server.ts).
@@ -54,6 +57,8 @@ export interface SdkServerOptions {
   cors?: boolean;
   /** Add a `plan` tool with a nested input schema that answers its arguments back. */
   nested?: boolean;
+  /** Add the `mark` tool: progress carrying a marker, then the marker (see above). */
+  marks?: boolean;
   /** Sees every request first; `true` when it answered (e.g. a 401 of an OAuth-protected server). */
   guard?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
 }
@@ -155,6 +160,7 @@ function buildServer(options: SdkServerOptions): McpServer {
       },
     },
     ...(options.nested ? [PLAN_TOOL] : []),
+    ...(options.marks ? [MARK_TOOL] : []),
     ...Array.from({ length: options.tools ?? 0 }, (_, i) => ({
       name: `dummy-${i + 1}`,
       description: `Dummy tool ${i + 1}`,
@@ -165,9 +171,21 @@ function buildServer(options: SdkServerOptions): McpServer {
     const { items, nextCursor } = page(tools, request.params?.cursor, options.pageSize);
     return { tools: items, ...(nextCursor ? { nextCursor } : {}) };
   });
-  mcp.server.setRequestHandler(CallToolRequestSchema, (request) => {
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const name = request.params.name;
+    if (name === "mark" && options.marks) {
+      const token = request.params._meta?.progressToken;
+      for (let step = 1; step <= Number(args.steps ?? 0); step++) {
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
+        if (token === undefined) continue;
+        await extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, progress: step, message: String(args.marker) },
+        });
+      }
+      return { content: [{ type: "text", text: String(args.marker) }] };
+    }
     if (name === "echo") return { content: [{ type: "text", text: String(args.text) }] };
     if (name === "add") {
       const sum = Number(args.a) + Number(args.b);
@@ -183,6 +201,17 @@ function buildServer(options: SdkServerOptions): McpServer {
   });
   return mcp;
 }
+
+/** Progress carrying a marker, then the marker. */
+const MARK_TOOL = {
+  name: "mark",
+  description: "Report progress with a marker, then answer it",
+  inputSchema: {
+    type: "object" as const,
+    properties: { marker: { type: "string" }, steps: { type: "number" } },
+    required: ["marker"],
+  },
+};
 
 /** A tool whose input schema nests an object with an array, a nullable default and a titled oneOf. */
 const PLAN_TOOL = {

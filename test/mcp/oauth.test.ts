@@ -213,7 +213,11 @@ describe("OAuth: bad input is a typed error and nothing is stored", () => {
       );
       assert.ok(isOAuthError(error, "reauth_required"), String(error));
       assert.doesNotMatch(error.message, new RegExp(before!.tokens!.refreshToken!));
-      assert.deepEqual(await store.get(servers.mcpUrl), before, "no new tokens stored");
+      assert.deepEqual(
+        await store.get(servers.mcpUrl),
+        { issuer: before!.issuer, client: before!.client },
+        "the dead tokens are forgotten, the registration kept",
+      );
     });
   });
 });

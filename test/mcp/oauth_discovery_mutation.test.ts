@@ -14,6 +14,7 @@ import {
   discoverResourceMetadata,
   isAllowedOAuthUrl,
 } from "../../lib/mcp/auth/discovery.ts";
+import { refusedEndpoint } from "../../lib/mcp/auth/_refused.ts";
 import { listenLocal } from "./_servers.ts";
 import { refused } from "./_oauth_refusal.ts";
 
@@ -291,7 +292,7 @@ describe("authorization server metadata", () => {
     ]);
   });
 
-  test("each endpoint must be a URL, and https or loopback http", async () => {
+  test("each sign-in endpoint must be a URL, and https or loopback http", async () => {
     const meta = (base: string, extra: object) => ({
       issuer: base,
       code_challenge_methods_supported: ["S256"],
@@ -299,41 +300,83 @@ describe("authorization server metadata", () => {
       ...extra,
     });
     const AS = "/.well-known/oauth-authorization-server";
-    for (
-      const [value, code, problem] of [
-        ["not a url", "invalid_metadata", '"revocation_endpoint" is not a URL'],
-        [42, "invalid_metadata", '"revocation_endpoint" is not a URL'],
-      ] as const
-    ) {
+    for (const field of ["authorization_endpoint", "token_endpoint", "registration_endpoint"]) {
+      for (const value of ["not a url", 42]) {
+        await withDocuments(
+          (base) => ({ [AS]: meta(base, { [field]: value }) }),
+          async (base) => {
+            assert.deepEqual(
+              await refused(discoverAuthorizationServer(base, { server: "docs" })),
+              ["invalid_metadata", `docs: ${base}${AS}: "${field}" is not a URL`, "docs"],
+            );
+          },
+        );
+      }
       await withDocuments(
-        (base) => ({ [AS]: meta(base, { revocation_endpoint: value }) }),
+        (base) => ({ [AS]: meta(base, { [field]: "http://login.example.com/x" }) }),
         async (base) => {
-          assert.deepEqual(
-            await refused(discoverAuthorizationServer(base, { server: "docs" })),
-            [code, `docs: ${base}${AS}: ${problem}`, "docs"],
+          const [code, message] = await refused(
+            discoverAuthorizationServer(base, { server: "docs" }),
+          );
+          assert.equal(code, "insecure_url");
+          assert.match(
+            message,
+            new RegExp(`^docs: refused the ${field} of the authorization server ${base}/ "http://`),
           );
         },
       );
     }
+  });
+
+  test("any other endpoint that is not a URL or not https is left out, and why is kept", async () => {
+    const AS = "/.well-known/oauth-authorization-server";
+    const odd = {
+      revocation_endpoint: "http://login.example.com/revoke",
+      introspection_endpoint: 42,
+      userinfo_endpoint: "not a url",
+      jwks_uri: "http://keys.example.com/jwks",
+      pushed_authorization_request_endpoint: "javascript:alert(1)",
+      device_authorization_endpoint: "data:text/plain,x",
+      end_session_endpoint: "http://login.example.com/logout",
+    };
     await withDocuments(
-      (base) => ({ [AS]: meta(base, { jwks_uri: "http://keys.example.com/jwks" }) }),
+      (base) => ({
+        [AS]: {
+          issuer: base,
+          code_challenge_methods_supported: ["S256"],
+          token_endpoint: `${base}/token`,
+          ...odd,
+        },
+      }),
       async (base) => {
-        const [code, message] = await refused(
-          discoverAuthorizationServer(base, { server: "docs" }),
+        const as = (await discoverAuthorizationServer(base, { server: "docs" }))!;
+        assert.equal(as.token_endpoint, `${base}/token`);
+        for (const field of Object.keys(odd)) assert.equal(as[field], undefined, field);
+        assert.equal(
+          refusedEndpoint(as, "revocation_endpoint"),
+          'the authorization server\'s revocation_endpoint "http://login.example.com/revoke" ' +
+            "is not https (OAuth needs https, or http on a loopback host)",
         );
-        assert.equal(code, "insecure_url");
-        assert.match(
-          message,
-          new RegExp(
-            `^docs: refused the jwks_uri of the authorization server ${base}/ "http://keys`,
-          ),
+        assert.equal(
+          refusedEndpoint(as, "introspection_endpoint"),
+          "the authorization server's introspection_endpoint is not a URL",
         );
+        assert.equal(refusedEndpoint(as, "token_endpoint"), undefined);
       },
     );
     await withDocuments(
-      (base) => ({ [AS]: meta(base, { revocation_endpoint: undefined }) }),
+      (base) => ({
+        [AS]: {
+          issuer: base,
+          code_challenge_methods_supported: ["S256"],
+          token_endpoint: `${base}/token`,
+          revocation_endpoint: `${base}/revoke`,
+        },
+      }),
       async (base) => {
-        assert.equal((await discoverAuthorizationServer(base))?.token_endpoint, `${base}/token`);
+        const as = (await discoverAuthorizationServer(base))!;
+        assert.equal(as.revocation_endpoint, `${base}/revoke`, "a loopback one is kept");
+        assert.equal(refusedEndpoint(as, "revocation_endpoint"), undefined);
       },
     );
   });

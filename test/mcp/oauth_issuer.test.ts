@@ -14,7 +14,12 @@ import {
   OAuthSession,
   type OAuthStore,
 } from "../../lib/mcp/auth/mod.ts";
+import type { OAuthClientRecord } from "../../lib/mcp/auth/types.ts";
+import { authorize } from "../../lib/mcp/auth/_authorize.ts";
+import { redeemCode, refresh } from "../../lib/mcp/auth/_grants.ts";
+import { revokeTokens } from "../../lib/mcp/auth/_revoke.ts";
 import { approve, type OAuthServerOptions, startOAuthServers } from "./_oauth_server.ts";
+import { withTokenEndpoint } from "./_token_endpoint.ts";
 import { received, startRogueAuthorizationServer } from "./_oauth_rogue.ts";
 
 type Path = "before expiry" | "after a 401" | "on step-up";
@@ -150,5 +155,161 @@ describe("OAuth: a configured client's credentials never leave its issuer", () =
     } finally {
       await servers.close();
     }
+  });
+});
+
+describe("OAuth: a client is bound to the issuer it was registered at", () => {
+  test("the stored client names its issuer; towards B it is B's own registration", async () => {
+    const { outcome, rogue, store, servers } = await scenario("after a 401", {});
+    assert.equal(outcome, "connected", String(outcome));
+    const record = (await store.get(servers.mcpUrl))!;
+    assert.equal(record.client!.issuer, rogue.issuer);
+    // What B got from the client is B's own: the client id it issued, in the form (no secret).
+    const token = rogue.seen.find((r) => r.method === "POST" && r.path === "/token")!;
+    assert.equal(new URLSearchParams(token.body).get("client_id"), record.client!.clientId);
+  });
+
+  test("a client filed under B but registered at A is not presented to B: B gets a new one", async () => {
+    const options: OAuthServerOptions = { clientSecret: true };
+    const servers = await startOAuthServers(options);
+    const rogue = await startRogueAuthorizationServer({ accept: servers.tokens });
+    const store = createMemoryOAuthStore();
+    const authorized: string[] = [];
+    const auth: AuthOptions = {
+      store,
+      redirectUri: "http://127.0.0.1:9/callback",
+      onAuthorize: (url) => (authorized.push(url.origin), approve(url)),
+    };
+    try {
+      await new OAuthSession(servers.mcpUrl, auth).signIn();
+      const a = (await store.get(servers.mcpUrl))!;
+      assert.equal(a.client!.issuer, servers.issuer, "registered at A, and it says so");
+      // A record as an older version or another tool may leave it: filed under B, A's client,
+      // tokens due for refresh.
+      await store.set(servers.mcpUrl, {
+        issuer: rogue.issuer,
+        client: a.client,
+        tokens: { ...a.tokens!, obtainedAt: Date.now() - 3_600_000, expiresAt: Date.now() + 5_000 },
+      });
+      servers.tokens.clear();
+      options.authorizationServers = [rogue.issuer];
+      const client = await connect({ name: "docs", url: servers.mcpUrl }, { auth });
+      await client.listTools();
+      await client.close();
+      const log = received(rogue);
+      for (const secret of [a.client!.clientId, a.client!.clientSecret!, a.tokens!.refreshToken!]) {
+        assert.ok(!log.includes(secret), `B received A's credential ${secret.slice(0, 6)}…`);
+      }
+      const calls = rogue.seen.map((r) => `${r.method} ${r.path}`);
+      assert.ok(calls.includes("POST /register"), `a new registration at B: ${calls}`);
+      assert.deepEqual(authorized, [servers.issuer, rogue.issuer]);
+      const record = (await store.get(servers.mcpUrl))!;
+      assert.equal(record.client!.issuer, rogue.issuer);
+      assert.match(record.client!.clientId, /^rogue-/);
+    } finally {
+      await rogue.close();
+      await servers.close();
+    }
+  });
+
+  test("B without registration and no configured client: a clear error, nothing sent to B", async () => {
+    const options: OAuthServerOptions = { clientSecret: true };
+    const servers = await startOAuthServers(options);
+    const rogue = await startRogueAuthorizationServer({
+      accept: servers.tokens,
+      metadata: { registration_endpoint: undefined },
+    });
+    const store = createMemoryOAuthStore();
+    const auth: AuthOptions = {
+      store,
+      redirectUri: "http://127.0.0.1:9/callback",
+      onAuthorize: approve,
+    };
+    try {
+      await new OAuthSession(servers.mcpUrl, auth).signIn();
+      servers.tokens.clear();
+      options.authorizationServers = [rogue.issuer];
+      const error = await connect({ name: "docs", url: servers.mcpUrl }, { auth }).then(
+        (c) => c.close().then(() => undefined),
+        (e) => e,
+      );
+      assert.ok(isOAuthError(error, "no_client"), String(error));
+      assert.match(
+        error.message,
+        /^docs: the authorization server http:\/\/127\.0\.0\.1:\d+ offers no/,
+      );
+      assert.ok(error.message.includes(rogue.issuer) && error.message.includes("auth.clientId"));
+      const calls = rogue.seen.map((r) => `${r.method} ${r.path}`);
+      assert.deepEqual(calls, ["GET /.well-known/oauth-authorization-server"], "only its metadata");
+    } finally {
+      await rogue.close();
+      await servers.close();
+    }
+  });
+});
+
+describe("OAuth: where credentials leave, a client of another issuer is refused", () => {
+  const A = "https://a.example.com";
+  const foreign: OAuthClientRecord = {
+    clientId: "client-of-a",
+    clientSecret: "secret-of-a",
+    kind: "dynamic",
+    issuer: A,
+  };
+  const tokens = { accessToken: "at-of-a", refreshToken: "rt-of-a" };
+
+  test("refresh, code redemption and revocation send nothing to B", async () => {
+    await withTokenEndpoint(
+      [{ body: { access_token: "x", token_type: "Bearer" } }],
+      async (ctx, seen) => {
+        const b = { ...ctx.as, revocation_endpoint: `${ctx.url}/revoke` };
+        const refreshed = await refresh({ ...ctx, as: b }, foreign, tokens).then(
+          () => undefined,
+          (e) => e,
+        );
+        assert.ok(isOAuthError(refreshed, "issuer_changed"), String(refreshed));
+        assert.equal(
+          refreshed.message,
+          `docs: the OAuth client is registered at ${A}, not at ${ctx.url}; its credentials were not sent there`,
+        );
+        const redeemed = await redeemCode(
+          { ...ctx, as: b },
+          foreign,
+          new URLSearchParams({ code: "c" }),
+          "http://127.0.0.1:9/cb",
+          "v".repeat(43),
+        ).then(() => undefined, (e) => e);
+        assert.ok(isOAuthError(redeemed, "issuer_changed"), String(redeemed));
+        const revoked = await revokeTokens(b, foreign, tokens, fetch, AbortSignal.timeout(5_000));
+        assert.deepEqual(revoked.revoked, []);
+        assert.equal(
+          revoked.warning,
+          `the OAuth client is registered at ${A}, not at ${ctx.url}; the tokens were not sent there to be revoked`,
+        );
+        assert.deepEqual(seen, [], "not one request reached B");
+        // Its own issuer's client goes through.
+        await refresh({ ...ctx, as: b }, { ...foreign, issuer: ctx.url }, tokens);
+        assert.equal(seen.length, 1);
+      },
+    );
+  });
+
+  test("the authorization URL is not built with another issuer's client id", async () => {
+    const opened: URL[] = [];
+    const error = await authorize(
+      {
+        issuer: "https://b.example.com",
+        authorization_endpoint: "https://b.example.com/authorize",
+      },
+      foreign,
+      {
+        redirectUri: "http://127.0.0.1:9/cb",
+        resource: "https://mcp.example.com/mcp",
+        server: "docs",
+      },
+      (url) => (opened.push(url), Promise.resolve(url)),
+    ).then(() => undefined, (e) => e);
+    assert.ok(isOAuthError(error, "issuer_changed"), String(error));
+    assert.deepEqual(opened, [], "onAuthorize was not called");
   });
 });

@@ -51,9 +51,41 @@ describe("the client, in the spec's order", () => {
     const known: OAuthClientRecord = { clientId: "dyn-1", kind: "dynamic" };
     assert.deepEqual(
       await ensureClient(as(), options({ clientId: "pre", clientSecret: "s" }), known, ctx),
-      { clientId: "pre", clientSecret: "s", kind: "pre-registered" },
+      { clientId: "pre", clientSecret: "s", kind: "pre-registered", issuer: ISSUER },
     );
     assert.equal(await ensureClient(as(), options(), known, ctx), known);
+    const here = { ...known, issuer: ISSUER };
+    assert.equal(await ensureClient(as(), options(), here, ctx), here);
+  });
+
+  test("a known client of another issuer is never reused: the server's own way instead", async () => {
+    const elsewhere: OAuthClientRecord = {
+      clientId: "dyn-a",
+      clientSecret: "secret-a",
+      kind: "dynamic",
+      issuer: "https://a.example.com",
+    };
+    const error = await ensureClient(as(), options(), elsewhere, ctx).then(
+      () => undefined,
+      (e) => e,
+    );
+    assert.ok(error instanceof OAuthError && error.code === "no_client", String(error));
+    const { client, request } = await (async () => {
+      let out!: { client: OAuthClientRecord; request: TokenRequest };
+      await withTokenEndpoint([{ status: 201, body: { client_id: "c-b" } }], async (e, seen) => {
+        const client = await ensureClient(
+          { ...e.as, registration_endpoint: `${e.url}/register` },
+          options(),
+          elsewhere,
+          ctx,
+        );
+        out = { client, request: seen[0] };
+      });
+      return out;
+    })();
+    assert.equal(client.clientId, "c-b", "registered again at this issuer");
+    assert.ok(!JSON.stringify(request).includes("secret-a"));
+    assert.ok(!JSON.stringify(request).includes("dyn-a"));
   });
 
   test("a client metadata document when the server accepts them", async () => {
@@ -65,7 +97,12 @@ describe("the client, in the spec's order", () => {
         undefined,
         ctx,
       ),
-      { clientId: url, tokenEndpointAuthMethod: "none", kind: "metadata-document" },
+      {
+        clientId: url,
+        tokenEndpointAuthMethod: "none",
+        kind: "metadata-document",
+        issuer: ISSUER,
+      },
     );
   });
 
@@ -129,8 +166,16 @@ describe("dynamic registration", () => {
     answer: ScriptedAnswer,
     extra: Partial<AuthOptions> = {},
     metadata: Partial<AuthorizationServerMetadata> = {},
-  ): Promise<{ client?: OAuthClientRecord; error?: Error; request: TokenRequest; at: string }> {
-    let out!: { client?: OAuthClientRecord; error?: Error; request: TokenRequest; at: string };
+  ): Promise<
+    { client?: OAuthClientRecord; error?: Error; request: TokenRequest; at: string; issuer: string }
+  > {
+    let out!: {
+      client?: OAuthClientRecord;
+      error?: Error;
+      request: TokenRequest;
+      at: string;
+      issuer: string;
+    };
     await withTokenEndpoint([answer], async (endpoint, requests) => {
       const at = `${endpoint.url}/register`;
       const result = await ensureClient(
@@ -139,17 +184,17 @@ describe("dynamic registration", () => {
         undefined,
         ctx,
       ).then((client) => ({ client }), (error) => ({ error }));
-      out = { ...result, request: requests[0], at };
+      out = { ...result, request: requests[0], at, issuer: endpoint.as.issuer };
     });
     return out;
   }
 
   test("what it asks for: name, redirect, grants, application type, no secret by default", async () => {
-    const { client, request } = await register(
+    const { client, request, issuer } = await register(
       { status: 201, body: { client_id: "c-1" } },
       { redirectUri: "http://127.0.0.1:9/cb" },
     );
-    assert.deepEqual(client, { clientId: "c-1", kind: "dynamic" });
+    assert.deepEqual(client, { clientId: "c-1", kind: "dynamic", issuer }, "bound to its issuer");
     assert.deepEqual(JSON.parse(request.text), {
       client_name: "skillmux",
       redirect_uris: ["http://127.0.0.1:9/cb"],
@@ -191,7 +236,7 @@ describe("dynamic registration", () => {
 
   test("what it keeps of the answer: the secret and a method it knows", async () => {
     for (const m of ["client_secret_basic", "client_secret_post", "none"] as const) {
-      const { client } = await register({
+      const { client, issuer } = await register({
         status: 201,
         body: { client_id: "c", client_secret: "cs", token_endpoint_auth_method: m },
       });
@@ -200,13 +245,14 @@ describe("dynamic registration", () => {
         clientSecret: "cs",
         tokenEndpointAuthMethod: m,
         kind: "dynamic",
+        issuer,
       });
     }
-    const { client } = await register({
+    const { client, issuer } = await register({
       status: 201,
       body: { client_id: "c", client_secret: 7, token_endpoint_auth_method: "private_key_jwt" },
     });
-    assert.deepEqual(client, { clientId: "c", kind: "dynamic" });
+    assert.deepEqual(client, { clientId: "c", kind: "dynamic", issuer });
   });
 
   test("each failure says where and why", async () => {

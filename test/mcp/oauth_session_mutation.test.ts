@@ -133,7 +133,7 @@ describe("sign-out", () => {
 });
 
 describe("the token to send", () => {
-  test("an expired token that cannot be refreshed is sent as it is (the server decides)", async () => {
+  test("an expired token without a refresh token is sent as it is; a refused refresh forgets it", async () => {
     await withServers({ refusedRefresh: true }, async (servers) => {
       const store = createMemoryOAuthStore();
       const expired = { obtainedAt: Date.now() - 7_200_000, expiresAt: Date.now() - 3_600_000 };
@@ -145,15 +145,20 @@ describe("the token to send", () => {
       const session = new OAuthSession(servers.mcpUrl, { store });
       assert.equal(await session.accessToken(), "at-no-refresh");
       assert.equal(servers.requests.some((r) => r.startsWith("token")), false);
-      // With a refresh token the server refuses: the old token still goes.
+      // With a refresh token the server refuses (invalid_grant): the grant is dead, so the
+      // tokens are forgotten (the registration stays) and nothing is sent: the 401 signs in.
       await store.set(servers.mcpUrl, {
         issuer: servers.issuer,
         client: { clientId: "c", kind: "dynamic" },
         tokens: { accessToken: "at-refused", refreshToken: "rt-unknown", ...expired },
       });
       const again = new OAuthSession(servers.mcpUrl, { store });
-      assert.equal(await again.accessToken(), "at-refused");
+      assert.equal(await again.accessToken(), undefined);
       assert.ok(servers.requests.includes("token refresh_token"));
+      assert.deepEqual(await store.get(servers.mcpUrl), {
+        issuer: servers.issuer,
+        client: { clientId: "c", kind: "dynamic" },
+      });
     });
   });
 

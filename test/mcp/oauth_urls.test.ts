@@ -1,7 +1,9 @@
 // What an authorization server's metadata may point the client at (issue 18), against rogue
 // servers on 127.0.0.1 (./_oauth_rogue.ts) and nothing beyond loopback:
-// - every endpoint must be https (http only on loopback) before anything is built on it, and a
-//   javascript:, data: or plain-http authorization endpoint never reaches onAuthorize;
+// - every endpoint a sign-in uses must be https (http only on loopback) before anything is built
+//   on it, and a javascript:, data: or plain-http authorization endpoint never reaches
+//   onAuthorize; any other endpoint that is not (a plain-http revocation endpoint) does not
+//   break the sign-in: nothing is sent there, and sign-out says it skipped the revocation;
 // - metadata redirects are checked hop by hop with the URL rule and the caller's URL policy.
 // The answer size caps are in ./oauth_caps.test.ts.
 import assert from "node:assert/strict";
@@ -78,7 +80,7 @@ describe("OAuth: endpoints must be https, or http on loopback", () => {
     });
   }
 
-  for (const field of ["token_endpoint", "registration_endpoint", "revocation_endpoint"]) {
+  for (const field of ["token_endpoint", "registration_endpoint"]) {
     test(`a plain-http ${field} on another host is refused before any request`, async () => {
       const opened: URL[] = [];
       const { error, rogue } = await connectVia(
@@ -91,6 +93,63 @@ describe("OAuth: endpoints must be https, or http on loopback", () => {
       assert.ok(!rogue.seen.some((r) => r.method === "POST"));
     });
   }
+
+  test("a plain-http revocation endpoint does not break sign-in; sign-out skips it and says so", async () => {
+    const revoke = "http://login.example.com/revoke";
+    const metadata: Record<string, unknown> = {
+      revocation_endpoint: revoke,
+      introspection_endpoint: "http://login.example.com/introspect",
+      jwks_uri: "javascript:alert(1)",
+    };
+    const rogue = await startRogueAuthorizationServer({ metadata });
+    const servers = await startOAuthServers({ authorizationServers: [rogue.issuer] });
+    const seen: string[] = [];
+    const spy: typeof fetch = (input, init) => {
+      seen.push(new URL(input instanceof Request ? input.url : input).href);
+      return fetch(input, init);
+    };
+    const store = createMemoryOAuthStore();
+    try {
+      await new OAuthSession(servers.mcpUrl, { ...recording([]), store }, { fetch: spy })
+        .signIn();
+      const tokens = (await store.get(servers.mcpUrl))!.tokens!;
+      assert.ok(tokens.accessToken.startsWith("rogue-at-"), "signed in at the rogue issuer");
+      const result = await new OAuthSession(servers.mcpUrl, { store }, {
+        server: "docs",
+        fetch: spy,
+      }).signOut();
+      assert.deepEqual(result, {
+        revoked: [],
+        warning: "revocation skipped: the authorization server's revocation_endpoint " +
+          '"http://login.example.com/revoke" is not https (OAuth needs https, or http on a ' +
+          "loopback host), so the tokens were not sent there; they are forgotten here, but stay " +
+          "valid at the server until they expire",
+      });
+      assert.equal(await store.get(servers.mcpUrl), undefined, "forgotten locally");
+      assert.ok(!seen.some((url) => url.includes("login.example.com")), seen.join("\n"));
+      assert.ok(!rogue.seen.some((r) => r.path === "/revoke"));
+    } finally {
+      await servers.close();
+      await rogue.close();
+    }
+  });
+
+  test("an https revocation endpoint next to it is used as before", async () => {
+    const metadata: Record<string, unknown> = {};
+    const rogue = await startRogueAuthorizationServer({ metadata });
+    metadata.revocation_endpoint = `${rogue.issuer}/revoke`;
+    const servers = await startOAuthServers({ authorizationServers: [rogue.issuer] });
+    const store = createMemoryOAuthStore();
+    try {
+      await new OAuthSession(servers.mcpUrl, { ...recording([]), store }).signIn();
+      const result = await new OAuthSession(servers.mcpUrl, { store }).signOut();
+      assert.deepEqual(result, { revoked: ["refresh_token", "access_token"] });
+      assert.equal(rogue.seen.filter((r) => r.path === "/revoke").length, 2);
+    } finally {
+      await servers.close();
+      await rogue.close();
+    }
+  });
 
   test("https and loopback http (127.0.0.0/8, [::1], localhost) pass; others do not", () => {
     for (

@@ -1,11 +1,14 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { execFile, spawn } from "node:child_process";
+import { mkdir, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import * as path from "node:path";
+import process from "node:process";
 import { promisify } from "node:util";
+import { LOCK_PREFIX, STALE_LOCK_MS } from "../../lib/storage/_fs_lock.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
 import { isStorageError } from "../../lib/storage/mod.ts";
+import { bundleScript } from "./_bundle.ts";
 import { makeTempDir, removeTempDirs } from "./_tmp.ts";
 
 after(removeTempDirs);
@@ -141,5 +144,54 @@ describe("fs storage atomic writes", () => {
     await mkdir(path.join(root, "keep"));
     await store.clear!();
     assert.deepEqual(await readdir(root), ["keep"], "foreign empty folders stay");
+  });
+});
+
+describe("fs storage compareAndSet across processes", () => {
+  test("6 processes adding 25 each with read-and-swap loops count to 150", async () => {
+    const root = await makeTempDir();
+    const script = await bundleScript(new URL("./_cas_writer.ts", import.meta.url));
+    const children = Array.from({ length: 6 }, () => {
+      const args = "Deno" in globalThis ? ["run", "-A", script, "25", root] : [script, "25", root];
+      const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "inherit"] });
+      let out = "";
+      child.stdout.on("data", (chunk) => (out += chunk));
+      const ready = new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      return { child, ready, exited, out: () => out };
+    });
+    await Promise.all(children.map((c) => c.ready));
+    for (const c of children) c.child.stdin.write("go\n");
+    const codes = await Promise.all(children.map((c) => c.exited));
+    assert.deepEqual(codes, [0, 0, 0, 0, 0, 0]);
+    assert.equal(await createFsStorage({ root }).get("n.txt"), "150", "no increment lost");
+    const lost = children.map((c) => Number(/lost (\d+)/.exec(c.out())?.[1]));
+    console.log(`# races lost and retried: ${lost.join(", ")}`);
+    assert.deepEqual(
+      (await readdir(root)).filter((n) => n.startsWith(".")),
+      [],
+      "no lock file left",
+    );
+  });
+
+  test("a lock file a dead writer left is broken once stale; a live one is waited for", async () => {
+    const root = await makeTempDir();
+    const store = createFsStorage({ root });
+    await store.set("k.txt", "1");
+    const lock = path.join(root, `${LOCK_PREFIX}k.txt`);
+    await writeFile(lock, "");
+    const old = new Date(Date.now() - STALE_LOCK_MS - 1_000);
+    await utimes(lock, old, old);
+    assert.equal(await store.compareAndSet!("k.txt", "1", "2"), true, "the stale lock is broken");
+    assert.equal(await store.get("k.txt"), "2");
+    await writeFile(lock, ""); // a live holder's
+    let done = false;
+    const waiting = store.compareAndSet!("k.txt", "2", "3").then((ok) => (done = true, ok));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(done, false, "it waits while the holder lives");
+    assert.equal(await store.get("k.txt"), "2");
+    await rm(lock);
+    assert.equal(await waiting, true);
+    assert.equal(await store.get("k.txt"), "3");
   });
 });

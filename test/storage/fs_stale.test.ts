@@ -7,31 +7,16 @@ import { readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import process from "node:process";
 import { after, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import { STALE_TEMP_MS } from "../../lib/storage/_fs_stale.ts";
 import { TEMP_PREFIX } from "../../lib/storage/_fs_write.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
+import { bundleScript } from "./_bundle.ts";
 import { makeTempDir, removeTempDirs } from "./_tmp.ts";
 
 after(removeTempDirs);
 
 const KILLS = 50;
 const VALUE = /^\d+:([a-z])\1{262143}$/; // "<n>:" and 256 KiB of one letter
-
-/** The writer as one plain ES module, so each of the 50 children starts in milliseconds. */
-async function bundleWriter(dir: string): Promise<string> {
-  const outfile = path.join(dir, "loop_writer.mjs");
-  await build({
-    entryPoints: [fileURLToPath(new URL("./_loop_writer.ts", import.meta.url))],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    outfile,
-    logLevel: "silent",
-  });
-  return outfile;
-}
 
 /** Start the writer, wait for "ready" and a few writes, then kill -9 it. */
 function killMidWrite(script: string, root: string, delayMs: number): Promise<void> {
@@ -57,7 +42,7 @@ describe("fs storage: temp files of killed writers", {
 }, () => {
   test(`${KILLS} writers killed with kill -9: leftovers swept once stale, no value torn`, async () => {
     const root = await makeTempDir();
-    const script = await bundleWriter(await makeTempDir());
+    const script = await bundleScript(new URL("./_loop_writer.ts", import.meta.url));
     // A whole value first: on a loaded machine every writer may be killed before its first write
     // lands, and a.md must then still hold a whole value (this one), not be missing.
     await createFsStorage({ root }).set("a.md", `0:${"a".repeat(256 << 10)}`);

@@ -5,6 +5,7 @@
 import { OAuthError } from "./errors.ts";
 import type { AuthorizationServerMetadata } from "./discovery.ts";
 import type { OAuthClientRecord } from "./types.ts";
+import { foreignClient } from "./_grants.ts";
 import { loadOAuth, type OAuth, type OAuthLib } from "./_oauth.ts";
 import { requireOAuthUrl } from "./_oauth_url.ts";
 
@@ -24,6 +25,12 @@ export async function authorize(
   onAuthorize: (url: URL) => Promise<URL>,
 ): Promise<AuthorizationResult> {
   const { server } = params;
+  const foreign = foreignClient(as, client);
+  if (foreign !== undefined) {
+    throw new OAuthError("issuer_changed", `${server}: ${foreign}; its id was not sent there`, {
+      server,
+    });
+  }
   if (as.authorization_endpoint === undefined) {
     throw new OAuthError(
       "invalid_metadata",

@@ -49,6 +49,47 @@ export function clientAuth(oauth: OAuthLib, method: Method, secret: string | und
   return method === "client_secret_post" ? oauth.ClientSecretPost(secret) : basic(secret);
 }
 
+/**
+ * Why `client` may not be presented to `as` — it is registered at another issuer — or
+ * `undefined` when it may. The id and secret of a client of issuer A never go to B, whatever the
+ * caller's bookkeeping says.
+ */
+export function foreignClient(
+  as: AuthorizationServerMetadata,
+  client: OAuthClientRecord,
+): string | undefined {
+  if (client.issuer === undefined || client.issuer === as.issuer) return undefined;
+  return `the OAuth client is registered at ${client.issuer}, not at ${as.issuer}`;
+}
+
+/** How `client` authenticates to `as`; `issuer_changed` (nothing sent) when not registered there. */
+export function presentClient(
+  oauth: OAuthLib,
+  as: AuthorizationServerMetadata,
+  client: OAuthClientRecord,
+  server: string,
+): OAuth.ClientAuth {
+  const why = foreignClient(as, client);
+  if (why !== undefined) {
+    throw new OAuthError(
+      "issuer_changed",
+      `${server}: ${why}; its credentials were not sent there`,
+      {
+        server,
+      },
+    );
+  }
+  return clientAuth(oauth, authMethod(as, client), client.clientSecret);
+}
+
+/** The refusals of a refresh that refused the client itself (`invalid_client`). */
+const clientRefusals = new WeakSet<Error>();
+
+/** Whether `error`, a refused refresh, refused the client (register again) and not only the grant. */
+export function refusedClient(error: unknown): boolean {
+  return error instanceof Error && clientRefusals.has(error);
+}
+
 /** An oauth4webapi failure as an OAuthError; `refresh` maps `invalid_grant` to re-auth. */
 export function grantError(error: unknown, ctx: GrantContext, what: string, refresh = false) {
   if (error instanceof OAuthError) return error;
@@ -56,11 +97,13 @@ export function grantError(error: unknown, ctx: GrantContext, what: string, refr
   const server = ctx.server;
   if (e?.name === "ResponseBodyError" && typeof e.error === "string") {
     if (refresh && (e.error === "invalid_grant" || e.error === "invalid_client")) {
-      return new OAuthError(
+      const refused = new OAuthError(
         "reauth_required",
         `${server}: the authorization server refused the refresh token (${e.error}); sign in again`,
         { server },
       );
+      if (e.error === "invalid_client") clientRefusals.add(refused);
+      return refused;
     }
     return new OAuthError(
       "token_request_failed",
@@ -120,11 +163,12 @@ export async function redeemCode(
   const oauth = await loadOAuth();
   const c = { client_id: client.clientId };
   try {
+    const auth = presentClient(oauth, ctx.as, client, ctx.server);
     return await withDPoPNonce(ctx.dpop, async () => {
       const response = await oauth.authorizationCodeGrantRequest(
         ctx.as as OAuth.AuthorizationServer,
         c,
-        clientAuth(oauth, authMethod(ctx.as, client), client.clientSecret),
+        auth,
         callback,
         redirectUri,
         verifier,
@@ -157,11 +201,12 @@ export async function refresh(
   const oauth = await loadOAuth();
   const c = { client_id: client.clientId };
   try {
+    const auth = presentClient(oauth, ctx.as, client, ctx.server);
     return await withDPoPNonce(ctx.dpop, async () => {
       const response = await oauth.refreshTokenGrantRequest(
         ctx.as as OAuth.AuthorizationServer,
         c,
-        clientAuth(oauth, authMethod(ctx.as, client), client.clientSecret),
+        auth,
         tokens.refreshToken!,
         {
           ...requestOptions(oauth, ctx.fetch, ctx.as.token_endpoint, ctx.signal),

@@ -23,7 +23,11 @@ function isMetadataDocumentUrl(value: string): boolean {
   }
 }
 
-/** The client for `as`: `known` when it was registered there, else a new one. */
+/**
+ * The client for `as`, registered there (its `issuer`): the configured one, `known` when it is
+ * registered at `as`, else a client metadata document or a new registration — never a client of
+ * another issuer.
+ */
 export async function ensureClient(
   as: AuthorizationServerMetadata,
   options: AuthOptions,
@@ -35,9 +39,12 @@ export async function ensureClient(
       clientId: options.clientId,
       clientSecret: options.clientSecret,
       kind: "pre-registered",
+      issuer: as.issuer,
     };
   }
-  if (known !== undefined) return known;
+  if (known !== undefined && (known.issuer === undefined || known.issuer === as.issuer)) {
+    return known;
+  }
   if (
     options.clientMetadataUrl !== undefined && !isMetadataDocumentUrl(options.clientMetadataUrl)
   ) {
@@ -53,6 +60,7 @@ export async function ensureClient(
       clientId: options.clientMetadataUrl,
       tokenEndpointAuthMethod: "none",
       kind: "metadata-document",
+      issuer: as.issuer,
     };
   }
   if (as.registration_endpoint === undefined) {
@@ -118,7 +126,11 @@ export async function ensureClient(
     );
   }
   const method = registered.token_endpoint_auth_method;
-  const client: OAuthClientRecord = { clientId: registered.client_id as string, kind: "dynamic" };
+  const client: OAuthClientRecord = {
+    clientId: registered.client_id as string,
+    kind: "dynamic",
+    issuer: as.issuer,
+  };
   if (typeof registered.client_secret === "string") client.clientSecret = registered.client_secret;
   if (method === "client_secret_basic" || method === "client_secret_post" || method === "none") {
     client.tokenEndpointAuthMethod = method;

@@ -41,9 +41,13 @@ export function revealingStore(
     add(record?.client?.clientSecret);
     return record;
   };
-  return {
+  const revealing: OAuthStore = {
     get: async (resource) => reveal(await store.get(resource)),
     set: (resource, record) => store.set(resource, reveal(record)!),
     delete: (resource) => store.delete(resource),
   };
+  if (store.exclusive !== undefined) {
+    revealing.exclusive = (resource, fn) => store.exclusive!(resource, fn);
+  }
+  return revealing;
 }

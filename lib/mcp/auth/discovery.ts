@@ -8,7 +8,8 @@
 
 import { OAuthError } from "./errors.ts";
 import { guardFetch } from "./_guarded_fetch.ts";
-import { allowedOAuthUrl, requireOAuthUrl } from "./_oauth_url.ts";
+import { allowedOAuthUrl, requireOAuthUrl, shownUrl } from "./_oauth_url.ts";
+import { noteRefused } from "./_refused.ts";
 
 /** Protected-resource metadata (RFC 9728), the fields an MCP client uses. */
 export interface ResourceMetadata {
@@ -71,7 +72,9 @@ export interface DiscoveryOptions {
 /**
  * Whether `url` may be used for OAuth: https, or plain http on a loopback host only
  * (`localhost`, 127.0.0.0/8, `[::1]`). Discovery applies it to every metadata URL and redirect
- * hop, and to every endpoint an authorization server's metadata names.
+ * hop, and to every endpoint an authorization server's metadata names: a sign-in endpoint
+ * (authorization, token, registration) that fails it fails discovery (`insecure_url`); any other
+ * (revocation, introspection, `jwks_uri`, …) is left out of the metadata, so nothing goes there.
  *
  * @example
  * ```ts
@@ -232,7 +235,10 @@ export function authorizationServerMetadataUrls(issuer: URL): URL[] {
  * The validated metadata of the authorization server `issuer`, or `undefined` when no
  * well-known URL answers. Throws `OAuthError`: `issuer_mismatch` when the document's `issuer` is
  * not the string `issuer` exactly (RFC 8414), `pkce_unsupported` when `code_challenge_methods_supported` lacks `S256`,
- * `invalid_metadata` for a document without endpoints.
+ * `invalid_metadata` for a document without endpoints, `insecure_url` when the authorization,
+ * token or registration endpoint is not https (or loopback http). Other endpoints that are not
+ * a URL or not https (a `revocation_endpoint` of `http://auth.example.com/revoke`) are left out
+ * of the returned metadata: nothing is sent there, and sign-in still works.
  *
  * @example
  * ```ts
@@ -261,11 +267,15 @@ export async function discoverAuthorizationServer(
   return undefined;
 }
 
-/** The metadata fields that name a URL the client may open or send something to. */
-const ENDPOINTS = [
-  "authorization_endpoint",
-  "token_endpoint",
-  "registration_endpoint",
+/** The endpoints a sign-in opens or sends to: one that is not https (or loopback http) fails it. */
+const SIGN_IN_ENDPOINTS = ["authorization_endpoint", "token_endpoint", "registration_endpoint"];
+
+/**
+ * The other metadata fields that name a URL the client may send something to. One that is not a
+ * URL, or not https (or loopback http), does not fail discovery: it is left out of the metadata,
+ * so nothing is ever sent there, and why is kept (see `refusedEndpoint`); sign-out says it.
+ */
+const OTHER_ENDPOINTS = [
   "revocation_endpoint",
   "introspection_endpoint",
   "userinfo_endpoint",
@@ -294,17 +304,33 @@ function validateServerMetadata(
       { server },
     );
   }
-  for (const field of ENDPOINTS) {
+  for (const field of [...SIGN_IN_ENDPOINTS, ...OTHER_ENDPOINTS]) {
     const value = json[field];
     if (value === undefined) continue;
     let url: URL | undefined;
     try {
       url = typeof value === "string" ? new URL(value) : undefined;
     } catch { /* reported below */ }
+    const signIn = SIGN_IN_ENDPOINTS.includes(field);
     if (url === undefined) {
+      if (!signIn) {
+        delete json[field];
+        noteRefused(json, field, `the authorization server's ${field} is not a URL`);
+        continue;
+      }
       throw new OAuthError("invalid_metadata", `${name}: ${from.href}: "${field}" is not a URL`, {
         server,
       });
+    }
+    if (!signIn && !allowedOAuthUrl(url)) {
+      delete json[field];
+      noteRefused(
+        json,
+        field,
+        `the authorization server's ${field} ${JSON.stringify(shownUrl(url))} is not https ` +
+          `(OAuth needs https, or http on a loopback host)`,
+      );
+      continue;
     }
     // Nothing is built on an endpoint that is not https (or loopback http): no javascript:.
     requireOAuthUrl(url, server, `the ${field} of the authorization server ${issuer.href}`);

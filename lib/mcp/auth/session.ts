@@ -8,62 +8,28 @@
 
 import type { BearerChallenge } from "./challenge.ts";
 import { discoverAuthorization, type Discovery } from "./discovery.ts";
-import { OAuthError } from "./errors.ts";
+import { isOAuthError, OAuthError } from "./errors.ts";
 import { createMemoryOAuthStore } from "./store.ts";
 import type {
   AuthOptions,
   DPoPKey,
-  OAuthClientRecord,
   OAuthRecord,
+  OAuthSessionOptions,
   OAuthStore,
   OAuthTokenRecord,
   SignOutOptions,
   SignOutResult,
   TokenRequest,
 } from "./types.ts";
-import { authorize } from "./_authorize.ts";
 import { createDPoP, dpopAlgorithm, dpopKey } from "./_dpop.ts";
 import type { OAuth } from "./_oauth.ts";
-import { clientCredentials, type GrantContext, redeemCode, refresh } from "./_grants.ts";
+import { bindRecord } from "./_bind.ts";
+import { type GrantContext, refusedClient } from "./_grants.ts";
+import { obtainTokens, union } from "./_obtain.ts";
+import { dueForRefresh, refreshStored } from "./_refresh.ts";
 import { guardFetch } from "./_guarded_fetch.ts";
-import { ensureClient } from "./_register.ts";
 import { optionSecrets, revealingStore, secretAdder } from "./_reveal.ts";
-import { revokeTokens } from "./_revoke.ts";
-
-/** Options of {@linkcode OAuthSession} besides the `auth` option itself. */
-export interface OAuthSessionOptions {
-  /** The server name for messages. */
-  server?: string;
-  /** The fetch for discovery and the authorization server. */
-  fetch?: typeof fetch;
-  /** Checks each URL before it is fetched (connect() passes its URL policy); throws to refuse. */
-  checkUrl?: (url: URL) => Promise<void>;
-  /**
-   * The connection's redaction list: the session adds every token and client secret it handles
-   * (stored, issued, refreshed, configured), so none appears in an error or a log line.
-   * `connect()` passes the prepared server's `secrets`.
-   */
-  secrets?: string[];
-  /**
-   * The byte cap of one answer of a metadata document, registration, token or revocation
-   * endpoint (default 1 MiB); past it the request fails with `ResponseTooLargeError`.
-   */
-  maxResponseBytes?: number;
-}
-
-/** Whether issuer identifiers `a` and `b` are the same URL (`https://a.example` = `…/`). */
-function sameIssuer(a: string, b: string): boolean {
-  try {
-    return new URL(a).href === new URL(b).href;
-  } catch {
-    return a === b;
-  }
-}
-
-function union(...scopes: (string | undefined)[]): string | undefined {
-  const all = new Set(scopes.flatMap((s) => s?.split(/\s+/).filter(Boolean) ?? []));
-  return all.size === 0 ? undefined : [...all].join(" ");
-}
+import { configuredClient, revokeStored } from "./_revoke.ts";
 
 /**
  * The OAuth state of one MCP server. `connect()` makes one from the `auth` option; use it
@@ -207,13 +173,7 @@ export class OAuthSession {
       // there): the server's 401 then leads to a new registration and sign-in.
       if (!this.#current(record!)) return undefined;
       const bound = tokens.tokenType === "DPoP";
-      // Refresh `refreshSkewMs` early, but never earlier than half way through a short lifetime.
-      const lifetime = (tokens.expiresAt ?? 0) - (tokens.obtainedAt ?? 0);
-      const skew = Math.min(this.#options.refreshSkewMs ?? 60_000, lifetime / 2);
-      if (tokens.expiresAt === undefined || tokens.expiresAt - skew > Date.now()) {
-        return { value: tokens.accessToken, bound };
-      }
-      if (tokens.refreshToken === undefined || record?.client === undefined) {
+      if (!this.#due(tokens) || tokens.refreshToken === undefined || record?.client === undefined) {
         return { value: tokens.accessToken, bound };
       }
       try {
@@ -222,10 +182,16 @@ export class OAuthSession {
         if (discovery.server.issuer !== record.issuer) return undefined;
         const next = await this.#refresh(record, discovery);
         return { value: next.accessToken, bound: next.tokenType === "DPoP" };
-      } catch {
+      } catch (error) {
+        // Refused: the tokens are forgotten, and the server's 401 leads to one sign-in.
+        if (isOAuthError(error, "reauth_required")) return undefined;
         return { value: tokens.accessToken, bound }; // the server's 401 then takes the full path
       }
     });
+  }
+
+  #due(tokens: OAuthTokenRecord): boolean {
+    return dueForRefresh(tokens, this.#options.refreshSkewMs ?? 60_000);
   }
 
   /**
@@ -258,12 +224,14 @@ export class OAuthSession {
       if (!this.#usable(bound.tokens)) delete bound.tokens;
       if (bound.tokens?.refreshToken !== undefined && bound.client !== undefined) {
         try {
-          await this.#refresh(bound, discovery);
+          await this.#refresh(bound, discovery, sent ?? "");
           return true;
         } catch (error) {
           if (!(error instanceof OAuthError) || this.#options.onAuthorize === undefined) {
             throw error;
           }
+          delete bound.tokens;
+          if (refusedClient(error)) delete bound.client; // a new registration, too
         }
       }
       await this.#obtain(bound, discovery, union(this.#options.scope ?? challenge?.scope));
@@ -310,7 +278,9 @@ export class OAuthSession {
    * (RFC 7009; refresh token, then access token, with the client's registered authentication
    * method) when it advertises one, then forget the tokens and registration of this server —
    * whatever the revocation's outcome. A failed revocation is no error: the result's `warning`
-   * says why (without any token). Tokens go only to the issuer that issued them.
+   * says why (without any token). Tokens go only to the issuer that issued them, and only to an
+   * https (or loopback http) `revocation_endpoint`: towards another issuer or an insecure
+   * endpoint the revocation is skipped, and `warning` says so.
    *
    * @example Sign out, and tell the user when the server could not revoke the tokens
    * ```ts
@@ -334,48 +304,19 @@ export class OAuthSession {
   /** Revoke the stored tokens, if any, where they were issued; failures become a warning. */
   async #revoke(options: SignOutOptions): Promise<SignOutResult> {
     const record = await this.#store.get(this.url.href).catch(() => undefined);
-    const tokens = record?.tokens;
-    const client = record?.client ?? this.#configuredClient();
-    if (tokens === undefined || client === undefined) return { revoked: [] };
-    const signal = AbortSignal.timeout(options.timeoutMs ?? 5_000);
-    let as;
-    try {
-      as = this.#discovery?.server ?? (await discoverAuthorization(this.url, {
-        fetch: this.#fetch,
-        server: this.#name,
-        signal,
-      })).server;
-    } catch (error) {
-      const why = (error as Error)?.name === "TimeoutError"
-        ? "no answer in time"
-        : (error as Error)?.message ?? "discovery failed";
-      return {
-        revoked: [],
-        warning: `could not reach the authorization server to revoke the tokens (${why})`,
-      };
-    }
-    if (typeof as.revocation_endpoint !== "string") return { revoked: [] };
-    if (as.issuer !== record!.issuer) {
-      return {
-        revoked: [],
-        warning: `the tokens were issued by ${
-          record!.issuer
-        }, but the server now names ${as.issuer}; they were not sent there to be revoked`,
-      };
-    }
-    return await revokeTokens(as, client, tokens, this.#fetch, signal);
-  }
-
-  /** The client of the `clientCredentials` option, for tokens of that grant (no client stored). */
-  #configuredClient(): OAuthClientRecord | undefined {
-    const cc = this.#options.clientCredentials;
-    if (cc === undefined || cc.privateKey !== undefined) return undefined;
-    return {
-      clientId: cc.clientId,
-      clientSecret: cc.clientSecret,
-      tokenEndpointAuthMethod: cc.clientSecret === undefined ? "none" : "client_secret_basic",
-      kind: "pre-registered",
-    };
+    return await revokeStored(
+      record,
+      configuredClient(this.#options),
+      async (signal) =>
+        this.#discovery?.server ??
+          (await discoverAuthorization(this.url, {
+            fetch: this.#fetch,
+            server: this.#name,
+            signal,
+          })).server,
+      this.#fetch,
+      options.timeoutMs ?? 5_000,
+    );
   }
 
   async #discover(metadataUrl?: string, fresh = false): Promise<Discovery> {
@@ -395,28 +336,9 @@ export class OAuthSession {
     return this.#discovery === undefined || this.#discovery.server.issuer === record.issuer;
   }
 
-  /**
-   * `record` when it belongs to the discovered issuer, else a fresh one: a new registration and
-   * sign-in there, with nothing of the old issuer's (tokens, client, secret). A configured
-   * client (`clientId`, `clientCredentials`) is bound to `auth.issuer`, else to the issuer it
-   * was first used with: to another issuer it is refused, never sent.
-   */
+  /** `record` bound to the discovered issuer (see `_bind.ts`). */
   #bind(record: OAuthRecord | undefined, discovery: Discovery): OAuthRecord {
-    const issuer = discovery.server.issuer;
-    const configured = this.#options.clientId !== undefined ||
-      this.#options.clientCredentials !== undefined;
-    const pinned = this.#options.issuer ?? record?.issuer;
-    if (configured && pinned !== undefined && !sameIssuer(pinned, issuer)) {
-      throw new OAuthError(
-        "issuer_changed",
-        `${this.#name}: the configured OAuth client belongs to the authorization server ` +
-          `${pinned}, but the server now names ${issuer}; its credentials were not sent there ` +
-          `(set auth.issuer and a client registered at ${issuer}, or sign out to start over)`,
-        { server: this.#name },
-      );
-    }
-    if (record !== undefined && record.issuer === issuer) return record;
-    return { issuer };
+    return bindRecord(this.#options, this.#name, record, discovery.server.issuer);
   }
 
   async #grant(discovery: Discovery): Promise<GrantContext> {
@@ -435,53 +357,31 @@ export class OAuthSession {
     };
   }
 
-  async #refresh(record: OAuthRecord, discovery: Discovery) {
-    const tokens = await refresh(await this.#grant(discovery), record.client!, record.tokens!);
-    await this.#store.set(this.url.href, { ...record, tokens });
-    return tokens;
+  /** Refresh `record`'s tokens under the store's lock (see `_refresh.ts`). */
+  async #refresh(
+    record: OAuthRecord,
+    discovery: Discovery,
+    sent?: string,
+  ): Promise<OAuthTokenRecord> {
+    return await refreshStored(
+      {
+        store: this.#store,
+        resource: this.url.href,
+        server: this.#name,
+        usable: (tokens) => this.#usable(tokens),
+        due: (tokens) => this.#due(tokens),
+        grant: () => this.#grant(discovery),
+      },
+      record,
+      sent,
+    );
   }
 
   /** Obtain tokens: the client credentials grant, or the authorization code flow. */
   async #obtain(record: OAuthRecord, discovery: Discovery, wanted: string | undefined) {
-    const as = discovery.server;
     const grant = await this.#grant(discovery);
-    let scope = wanted ?? discovery.resource?.scopes_supported?.join(" ");
-    const cc = this.#options.clientCredentials;
-    if (cc !== undefined) {
-      const tokens = await clientCredentials(grant, cc, union(cc.scope, scope));
-      await this.#store.set(this.url.href, { issuer: as.issuer, tokens });
-      return;
-    }
-    const onAuthorize = this.#options.onAuthorize;
-    const redirectUri = this.#options.redirectUri;
-    if (onAuthorize === undefined || redirectUri === undefined) {
-      const missing = onAuthorize === undefined
-        ? "no auth.onAuthorize callback was given to open it"
-        : "auth.redirectUri is missing: set the URL the sign-in redirects back to " +
-          "(e.g. http://127.0.0.1:<port>/callback, where onAuthorize receives it)";
-      throw new OAuthError(
-        "sign_in_required",
-        `${this.#name}: sign-in needed (OAuth, authorization server ${as.issuer}), but ${missing}`,
-        { server: this.#name },
-      );
-    }
-    if (as.scopes_supported?.includes("offline_access")) scope = union(scope, "offline_access");
-    this.#requested = scope;
-    const client = await ensureClient(as, this.#options, record.client, grant);
-    const result = await authorize(
-      as,
-      client,
-      { redirectUri, resource: grant.resource, scope, server: this.#name },
-      onAuthorize,
-    );
-    const tokens = await redeemCode(
-      grant,
-      client,
-      result.callback,
-      redirectUri,
-      result.verifier,
-      scope,
-    );
-    await this.#store.set(this.url.href, { issuer: as.issuer, client, tokens });
+    const obtained = await obtainTokens(this.#options, grant, record, discovery, wanted);
+    if (obtained.requested !== undefined) this.#requested = obtained.requested;
+    await this.#store.set(this.url.href, obtained.record);
   }
 }

@@ -10,6 +10,8 @@
 import type { Storage } from "../../storage/types.ts";
 import type { SecretBox } from "../sealing/secrets.ts";
 import type { OAuthRecord, OAuthStore } from "./types.ts";
+import { inTurn } from "../../_in_turn.ts";
+import { withLease } from "./_lease.ts";
 
 /**
  * An OAuth store that lives as long as the process (the default of the `auth` option).
@@ -24,7 +26,7 @@ import type { OAuthRecord, OAuthStore } from "./types.ts";
  */
 export function createMemoryOAuthStore(): OAuthStore {
   const records = new Map<string, string>();
-  return {
+  const store: OAuthStore = {
     get: (resource) => {
       const json = records.get(resource);
       return Promise.resolve(json === undefined ? undefined : JSON.parse(json));
@@ -37,7 +39,9 @@ export function createMemoryOAuthStore(): OAuthStore {
       records.delete(resource);
       return Promise.resolve();
     },
+    exclusive: (resource, fn) => inTurn(store, resource, fn),
   };
+  return store;
 }
 
 /** Options of {@linkcode createOAuthStore}. */
@@ -48,12 +52,12 @@ export interface OAuthStoreOptions {
   prefix?: string;
 }
 
-async function keyOf(prefix: string, resource: string): Promise<string> {
+async function keyOf(prefix: string, resource: string, suffix = ".json"): Promise<string> {
   const digest = new Uint8Array(
     await crypto.subtle.digest("SHA-256", new TextEncoder().encode(resource)),
   );
   const hex = Array.from(digest.slice(0, 16), (b) => b.toString(16).padStart(2, "0")).join("");
-  return `${prefix}${hex}.json`;
+  return `${prefix}${hex}${suffix}`;
 }
 
 type Field = "accessToken" | "refreshToken" | "clientSecret";
@@ -80,6 +84,11 @@ async function transform(
 /**
  * An OAuth store on a storage adapter: one JSON value per MCP server under `oauth/`, secret
  * fields sealed by `box` (bound to the server URL and field, so a copied value does not open).
+ * Each record is written whole in one `set` (new access and refresh tokens together). Its
+ * `exclusive` holds a lease (`oauth/<hash>.lock`, taken and given back with the storage's
+ * `compareAndSet`) across every process sharing the storage — fs, IndexedDB (tabs), unstorage
+ * over Redis, memory — so processes refreshing at once rotate the refresh token one after the
+ * other; on a storage without `compareAndSet` it holds within this process only.
  *
  * @example Tokens in a private folder (Node/Deno), sealed
  * ```ts
@@ -109,6 +118,9 @@ export function createOAuthStore(storage: Storage, options: OAuthStoreOptions = 
     },
     async delete(resource) {
       await storage.delete(await keyOf(prefix, resource));
+    },
+    async exclusive(resource, fn) {
+      return await withLease(storage, await keyOf(prefix, resource, ".lock"), fn);
     },
   };
 }

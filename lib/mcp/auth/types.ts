@@ -14,6 +14,13 @@ export interface OAuthClientRecord {
   tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none";
   /** How the client was obtained. */
   kind: "pre-registered" | "metadata-document" | "dynamic";
+  /**
+   * The authorization server (issuer) the client is registered at. Its id and secret are sent
+   * only there: towards another issuer the session registers again (or uses that issuer's
+   * configured client) and never presents this one. Records written before this field existed
+   * belong to their record's `issuer`.
+   */
+  issuer?: string;
 }
 
 /** Tokens from the token endpoint. */
@@ -53,6 +60,14 @@ export interface OAuthStore {
   set(resource: string, record: OAuthRecord): Promise<void>;
   /** Forget `resource` (sign out). */
   delete(resource: string): Promise<void>;
+  /**
+   * Run `fn` while no other `exclusive` call for `resource` runs — in this process, and in any
+   * other that shares the store when it can tell (see `createOAuthStore`). A session refreshes
+   * under it and reads the record again first, so a rotated refresh token is never presented
+   * twice and the newest one is never overwritten by an older one. Optional: without it, one
+   * session refreshes once at a time, but sessions sharing the store may race.
+   */
+  exclusive?<T>(resource: string, fn: () => Promise<T>): Promise<T>;
 }
 
 /** Machine-to-machine sign-in: the client credentials grant. */
@@ -155,7 +170,11 @@ export interface SignOutOptions {
 export interface SignOutResult {
   /** The tokens the authorization server revoked, refresh token first. */
   revoked: ("refresh_token" | "access_token")[];
-  /** Why revocation failed or was skipped (no token in it); absent when it went well or the server has no revocation endpoint. */
+  /**
+   * Why revocation failed or was skipped (no token in it): e.g. `revocation skipped: the
+   * authorization server's revocation_endpoint "http://auth.example.com/revoke" is not https …`.
+   * Absent when it went well or the server has no revocation endpoint.
+   */
   warning?: string;
 }
 
@@ -167,4 +186,25 @@ export interface SignOutResult {
 export interface DPoPKey {
   /** The proof algorithm, e.g. `"ES256"`. */
   readonly algorithm: string;
+}
+
+/** Options of {@linkcode OAuthSession} besides the `auth` option itself. */
+export interface OAuthSessionOptions {
+  /** The server name for messages. */
+  server?: string;
+  /** The fetch for discovery and the authorization server. */
+  fetch?: typeof fetch;
+  /** Checks each URL before it is fetched (connect() passes its URL policy); throws to refuse. */
+  checkUrl?: (url: URL) => Promise<void>;
+  /**
+   * The connection's redaction list: the session adds every token and client secret it handles
+   * (stored, issued, refreshed, configured), so none appears in an error or a log line.
+   * `connect()` passes the prepared server's `secrets`.
+   */
+  secrets?: string[];
+  /**
+   * The byte cap of one answer of a metadata document, registration, token or revocation
+   * endpoint (default 1 MiB); past it the request fails with `ResponseTooLargeError`.
+   */
+  maxResponseBytes?: number;
 }

@@ -4,6 +4,7 @@
 // serialised in this process and the last writer wins across processes.
 // Changes of one key from one process are serialised either way (fewer lost races).
 
+import { inTurn } from "../../_in_turn.ts";
 import type { Storage } from "../../storage/types.ts";
 import { ConflictError } from "./errors.ts";
 
@@ -14,21 +15,6 @@ export interface Change<T> {
 }
 
 const ATTEMPTS = 64;
-const locks = new WeakMap<Storage, Map<string, Promise<unknown>>>();
-
-function locked<T>(storage: Storage, key: string, fn: () => Promise<T>): Promise<T> {
-  let byKey = locks.get(storage);
-  if (byKey === undefined) locks.set(storage, byKey = new Map());
-  const previous = byKey.get(key) ?? Promise.resolve();
-  const run = previous.then(fn, fn);
-  const settled = run.then(() => {}, () => {});
-  byKey.set(key, settled);
-  settled.then(() => {
-    if (byKey.get(key) === settled) byKey.delete(key);
-  });
-  return run;
-}
-
 const pause = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, 50)));
 
@@ -42,7 +28,7 @@ export function swap<T>(
   change: (current: string | undefined) => Promise<Change<T>>,
   what: string,
 ): Promise<T> {
-  return locked(storage, key, async () => {
+  return inTurn(storage, key, async () => {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const current = await storage.get(key);
       const { next, result } = await change(current);
