@@ -34,6 +34,16 @@ export interface McpServerConfig {
   callTimeoutMs?: number;
   /** This server's longest `tools/call` in ms, progress or not; overrides the client's. */
   maxTotalMs?: number;
+  /**
+   * stdio: how long the program may take to write its first answer after it is started, in ms
+   * (default 60000: `npx -y` and `uvx` fetch a package on first use); request timeouts count
+   * from then on.
+   */
+  startupTimeoutMs?: number;
+  /** stdio: on close, how long the program may take to exit after its stdin closes before SIGTERM, in ms (default 2000). */
+  closeTimeoutMs?: number;
+  /** stdio: how long the program may take to exit after SIGTERM before SIGKILL, in ms (default 2000). */
+  killTimeoutMs?: number;
 }
 
 /** The transports skillmux speaks. */
