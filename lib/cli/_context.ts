@@ -9,11 +9,13 @@ import {
 } from "../resolve/default_sources.ts";
 import { createServerRegistry, type ServerRegistry } from "../mcp/registry/registry.ts";
 import { stdio } from "../mcp/transport/stdio.ts";
+import type { StdioConnector } from "../mcp/client/connect_options.ts";
 import { createOAuthStore } from "../mcp/auth/store.ts";
 import type { OAuthStore } from "../mcp/auth/types.ts";
 import { createFsStorage } from "../storage/fs.ts";
 import { str, type Values } from "./_args.ts";
 import { sgr, visibleWidth } from "./_terminal.ts";
+import { startupReporter } from "./_startup.ts";
 
 /**
  * Input and output of one {@linkcode run} call: where text goes, the
@@ -59,6 +61,8 @@ export interface Context {
   folders(): Promise<DefaultSkillFolders>;
   /** The registry over `config.toml` in the config folder (created 0700, file 0600). */
   registry(): Promise<ServerRegistry>;
+  /** The stdio connector every command uses (slow starts reported on stderr). */
+  stdio: StdioConnector;
   /** OAuth tokens and registrations: `oauth/` in the config folder (files 0600). */
   oauthStore(): Promise<OAuthStore>;
   out(line?: string): void;
@@ -84,16 +88,21 @@ export function createContext(io: CliIo, values: Values): Context {
   const folders = async () => (await defaultSkillFolders(sourceOptions))!;
   const oauthStore = async () =>
     createOAuthStore(createFsStorage({ root: (await folders()).config, private: true }));
+  const paint: Paint = {
+    ok: style(on, 32, 39),
+    bad: style(on, 31, 39),
+    dim: style(on, 2, 22),
+    bold: style(on, 1, 22),
+  };
+  const err = (line: string) => io.stderr(`${line}\n`);
+  // Every stdio server a command starts: a slow start is announced, with its stderr meanwhile.
+  const connector = stdio({ onStartup: startupReporter({ err, paint }) });
   return {
     io,
     env,
     json: values.json === true,
-    paint: {
-      ok: style(on, 32, 39),
-      bad: style(on, 31, 39),
-      dim: style(on, 2, 22),
-      bold: style(on, 1, 22),
-    },
+    paint,
+    stdio: connector,
     sourceOptions,
     folders,
     async registry() {
@@ -101,12 +110,12 @@ export function createContext(io: CliIo, values: Values): Context {
       return createServerRegistry({
         storage: createFsStorage({ root: config, private: true }),
         // Stored OAuth tokens are used (and refreshed); signing in is `mcp login`.
-        connect: { stdio: stdio(), auth: { store: await oauthStore() } },
+        connect: { stdio: connector, auth: { store: await oauthStore() } },
       });
     },
     oauthStore,
     out: (line = "") => io.stdout(`${line}\n`),
-    err: (line) => io.stderr(`${line}\n`),
+    err,
   };
 }
 

@@ -10,7 +10,6 @@ import type { Catalog, CatalogEntry } from "../catalog/types.ts";
 import { stripHidden } from "../catalog/_text.ts";
 import { connect } from "../mcp/client/client.ts";
 import type { CallToolResult, ContentBlock, Progress } from "../mcp/protocol/types.ts";
-import { stdio } from "../mcp/transport/stdio.ts";
 import { schemaProblems } from "../prompt/_execute.ts";
 import { skillText } from "../prompt/_fence.ts";
 import { CliError, str, UsageError, type Values } from "./_args.ts";
@@ -18,6 +17,7 @@ import { catalogIds, didYouMean } from "./_suggest.ts";
 import type { Command } from "./_command.ts";
 import { type Context, printJson } from "./_context.ts";
 import { withCatalog } from "./catalog.ts";
+import { cliInvocation } from "./_invocation.ts";
 
 /** The arguments: a JSON object, or `{}` when none are given. */
 function parseArguments(text: string | undefined): Record<string, unknown> {
@@ -39,12 +39,13 @@ function entryOf(catalog: Catalog, id: string): CatalogEntry {
   const entry = catalog.get(id);
   if (entry) return entry;
   if (catalog.held.some((h) => h.entry.id === id)) {
+    const cli = cliInvocation();
     throw new CliError(
-      `"${id}" waits for approval; review it with "skillmux approve", then run: skillmux approve ${id}`,
+      `"${id}" waits for approval; review it with "${cli} approve", then run: ${cli} approve ${id}`,
     );
   }
   throw new CliError(
-    `No catalog entry "${id}" (list them with: skillmux tools)${
+    `No catalog entry "${id}" (list them with: ${cliInvocation()} tools)${
       didYouMean(id, catalogIds(catalog))
     }`,
   );
@@ -108,7 +109,7 @@ async function callTool(
   const lines = values.progress === true;
   let shown = false;
   const client = await connect(target.server, {
-    stdio: stdio(),
+    stdio: ctx.stdio,
     auth: { store: await ctx.oauthStore() },
     signal,
   });
@@ -158,7 +159,7 @@ export const call: Command = {
   ],
   details: [
     "The arguments are checked against the tool's input schema before anything is sent.",
-    "Entries waiting for approval are refused (skillmux approve <id>). Ctrl-C cancels the call",
+    "Entries waiting for approval are refused (approve <id> first). Ctrl-C cancels the call",
     "and tells the server. Exit codes: 0 ok, 1 the tool failed or reported an error, 2 usage,",
     "130 cancelled.",
   ],
@@ -167,7 +168,7 @@ export const call: Command = {
     const args = parseArguments(text);
     // Ctrl-C cancels from the start: while the catalog loads, the call never leaves.
     const stop = interrupt(ctx);
-    return await withCatalog(ctx, async (catalog) => {
+    const attempt = async (catalog: Catalog): Promise<number> => {
       try {
         const entry = entryOf(catalog, id);
         if (entry.kind === "function") throw new CliError(`"${id}" is a host function`);
@@ -191,9 +192,37 @@ export const call: Command = {
         ctx.err(`"${id}" cancelled`);
         return 130;
       }
-    }).finally(() => stop.dispose());
+    };
+    try {
+      // A tool id names its server: only that server is looked at, and connected for the call.
+      const server = await serverOf(ctx, id);
+      if (server !== undefined) {
+        const code = await withCatalog(
+          ctx,
+          (catalog) =>
+            catalog.get(id) || catalog.held.some((h) => h.entry.id === id)
+              ? attempt(catalog)
+              : Promise.resolve(undefined),
+          { only: [server], skills: false },
+        );
+        if (code !== undefined) return code;
+      }
+      // A skill, or an id no server's tools have: the whole catalog answers (or suggests).
+      return await withCatalog(ctx, attempt);
+    } finally {
+      stop.dispose();
+    }
   },
 };
+
+/** The one registered server whose tools' ids start like `id` (`<server>__<tool>`), if any. */
+async function serverOf(ctx: Context, id: string): Promise<string | undefined> {
+  const names = (await (await ctx.registry()).list()).map((s) => s.name);
+  const matches = names.filter((name) =>
+    id.startsWith(`${name.replace(/[^a-zA-Z0-9_-]/g, "_")}__`)
+  );
+  return matches.length === 1 ? matches[0] : undefined;
+}
 
 /** `a*: string, b: number` — the properties of an input schema, required ones starred. */
 function argumentSummary(schema: Record<string, unknown> | undefined): string {
@@ -224,6 +253,7 @@ export const tools: Command = {
   max: 1,
   summary: "List MCP tools with their ids, annotations and arguments (* required)",
   async run(ctx, [server], _values) {
+    const only = server === undefined ? undefined : [server];
     return await withCatalog(ctx, (catalog) => {
       const held = new Set(catalog.held.map((h) => h.entry.id));
       const all = [...catalog.entries, ...catalog.held.map((h) => h.entry)]
@@ -256,8 +286,10 @@ export const tools: Command = {
         ctx.out(`  ${row.arguments}`);
         if (row.description) ctx.out(`  ${stripHidden(row.description)}`);
       }
-      if (rows.length === 0) ctx.out("No MCP tools (add a server with: skillmux mcp add)");
+      if (rows.length === 0) {
+        ctx.out(`No MCP tools (add a server with: ${cliInvocation()} mcp add)`);
+      }
       return Promise.resolve(0);
-    });
+    }, { only, skills: false });
   },
 };

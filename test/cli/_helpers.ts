@@ -11,6 +11,10 @@ import { deadUrl } from "../_closed_port.ts";
 export const ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
 export const MAIN: string = join(ROOT, "lib/cli/main.ts");
 export const IS_DENO: boolean = "Deno" in globalThis;
+/** How the CLI's hints say to run it when it runs from this clone (see lib/cli/_invocation.ts). */
+export const INVOCATION: string = IS_DENO ? `deno run -A ${MAIN}` : `${ROOT}bin/skillmux.mjs`;
+/** `INVOCATION` as a pattern to put in a RegExp. */
+export const INVOKE: string = INVOCATION.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** A server URL nothing listens on (a port allocated and closed). */
 export const DEAD: string = await deadUrl();
 

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import process from "node:process";
 import { after, before, test } from "node:test";
 import { startEverything, type TestServer } from "../mcp/_servers.ts";
-import { cli, command, IS_DENO, ROOT, sub, tempHome } from "./_helpers.ts";
+import { cli, command, INVOKE, IS_DENO, ROOT, sub, tempHome } from "./_helpers.ts";
 
 let home: Awaited<ReturnType<typeof tempHome>>;
 let everything: TestServer;
@@ -48,7 +48,14 @@ test("call: arguments are checked against the input schema before sending", asyn
 test("call: a held entry is refused with the approve command to run", async () => {
   const { code, stderr } = await sub(["call", "everything__get-sum", '{"a":1,"b":2}'], home.env);
   assert.equal(code, 1);
-  assert.match(stderr, /waits for approval.*skillmux approve everything__get-sum/);
+  // One way to run a command in every hint: the one that runs from this clone.
+  assert.match(
+    stderr,
+    new RegExp(
+      `waits for approval; review it with "${INVOKE} approve", then run: ${INVOKE} approve everything__get-sum`,
+    ),
+  );
+  assert.doesNotMatch(stderr, /npm run cli|skillmux approve/);
   const unknown = await sub(["call", "everything__nope"], home.env);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /No catalog entry "everything__nope"/);

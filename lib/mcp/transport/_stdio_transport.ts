@@ -172,7 +172,11 @@ export class StdioTransportImpl implements StdioTransport {
     const wasRunning = this.#state === "running";
     this.#state = "closed";
     this.#clearStartup();
-    this.#rejectAll(new NetworkError(`${this.#label} was closed`, { server: this.#server.name }));
+    const closed = new NetworkError(`${this.#label} was closed`, { server: this.#server.name });
+    if (wasRunning && !this.#started) {
+      this.#report({ type: "failed", server: this.#server.name, error: closed });
+    }
+    this.#rejectAll(closed);
     this.#closing = wasRunning ? this.#stop(this.#waits().closeMs) : this.#exited();
     this.#updateRef();
     return this.#closing;
@@ -296,6 +300,7 @@ export class StdioTransportImpl implements StdioTransport {
     this.#state = "failed";
     this.#failure = error;
     this.#clearStartup();
+    if (!this.#started) this.#report({ type: "failed", server: this.#server.name, error });
     this.#rejectAll(error);
     void this.#stop(0);
   }

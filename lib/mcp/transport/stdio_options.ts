@@ -49,12 +49,14 @@ export const DEFAULT_KILL_TIMEOUT_MS = 2_000;
 /**
  * What a stdio server does while it starts: `spawned` (the process is running), `stderr` (a line
  * it wrote to stderr before its first answer, secrets redacted: what `npx -y` or `uvx` print while
- * they fetch), `started` (its first line on stdout, `ms` after it was spawned).
+ * they fetch), then `started` (its first line on stdout, `ms` after it was spawned) or `failed`
+ * (it exited, could not be spawned, or did not start within its allowance; `error` says which).
  */
 export type StdioStartupEvent =
   | { type: "spawned"; server: string; pid: number | undefined }
   | { type: "stderr"; server: string; line: string }
-  | { type: "started"; server: string; pid: number | undefined; ms: number };
+  | { type: "started"; server: string; pid: number | undefined; ms: number }
+  | { type: "failed"; server: string; error: Error };
 
 /** Options of `createStdioTransport` and `stdio()`. */
 export interface StdioTransportOptions {
