@@ -3,11 +3,14 @@
 //   --delay <ms>        sleep before the server starts (what `npx -y` does while it fetches),
 //                       writing a line to stderr every 100 ms meanwhile
 //   --pids <file>       append this process's pid to <file> when it starts (counts starts)
+//   --log <file>        append `start <pid>` to <file> when it starts, `term <pid>` on SIGTERM,
+//                       `exit <pid>` when it exits
 //   --exit-delay <ms>   when stdin closes, exit after <ms> (default: at once, as SDK servers do)
 //   --sigterm <how>     `log`: say "got SIGTERM" on stderr and exit; `ignore`: say it and stay;
 //                       `slow:<ms>`: say it and exit after <ms>
 //   --stay              do not exit when stdin closes (only a signal stops it)
 //   --name <n>          the server's name (default "sdk-fixture")
+//   --version <v>       the server's version (default "1.2.3")
 //
 // Tools: `echo` ({ text }) and `count` ({ n }, progress 1..n, 50 ms apart).
 import { appendFileSync } from "node:fs";
@@ -29,6 +32,13 @@ const say = (line: string) => process.stderr.write(`${line}\n`);
 const pids = option("pids");
 if (pids) appendFileSync(pids, `${process.pid}\n`);
 
+const log = option("log");
+if (log) {
+  appendFileSync(log, `start ${process.pid}\n`);
+  process.on("SIGTERM", () => (appendFileSync(log, `term ${process.pid}\n`), process.exit(143)));
+  process.on("exit", () => appendFileSync(log, `exit ${process.pid}\n`));
+}
+
 const sigterm = option("sigterm");
 if (sigterm) {
   process.on("SIGTERM", () => {
@@ -49,7 +59,7 @@ if (delay > 0) {
 }
 
 const server = new McpServer(
-  { name: option("name") ?? "sdk-fixture", version: "1.2.3" },
+  { name: option("name") ?? "sdk-fixture", version: option("version") ?? "1.2.3" },
   { capabilities: { tools: {} } },
 );
 const object = (properties: Record<string, unknown>, required: string[]) => ({
