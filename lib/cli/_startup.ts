@@ -1,12 +1,12 @@
-// Private: what the CLI shows while a stdio server starts. A server that has not answered after a
-// second (`npx -y` fetching a package, a JVM warming up) is announced, and its stderr so far and
+// Private: what the CLI shows while a stdio server starts. A server that has not answered after two
+// seconds (`npx -y` fetching a package, a JVM warming up) is announced, and its stderr so far and
 // until it answers is shown, dimmed and prefixed with its name; a fast start shows nothing.
 
 import type { StdioStartupEvent } from "../mcp/transport/stdio.ts";
 import type { Context } from "./_context.ts";
 
 /** How long a start may take before the CLI says it is starting and shows its stderr. */
-export const SLOW_START_MS = 1_000;
+export const SLOW_START_MS = 2_000;
 
 interface Starting {
   timer?: ReturnType<typeof setTimeout>;

@@ -18,6 +18,8 @@ import type { Command } from "./_command.ts";
 import { type Context, printJson } from "./_context.ts";
 import { withCatalog } from "./catalog.ts";
 import { cliInvocation } from "./_invocation.ts";
+import { CLI_CAPABILITIES, cliHandlers, samplingFromEnv, type SamplingModel } from "./_handlers.ts";
+import { ProgressLine, type ProgressMode } from "./_progress.ts";
 
 /** The arguments: a JSON object, or `{}` when none are given. */
 function parseArguments(text: string | undefined): Record<string, unknown> {
@@ -104,13 +106,23 @@ async function callTool(
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
     throw new UsageError("--timeout must be a positive number of milliseconds");
   }
-  // A terminal gets one line rewritten in place; `--progress` gives a line per update anywhere.
-  const terminal = ctx.io.stderrIsTerminal === true && !ctx.json;
-  const lines = values.progress === true;
-  let shown = false;
+  // A terminal gets one line redrawn in place; elsewhere plain lines, one a second, or every
+  // update with `--progress`.
+  const mode: ProgressMode = values.progress === true
+    ? "lines"
+    : ctx.io.stderrIsTerminal === true && !ctx.json
+    ? "line"
+    : "some";
+  const progress = new ProgressLine(ctx, mode);
   const client = await connect(target.server, {
     stdio: ctx.stdio,
     auth: { store: await ctx.oauthStore() },
+    capabilities: CLI_CAPABILITIES,
+    handlers: cliHandlers(ctx, {
+      roots: roots(values),
+      sampling: samplingOf(values) ?? samplingFromEnv(ctx.env),
+      progress,
+    }),
     signal,
   });
   try {
@@ -119,29 +131,39 @@ async function callTool(
       signal,
       timeoutMs,
       task: values.task === true || support === "required",
-      onTaskStatus: terminal || lines
-        ? (task) => {
-          const note = task.statusMessage
-            ? ` ${stripHidden(task.statusMessage).replace(/\s+/g, " ").slice(0, 100)}`
-            : "";
-          const line = `${entry.id}: task ${task.status}${note}`;
-          if (lines) return ctx.err(line);
-          shown = true;
-          ctx.io.stderr(`\r\x1b[K${line}`);
-        }
-        : undefined,
-      onProgress: terminal || lines
-        ? (p) => {
-          if (lines) return ctx.err(progressLine(entry.id, p));
-          shown = true;
-          ctx.io.stderr(`\r\x1b[K${progressLine(entry.id, p)}`);
-        }
-        : undefined,
+      onTaskStatus: (task) => {
+        const note = task.statusMessage
+          ? ` ${stripHidden(task.statusMessage).replace(/\s+/g, " ").slice(0, 100)}`
+          : "";
+        progress.update(`${entry.id}: task ${task.status}${note}`);
+      },
+      onProgress: (p) => progress.update(progressLine(entry.id, p)),
     });
   } finally {
-    if (shown) ctx.io.stderr("\r\x1b[K");
+    progress.clear();
     await client.close().catch(() => {});
   }
+}
+
+/** `--root <dir>` folders, if any (else SKILLMUX_ROOTS, else the working directory). */
+function roots(values: Values): string[] | undefined {
+  const given = values.root as string[] | undefined;
+  return given?.length ? given : undefined;
+}
+
+/** The model of `--llm openai|anthropic --model <name> [--base-url <url>]`, if given. */
+function samplingOf(values: Values): SamplingModel | undefined {
+  const provider = str(values, "llm");
+  const model = str(values, "model");
+  if (provider === undefined && model === undefined) return undefined;
+  if (provider !== "openai" && provider !== "anthropic") {
+    throw new UsageError(
+      `--llm must be "openai" or "anthropic"${provider ? `, not "${provider}"` : ""}`,
+    );
+  }
+  if (!model) throw new UsageError("--llm needs --model <name>");
+  const baseUrl = str(values, "base-url");
+  return { provider, model, ...(baseUrl ? { baseUrl } : {}) };
 }
 
 /** `call`. */
@@ -156,14 +178,30 @@ export const call: Command = {
     "--json           print the raw result",
     "--progress       a progress line per update on stderr, also when it is not a terminal",
     "--task           run it as an MCP task (tools that require one always are)",
+    "--root <dir>     a root the server may work in (repeatable; default: the working",
+    "                 directory, or SKILLMUX_ROOTS)",
+    "--llm openai|anthropic --model <name> [--base-url <url>]",
+    "                 the model that answers the server's sampling requests (default:",
+    "                 SKILLMUX_SAMPLING=openai:<model>; keys from OPENAI_API_KEY, ANTHROPIC_API_KEY)",
   ],
   details: [
     "The arguments are checked against the tool's input schema before anything is sent.",
     "Entries waiting for approval are refused (approve <id> first). Ctrl-C cancels the call",
     "and tells the server. Exit codes: 0 ok, 1 the tool failed or reported an error, 2 usage,",
     "130 cancelled.",
+    "Servers may ask questions (elicitation): a form on the terminal, declined when stdin is",
+    "not one. Sampling requests are shown and sent to the model once you agree; without a",
+    "model they are refused.",
   ],
-  spec: { timeout: { type: "string" }, progress: { type: "boolean" }, task: { type: "boolean" } },
+  spec: {
+    timeout: { type: "string" },
+    progress: { type: "boolean" },
+    task: { type: "boolean" },
+    root: { type: "string", multiple: true },
+    llm: { type: "string" },
+    model: { type: "string" },
+    "base-url": { type: "string" },
+  },
   async run(ctx, [id, text], values) {
     const args = parseArguments(text);
     // Ctrl-C cancels from the start: while the catalog loads, the call never leaves.

@@ -38,7 +38,7 @@ async function gatewayOptions(
   const config = await ensureConfigDir(ctx);
   // Cached discovery first, stale servers refreshed a few at a time, skills read only from
   // servers that have them: the gateway's first listing starts no server it does not need.
-  const servers = await commandServers(ctx, await ctx.registry());
+  const servers = await commandServers(ctx, await ctx.registry({ client: false }));
   const sources = await servers.skillSources(await createDefaultSources(ctx.sourceOptions));
   const options: ServeGatewayOptions = {
     registry: servers.registry,

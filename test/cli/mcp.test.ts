@@ -269,13 +269,13 @@ describe("slow stdio servers", () => {
       "add",
       "fetching",
       "--command",
-      line("--delay", "2000", "--version", "v0.4.0"),
+      line("--delay", "3000", "--version", "v0.4.0"),
     ], slow.env);
     assert.equal(out.code, 0, out.stderr);
     assert.match(out.stdout, /Added "fetching" .* — sdk-fixture v0\.4\.0, 0 skills, 2 tools/);
     assert.doesNotMatch(out.stdout, /vv0/);
     assert.match(out.stderr, /Starting "fetching"…/);
-    assert.match(out.stderr, /fetching │ fetching the server \(2000 ms\)…/);
+    assert.match(out.stderr, /fetching │ fetching the server \(3000 ms\)…/);
     assert.match(out.stderr, /"fetching" started in [1-9]\.\d s/);
   });
 
