@@ -45,6 +45,7 @@ async function gatewayOptions(
     resolver: createResolver({ sources }),
     approvals: { storage: createFsStorage({ root: config, private: true }) },
     connect: { stdio: ctx.stdio, auth: { store: await ctx.oauthStore() } },
+    approveCommand: `${cliInvocation()} approve`,
   };
   const dispose = async () => {
     const all = sources.flat() as Array<SkillSource & { dispose?: () => Promise<void> }>;
