@@ -19,9 +19,16 @@ import type {
 import { createAnthropicModel, createOpenAiModel } from "../catalog/llm.ts";
 import type { ChatMessage } from "../catalog/select_types.ts";
 import { stripHidden } from "../catalog/_text.ts";
-import type { Context } from "./_context.ts";
 import { type Asker, elicitOnTerminal } from "./_form.ts";
 import type { ProgressLine } from "./_progress.ts";
+
+/** What the handlers need of a command's context (`Context` has it all). */
+export interface HandlerHost {
+  io: { ask?: (question: string, options?: { signal?: AbortSignal }) => Promise<string> };
+  env: Record<string, string | undefined>;
+  err(line: string): void;
+  paint: { bold(text: string): string; dim(text: string): string };
+}
 
 /** What the CLI declares to every server. */
 export const CLI_CAPABILITIES: ClientCapabilities = {
@@ -63,7 +70,7 @@ export function samplingFromEnv(
 }
 
 /** The roots: the given folders, else SKILLMUX_ROOTS (path-list), else the working directory. */
-function rootsOf(ctx: Context, given: readonly string[] | undefined): Root[] {
+function rootsOf(ctx: HandlerHost, given: readonly string[] | undefined): Root[] {
   const fromEnv = ctx.env.SKILLMUX_ROOTS?.split(delimiter).filter(Boolean);
   const folders = given?.length ? given : fromEnv?.length ? fromEnv : [process.cwd()];
   return folders.map((folder) => {
@@ -81,7 +88,7 @@ const text = (content: unknown): string => {
 };
 
 async function sample(
-  ctx: Context,
+  ctx: HandlerHost,
   io: Asker | undefined,
   chosen: SamplingModel | undefined,
   params: CreateMessageParams,
@@ -130,7 +137,7 @@ async function sample(
 }
 
 /** The CLI's handlers for server requests (see the top of this file). */
-export function cliHandlers(ctx: Context, settings: HandlerSettings = {}): ClientHandlers {
+export function cliHandlers(ctx: HandlerHost, settings: HandlerSettings = {}): ClientHandlers {
   const ask = ctx.io.ask;
   const io: Asker | undefined = ask && {
     ask: (question, options) => ask(question, options),

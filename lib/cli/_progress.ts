@@ -3,21 +3,26 @@
 // at most one a second (every update with `--progress`). A form or question on the terminal
 // first takes the line away (`hold`), and it comes back with the next update.
 
-import type { Context } from "./_context.ts";
 import { clearLine } from "./_terminal.ts";
+
+/** Where progress goes: raw stderr text (a terminal's line) and whole stderr lines. */
+interface Output {
+  io: { stderr(text: string): void };
+  err(line: string): void;
+}
 
 /** How progress is shown: `line` (a terminal), `lines` (every update), `some` (one a second). */
 export type ProgressMode = "line" | "lines" | "some";
 
 /** The progress display of one call. */
 export class ProgressLine {
-  readonly #ctx: Context;
+  readonly #ctx: Output;
   readonly #mode: ProgressMode;
   #shown = false;
   #last = 0;
   #lastText = "";
 
-  constructor(ctx: Context, mode: ProgressMode) {
+  constructor(ctx: Output, mode: ProgressMode) {
     this.#ctx = ctx;
     this.#mode = mode;
   }

@@ -3,7 +3,12 @@
 // until it answers is shown, dimmed and prefixed with its name; a fast start shows nothing.
 
 import type { StdioStartupEvent } from "../mcp/transport/stdio.ts";
-import type { Context } from "./_context.ts";
+
+/** Where the reporter writes: stderr lines, dimmed. */
+interface Writer {
+  err(line: string): void;
+  paint: { dim(text: string): string };
+}
 
 /** How long a start may take before the CLI says it is starting and shows its stderr. */
 export const SLOW_START_MS = 2_000;
@@ -17,7 +22,7 @@ interface Starting {
 
 /** An `onStartup` callback for `stdio()` that reports slow starts on `ctx`'s stderr. */
 export function startupReporter(
-  ctx: Pick<Context, "err" | "paint">,
+  ctx: Writer,
   slowMs: number = SLOW_START_MS,
 ): (event: StdioStartupEvent) => void {
   // By process: a registry may start the same server twice (ping, then call).
