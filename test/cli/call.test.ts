@@ -82,6 +82,23 @@ test("call --json prints the raw result; --timeout ends a silent call", async ()
   assert.match(slow.stderr, /timed out: no answer and no progress for 500 ms/);
 });
 
+test("call: off a terminal the progress line degrades to plain lines, one a second at most", async () => {
+  const { code, stderr } = await sub(
+    ["call", "everything__trigger-long-running-operation", '{"duration":3,"steps":12}'],
+    home.env,
+  );
+  assert.equal(code, 0, stderr);
+  const lines = stderr.split("\n").filter((l) =>
+    l.startsWith("everything__trigger-long-running-operation: ")
+  );
+  assert.ok(
+    lines.length >= 2 && lines.length <= 5,
+    `${lines.length} lines for 12 updates:\n${stderr}`,
+  );
+  for (const line of lines) assert.match(line, /: \d+\/12 \(\d+%\)/);
+  assert.doesNotMatch(stderr, /\r|\\u000d|\\u001b/, "no terminal codes, raw or written out");
+});
+
 test("call: Ctrl-C (SIGINT) cancels the call and exits 130 within 2 s", async () => {
   const [file, args] = command([
     "call",
