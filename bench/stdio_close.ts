@@ -7,7 +7,8 @@
 //
 // Servers: real ones from npm (server-everything, server-filesystem, server-memory), the SDK's
 // McpServer behind a wrapper (exits on stdin close), the same staying after stdin closes (exits
-// on SIGTERM), and the wrapper sleeping 1.5 s before its server starts.
+// on SIGTERM), one that exits 0.1 s after stdin closes but takes 3 s on SIGTERM (as
+// git-mcp-server does), and the wrapper sleeping 1.5 s before its server starts.
 
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -82,6 +83,11 @@ export async function benchStdioClose(): Promise<void> {
     { label: "server-memory", command: process.execPath, args: [pkg("server-memory")] },
     { label: "SDK server, exits on stdin close", ...sdkFixture() },
     { label: "SDK server, stays until SIGTERM", ...sdkFixture("--stay") },
+    // Like git-mcp-server: exits soon after stdin closes, but takes seconds on SIGTERM.
+    {
+      label: "SDK server, 3 s on SIGTERM",
+      ...sdkFixture("--exit-delay", "100", "--sigterm", "slow:3000"),
+    },
     { label: "SDK server, 1.5 s start", ...sdkFixture("--delay", "1500", "--log", log) },
   ];
   try {

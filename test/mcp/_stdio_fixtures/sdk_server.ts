@@ -7,7 +7,8 @@
 //                       `exit <pid>` when it exits
 //   --exit-delay <ms>   when stdin closes, exit after <ms> (default: at once, as SDK servers do)
 //   --sigterm <how>     `log`: say "got SIGTERM" on stderr and exit; `ignore`: say it and stay;
-//                       `slow:<ms>`: say it and exit after <ms>
+//                       `slow:<ms>`: say it and exit after <ms> (a slow graceful shutdown, as
+//                       git-mcp-server has: once it began, closing stdin no longer ends it)
 //   --stay              do not exit when stdin closes (only a signal stops it)
 //   --name <n>          the server's name (default "sdk-fixture")
 //   --version <v>       the server's version (default "1.2.3")
@@ -40,9 +41,12 @@ if (log) {
 }
 
 const sigterm = option("sigterm");
+/** SIGTERM came: a slow shutdown is under way, and closing stdin no longer ends the process. */
+let draining = false;
 if (sigterm) {
   process.on("SIGTERM", () => {
     say("got SIGTERM");
+    draining = true;
     if (sigterm === "log") process.exit(0);
     if (sigterm.startsWith("slow:")) {
       setTimeout(() => (say("exiting after SIGTERM"), process.exit(0)), Number(sigterm.slice(5)));
@@ -108,7 +112,7 @@ process.stdin.on("end", () => {
     setInterval(() => {}, 60_000);
     return;
   }
-  setTimeout(() => process.exit(0), exitDelay);
+  setTimeout(() => draining || process.exit(0), exitDelay);
 });
 await server.connect(new StdioServerTransport());
 say("started");
