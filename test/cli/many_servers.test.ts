@@ -71,8 +71,15 @@ async function counting(argv: string[]) {
     const fresh = lines.slice(before[name].length);
     const started = fresh.filter((l) => l.startsWith("start "));
     if (started.length > 0) starts[name] = started.length;
-    // Every close was the server's own exit when its stdin closed: none needed a signal.
-    assert.deepEqual(fresh.filter((l) => l.startsWith("term ")), [], `${name} got SIGTERM`);
+    // Every close was the server's own exit when its stdin closed: none needed a signal (the
+    // answers a server still waited for, server-filesystem's roots/list, are written first). But
+    // server-everything: to a client that declares roots (the CLI does) it sends roots/list
+    // 350 ms after initialization, when a short command may have closed already, and waits for
+    // the answer, so it stays after its stdin closes and gets SIGTERM after the wait (the SDK
+    // client's close takes the same 2 s there).
+    if (name !== "everything-stdio") {
+      assert.deepEqual(fresh.filter((l) => l.startsWith("term ")), [], `${name} got SIGTERM`);
+    }
     // And none is left running once the command is over.
     for (const line of started) {
       const pid = Number(line.split(" ")[1]);

@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import process from "node:process";
 import { test } from "node:test";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { connect } from "../../lib/mcp/client/client.ts";
 import { isMcpError } from "../../lib/mcp/protocol/errors.ts";
 import {
@@ -96,15 +98,15 @@ test("a start-up allowance from the server's own configuration wins; the error q
   const file = await pidFile();
   const config = {
     name: "too-slow",
-    ...fixture("sdk_server.ts", "--delay", "5000", "--pids", file.path),
+    ...fixture("sdk_server.ts", "--delay", "10000", "--pids", file.path),
     cwd: ROOT,
-    startupTimeoutMs: 2_000,
+    startupTimeoutMs: 4_000,
   };
   const error = await connect(config, { stdio: stdio({ startupTimeoutMs: 60_000 }) })
     .catch((e) => e);
   try {
     assert.ok(isMcpError(error, "TimeoutError"), String(error));
-    assert.match(error.message, /"too-slow".*did not start.*2000 ms start-up allowance/s);
+    assert.match(error.message, /"too-slow".*did not start.*4000 ms start-up allowance/s);
     assert.match(error.message, /fetching the server/);
     const pids = await file.pids();
     assert.equal(pids.length, 1, `started ${pids.length} times`);
@@ -180,4 +182,32 @@ test("a server whose SIGTERM takes a while is waited for, not killed, within kil
   const tail = transport.stderrTail();
   assert.ok(tail.includes("got SIGTERM"), tail.join("\n"));
   assert.ok(tail.includes("exiting after SIGTERM"), tail.join("\n"));
+});
+
+test("close() first writes the answers the server still waits for: server-filesystem asks for roots at once", async () => {
+  const file = await pidFile();
+  const counted = fileURLToPath(new URL("./_stdio_fixtures/counted.mjs", import.meta.url));
+  const fs = `${ROOT}node_modules/@modelcontextprotocol/server-filesystem/dist/index.js`;
+  const client = await connect(
+    { name: "fs", command: process.execPath, args: [counted, file.path, fs, tmpdir()], cwd: ROOT },
+    {
+      stdio: stdio({ closeTimeoutMs: 10_000 }),
+      // Declaring roots makes the server ask roots/list as soon as it is initialised.
+      capabilities: { roots: {} },
+      handlers: { roots: () => [{ uri: pathToFileURL(tmpdir()).href }] },
+      listen: false,
+    },
+  );
+  try {
+    assert.ok((await client.listTools()).length > 5);
+  } finally {
+    const began = Date.now();
+    await client.close();
+    const took = Date.now() - began;
+    const log = (await readFile(file.path, "utf8")).split("\n").filter(Boolean);
+    await file.done();
+    // Left without its answer, it would stay after its stdin closed, until SIGTERM at 10 s.
+    assert.deepEqual(log.filter((l) => l.startsWith("term ")), [], log.join("\n"));
+    assert.ok(took < 5_000, `close took ${took} ms`);
+  }
 });

@@ -50,6 +50,9 @@ export class StdioTransportImpl implements StdioTransport {
   #spawnedAt = 0;
   #startupTimer?: ReturnType<typeof setTimeout>;
   #closing?: Promise<void>;
+  /** Answers owed to server requests, by request id (see `#finish`). */
+  readonly #owed = new Map<JsonRpcId, { owed: Promise<void>; paid: () => void }>();
+  #draining = false;
 
   constructor(server: PreparedServer, options: StdioTransportOptions) {
     this.#server = server;
@@ -177,9 +180,32 @@ export class StdioTransportImpl implements StdioTransport {
       this.#report({ type: "failed", server: this.#server.name, error: closed });
     }
     this.#rejectAll(closed);
-    this.#closing = wasRunning ? this.#stop(this.#waits().closeMs) : this.#exited();
+    this.#closing = wasRunning ? this.#finish() : this.#exited();
     this.#updateRef();
     return this.#closing;
+  }
+
+  /**
+   * Close as the spec says, once the answers to the server's own requests that are still being
+   * made (a `roots/list` a server sends right after initialisation) have been written: a server
+   * left waiting for one would not exit when its stdin closes. The wait counts against
+   * `closeTimeoutMs`.
+   */
+  async #finish(): Promise<void> {
+    const { closeMs } = this.#waits();
+    const began = Date.now();
+    if (this.#owed.size > 0) {
+      this.#draining = true;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.all([...this.#owed.values()].map((o) => o.owed)),
+        new Promise((resolve) => (timer = setTimeout(resolve, closeMs))),
+      ]);
+      clearTimeout(timer);
+      this.#draining = false;
+    }
+    // What is left of the wait (at least 1 ms, which still closes stdin before SIGTERM).
+    await this.#stop(closeMs > 0 ? Math.max(1, closeMs - (Date.now() - began)) : 0);
   }
 
   /** Why no message can be sent now, or `undefined` (starting the child on first use). */
@@ -223,9 +249,9 @@ export class StdioTransportImpl implements StdioTransport {
       progress: this.#progress,
       label: this.#label,
       server: this.#server.name,
-      reply: (message) => this.#write(message),
+      reply: (message) => this.#reply(message),
       notify: (message) => this.onNotification?.(message),
-      requests: this.onRequest,
+      requests: this.#answer(),
       secrets: this.#server.secrets,
       diagnose: (text) => this.#diagnose(text),
     });
@@ -277,9 +303,31 @@ export class StdioTransportImpl implements StdioTransport {
     else timer?.unref?.();
   }
 
+  /** The host's handler for server requests, each answer owed until `#reply` writes it. */
+  #answer(): ServerRequestHandler | undefined {
+    const handler = this.onRequest;
+    if (handler === undefined) return undefined;
+    return (request) => {
+      let paid!: () => void;
+      const owed = new Promise<void>((resolve) => (paid = resolve));
+      this.#owed.set(request.id, { owed, paid });
+      return handler(request);
+    };
+  }
+
+  #reply(message: JsonRpcResponse): void {
+    this.#write(message);
+    if (message.id === null) return;
+    this.#owed.get(message.id)?.paid();
+    this.#owed.delete(message.id);
+  }
+
   #write(message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse): void {
     const stdin = this.#child?.child.stdin;
-    if (this.#state !== "running" || !stdin || stdin.destroyed || stdin.writableEnded) return;
+    // While closing, only the answers still owed to the server go out.
+    const open = this.#state === "running" ||
+      (this.#draining && "id" in message && !("method" in message));
+    if (!open || !stdin || stdin.destroyed || stdin.writableEnded) return;
     stdin.write(`${JSON.stringify(message)}\n`);
   }
 
