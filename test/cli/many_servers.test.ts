@@ -75,8 +75,8 @@ async function counting(argv: string[]) {
     // answers a server still waited for, server-filesystem's roots/list, are written first). But
     // server-everything: to a client that declares roots (the CLI does) it sends roots/list
     // 350 ms after initialization, when a short command may have closed already, and waits for
-    // the answer, so it stays after its stdin closes and gets SIGTERM after the wait (the SDK
-    // client's close takes the same 2 s there).
+    // the answer, so it stays after its stdin closes: it gets SIGTERM as soon as it asks (the
+    // SDK client's close waits 2 s there before SIGTERM).
     if (name !== "everything-stdio") {
       assert.deepEqual(fresh.filter((l) => l.startsWith("term ")), [], `${name} got SIGTERM`);
     }

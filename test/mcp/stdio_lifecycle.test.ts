@@ -211,3 +211,28 @@ test("close() first writes the answers the server still waits for: server-filesy
     assert.ok(took < 5_000, `close took ${took} ms`);
   }
 });
+
+test("close(): a server that asks a question after its stdin closed gets SIGTERM then, not after the wait", async () => {
+  const file = await pidFile();
+  const counted = fileURLToPath(new URL("./_stdio_fixtures/counted.mjs", import.meta.url));
+  const everything = `${ROOT}node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
+  const client = await connect(
+    { name: "ev", command: process.execPath, args: [counted, file.path, everything, "stdio"] },
+    {
+      stdio: stdio({ closeTimeoutMs: 10_000 }),
+      // To a client with roots, server-everything sends roots/list 350 ms after initialisation
+      // and waits for the answer: closed before that, it stays after its stdin closes.
+      capabilities: { roots: {} },
+      handlers: { roots: () => [] },
+      listen: false,
+    },
+  );
+  assert.ok((await client.listTools()).length > 5);
+  const began = Date.now();
+  await client.close();
+  const took = Date.now() - began;
+  const log = (await readFile(file.path, "utf8")).split("\n").filter(Boolean);
+  await file.done();
+  assert.equal(log.filter((l) => l.startsWith("term ")).length, 1, log.join("\n"));
+  assert.ok(took < 5_000, `close took ${took} ms, not cut short by the server's question`);
+});

@@ -46,20 +46,22 @@ function waitFor(ended: Promise<void>, ms: number): Promise<boolean> {
 
 /**
  * Stop `child` as the MCP spec's stdio shutdown says: close its stdin and wait for it to exit;
- * if it has not within `closeMs`, SIGTERM; if not within `killMs` more, SIGKILL. Resolves once
- * it has exited (`exited`).
+ * if it has not within `closeMs` (or when `cut` settles first), SIGTERM; if not within `killMs`
+ * more, SIGKILL. Resolves once it has exited (`exited`).
  */
 export async function stopChild(
   child: ChildProcess,
   exited: Promise<void>,
   hasExited: () => boolean,
   waits: StopWaits,
+  cut?: Promise<void>,
 ): Promise<void> {
   if (hasExited()) return await exited;
   try {
     child.stdin?.end();
   } catch { /* already gone */ }
-  if (waits.closeMs > 0 && !(await waitFor(exited, waits.closeMs))) return;
+  // `cut` ends the first wait early: the child showed it will not exit by itself.
+  if (waits.closeMs > 0) await waitFor(cut ? Promise.race([exited, cut]) : exited, waits.closeMs);
   if (hasExited()) return await exited;
   signalChild(child, "SIGTERM");
   if (!(await waitFor(exited, waits.killMs))) return;

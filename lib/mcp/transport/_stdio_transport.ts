@@ -16,7 +16,7 @@ import type {
 import { LineTail } from "./_stdio_lines.ts";
 import { startupError, stopChild, type StopWaits } from "./_stdio_process.ts";
 import { spawnChild, type SpawnedChild } from "./_stdio_child.ts";
-import { dispatchLine, type Pending } from "./_stdio_dispatch.ts";
+import { dispatchLine, isRequest, type Pending } from "./_stdio_dispatch.ts";
 import {
   DEFAULT_CLOSE_TIMEOUT_MS,
   DEFAULT_KILL_TIMEOUT_MS,
@@ -53,6 +53,8 @@ export class StdioTransportImpl implements StdioTransport {
   /** Answers owed to server requests, by request id (see `#finish`). */
   readonly #owed = new Map<JsonRpcId, { owed: Promise<void>; paid: () => void }>();
   #draining = false;
+  /** While closing: called when the server sends a request after its stdin closed. */
+  #asked?: () => void;
 
   constructor(server: PreparedServer, options: StdioTransportOptions) {
     this.#server = server;
@@ -189,7 +191,9 @@ export class StdioTransportImpl implements StdioTransport {
    * Close as the spec says, once the answers to the server's own requests that are still being
    * made (a `roots/list` a server sends right after initialisation) have been written: a server
    * left waiting for one would not exit when its stdin closes. The wait counts against
-   * `closeTimeoutMs`.
+   * `closeTimeoutMs`. A server that sends a request once its stdin is closed waits for an answer
+   * that cannot come (server-everything asks for roots 350 ms after initialisation): it gets
+   * SIGTERM then, not after the whole wait.
    */
   async #finish(): Promise<void> {
     const { closeMs } = this.#waits();
@@ -204,8 +208,11 @@ export class StdioTransportImpl implements StdioTransport {
       clearTimeout(timer);
       this.#draining = false;
     }
-    // What is left of the wait (at least 1 ms, which still closes stdin before SIGTERM).
-    await this.#stop(closeMs > 0 ? Math.max(1, closeMs - (Date.now() - began)) : 0);
+    // What is left of the wait (at least 1 ms, which still closes stdin before SIGTERM), cut
+    // short when the server asks a question after its stdin closed.
+    const asked = new Promise<void>((resolve) => (this.#asked = resolve));
+    await this.#stop(closeMs > 0 ? Math.max(1, closeMs - (Date.now() - began)) : 0, asked);
+    this.#asked = undefined;
   }
 
   /** Why no message can be sent now, or `undefined` (starting the child on first use). */
@@ -222,7 +229,12 @@ export class StdioTransportImpl implements StdioTransport {
     this.#state = "running";
     const spawned = spawnChild(server, this.#options, this.#label, this.#stderr, {
       lines: (lines) => {
-        if (this.#state !== "running") return;
+        if (this.#state !== "running") {
+          // Closing, stdin closed: a server that asks something now waits for an answer that
+          // cannot come, so it will not exit by itself (see `#finish`).
+          if (this.#asked !== undefined && lines.some(isRequest)) this.#asked();
+          return;
+        }
         if (!this.#started) this.#markStarted();
         for (const line of lines) this.#dispatch(line);
       },
@@ -367,10 +379,10 @@ export class StdioTransportImpl implements StdioTransport {
   }
 
   /** Stop the child (see `stopChild`), SIGTERM after `closeMs`; resolves when it has exited. */
-  #stop(closeMs: number): Promise<void> {
+  #stop(closeMs: number, cut?: Promise<void>): Promise<void> {
     const spawned = this.#child;
     if (!spawned) return Promise.resolve();
     const { child, exited, hasExited } = spawned;
-    return stopChild(child, exited, hasExited, { ...this.#waits(), closeMs });
+    return stopChild(child, exited, hasExited, { ...this.#waits(), closeMs }, cut);
   }
 }
