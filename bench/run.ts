@@ -27,6 +27,7 @@ if (!("Deno" in globalThis)) {
   await (await import("./index_store.ts")).benchIndexStore();
   (await import("./cold_import.ts")).benchColdImport();
   await (await import("./cold_connect.ts")).benchColdConnect();
+  await (await import("./stdio_close.ts")).benchStdioClose();
   await (await import("./multiuser.ts")).benchMultiUser(); // needs redis-server
 }
 process.exit(0);

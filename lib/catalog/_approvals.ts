@@ -33,8 +33,45 @@ export function approvalKey(entry: { kind: string; source: string; name: string 
   return `${entry.kind}:${entry.source}:${entry.name}`;
 }
 
+const POLICIES = ["auto", "first-sight", "require"];
+
+/**
+ * Refuse approval options that cannot work, with a sentence saying what to pass instead (rather
+ * than failing later on a missing storage).
+ */
+export function checkApprovalOptions(options: ApprovalOptions): void {
+  const where = "createCatalog: approvals";
+  if (options === null || typeof options !== "object") {
+    throw new TypeError(`${where} must be an object, e.g. { storage: createMemoryStorage() }`);
+  }
+  const storage = options.storage as Partial<ApprovalOptions["storage"]> | undefined;
+  if (typeof storage?.get !== "function" || typeof storage?.set !== "function") {
+    const given = Object.keys(options).filter((k) => k !== "storage");
+    throw new TypeError(
+      `${where}${given.length ? ` { ${given.join(", ")} }` : ""} needs a storage to record ` +
+        "approvals in: add storage: createMemoryStorage() to keep them for this process, or " +
+        'createFsStorage({ root: "…" }) (from @skillmux/core/fs) to keep them on disk; or leave ' +
+        "approvals out for the defaults in memory",
+    );
+  }
+  for (const field of ["local", "remote"] as const) {
+    const policy = options[field];
+    if (policy !== undefined && !POLICIES.includes(policy)) {
+      throw new TypeError(
+        `${where}.${field} must be "auto", "first-sight" or "require", not ${
+          JSON.stringify(policy)
+        }`,
+      );
+    }
+  }
+  if (options.key !== undefined && (typeof options.key !== "string" || options.key === "")) {
+    throw new TypeError(`${where}.key must be a non-empty string (default "approvals.json")`);
+  }
+}
+
 /** A store of approvals in `options.storage`; writes are serialised and atomic. */
 export function createApprovalStore(options: ApprovalOptions): ApprovalStore {
+  checkApprovalOptions(options);
   const { storage } = options;
   const key = options.key ?? "approvals.json";
   let queue: Promise<unknown> = Promise.resolve();

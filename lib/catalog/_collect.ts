@@ -4,12 +4,12 @@
 import type { McpClient } from "../mcp/client/client_types.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
 import type { RegisteredServer } from "../mcp/registry/records.ts";
-import type { ServerDiscovery } from "../mcp/registry/discover.ts";
 import type { McpServerConfig, Tool } from "../mcp/protocol/types.ts";
 import type { Resolver } from "../resolve/types.ts";
 import type { Skill } from "../skill/types.ts";
 import { encoder, sha256Digest } from "../skill/_text.ts";
 import { TOOL_NAME } from "./_ids.ts";
+import { discoveries } from "./_discoveries.ts";
 import { schemaFlags } from "./_schema_text.ts";
 import { addressesModel, cleanLine } from "./_text.ts";
 import type {
@@ -333,61 +333,6 @@ async function functionEntry(fn: HostFunction): Promise<RawEntry> {
 }
 
 /**
- * The registry's cached discovery of each of `servers`, re-discovered (all in one refresh, in
- * parallel) when missing or older than allowed.
- */
-async function discoveries(
-  registry: ServerRegistry,
-  servers: readonly McpServerConfig[],
-  sources: CollectSources,
-  diagnostics: CatalogDiagnostic[],
-): Promise<Array<ServerDiscovery | undefined>> {
-  const cached = await Promise.all(
-    servers.map((server) => registry.discovery(server.name).catch(() => undefined)),
-  );
-  const now = Date.now();
-  const stale = servers.filter((_, i) => {
-    const found = cached[i];
-    return !found || now - Date.parse(found.discoveredAt) > sources.maxAgeMs;
-  });
-  if (stale.length === 0) return cached;
-  let rows: Array<{ ok: true; discovery: ServerDiscovery } | { ok: false; error: string }>;
-  try {
-    rows = await registry.refresh(stale.map((s) => s.name), {
-      signal: sources.signal,
-      timeoutMs: sources.timeoutMs,
-      deadlineMs: sources.timeoutMs * 2,
-    });
-  } catch (error) {
-    if (sources.signal?.aborted) throw error;
-    rows = stale.map(() => ({ ok: false, error: (error as Error).message }));
-  }
-  return servers.map((server, i) => {
-    if (!stale.includes(server)) return cached[i];
-    const row = rows[stale.indexOf(server)];
-    if (row?.ok) return row.discovery;
-    const label = `mcp:${server.name}`;
-    const why = row && !row.ok ? row.error : "no answer";
-    const old = cached[i];
-    diagnostics.push(
-      old
-        ? {
-          source: label,
-          problem: "stale",
-          message:
-            `${label}: cannot re-discover (${why}); using the tools cached at ${old.discoveredAt}`,
-        }
-        : {
-          source: label,
-          problem: "unreachable",
-          message: `${label}: cannot discover tools: ${why}`,
-        },
-    );
-    return old;
-  });
-}
-
-/**
  * The lower sources' versions of `held` skills, in priority order: while a winner waits for
  * approval, the next approved version answers instead of nothing. Each is made by `skillFrom`, as
  * the winners were (community trust, its server's endpoint). Only held skills with shadows are
@@ -501,9 +446,14 @@ export async function collect(
   if (sources.resolver) {
     const listing = await sources.resolver.list({ signal: sources.signal });
     for (const d of listing.diagnostics) {
-      if (d.problem !== "warning") {
-        diagnostics.push({ source: d.source, problem: "invalid", message: d.message });
-      }
+      if (d.problem === "warning") continue;
+      // A source that timed out or failed is not invalid content: say which it was.
+      const problem = d.problem === "timeout"
+        ? "timeout"
+        : d.problem === "error" || d.problem === "aborted"
+        ? "unreachable"
+        : "invalid";
+      diagnostics.push({ source: d.source, problem, message: d.message });
     }
     for (const s of listing.skills) {
       const facts: SkillFacts = s.skill ? factsOf(s.skill) : s;
@@ -540,7 +490,7 @@ export async function collect(
     } catch (error) {
       clientDiagnostics[i].push({
         source: `mcp:${client.name}`,
-        problem: "unreachable",
+        problem: (error as Error)?.name === "TimeoutError" ? "timeout" : "unreachable",
         message: `mcp:${client.name}: cannot list tools: ${(error as Error).message}`,
       });
       return [];

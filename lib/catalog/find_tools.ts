@@ -85,7 +85,8 @@ function whyMatched(
  * parameters, keeping only entries that hold the query's specific words (the
  * evidence floor of keyword selection, so "call a tool" finds nothing), best
  * first. Held entries (waiting for approval) are never returned: the catalog
- * does not rank them (a held skill's approved stand-in may be). A query that is empty or not a string finds nothing.
+ * does not rank them (a held skill's approved stand-in may be); `findHeldTools` finds those that
+ * fit, to say what waits for approval. A query that is empty or not a string finds nothing.
  *
  * @example
  * ```ts

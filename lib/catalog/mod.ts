@@ -16,3 +16,4 @@ export * from "./select.ts";
 export * from "./evaluate.ts";
 export * from "./llm.ts";
 export * from "./find_tools.ts";
+export * from "./held_tools.ts";

@@ -163,8 +163,11 @@ export interface RankOptions {
 export interface CatalogDiagnostic {
   /** The source concerned: `resolver`, `mcp:<server>`, `host` or `approvals`. */
   source: string;
-  /** The kind of problem. */
-  problem: "unreachable" | "stale" | "invalid" | "collision" | "pending" | "changed";
+  /**
+   * The kind of problem: `timeout` is a server that did not answer in time (slow, not down),
+   * `unreachable` one that failed to connect or answer, `invalid` content that does not parse.
+   */
+  problem: "unreachable" | "timeout" | "stale" | "invalid" | "collision" | "pending" | "changed";
   /** A sentence saying what happened. */
   message: string;
   /** The entry concerned, when there is one. */

@@ -9,11 +9,14 @@ import {
 } from "../resolve/default_sources.ts";
 import { createServerRegistry, type ServerRegistry } from "../mcp/registry/registry.ts";
 import { stdio } from "../mcp/transport/stdio.ts";
+import type { StdioConnector } from "../mcp/client/connect_options.ts";
 import { createOAuthStore } from "../mcp/auth/store.ts";
 import type { OAuthStore } from "../mcp/auth/types.ts";
 import { createFsStorage } from "../storage/fs.ts";
 import { str, type Values } from "./_args.ts";
 import { sgr, visibleWidth } from "./_terminal.ts";
+import { startupReporter } from "./_startup.ts";
+import { CLI_CAPABILITIES, cliHandlers } from "./_handlers.ts";
 
 /**
  * Input and output of one {@linkcode run} call: where text goes, the
@@ -35,8 +38,11 @@ export interface CliIo {
   signal?: AbortSignal;
   /** Standard error is a terminal: progress lines are shown there (the entry sets it). */
   stderrIsTerminal?: boolean;
-  /** Asks the user a question (the entry sets it when stdin and stderr are terminals). */
-  ask?: (question: string) => Promise<string>;
+  /**
+   * Asks the user a question (the entry sets it when stdin and stderr are terminals); `signal`
+   * abandons the question.
+   */
+  ask?: (question: string, options?: { signal?: AbortSignal }) => Promise<string>;
   /** Asks for a secret without echoing it (the entry sets it with `ask`). */
   askSecret?: (question: string) => Promise<string>;
 }
@@ -59,8 +65,14 @@ export interface Context {
   sourceOptions: DefaultSourcesOptions;
   /** The user, community and config folders. */
   folders(): Promise<DefaultSkillFolders>;
-  /** The registry over `config.toml` in the config folder (created 0700, file 0600). */
-  registry(): Promise<ServerRegistry>;
+  /**
+   * The registry over `config.toml` in the config folder (created 0700, file 0600). Its
+   * connections declare what the CLI answers (elicitation, sampling, roots) unless `client` is
+   * `false` (the gateway, whose upstream connections declare nothing of the kind).
+   */
+  registry(options?: { client?: boolean }): Promise<ServerRegistry>;
+  /** The stdio connector every command uses (slow starts reported on stderr). */
+  stdio: StdioConnector;
   /** OAuth tokens and registrations: `oauth/` in the config folder (files 0600). */
   oauthStore(): Promise<OAuthStore>;
   out(line?: string): void;
@@ -86,30 +98,43 @@ export function createContext(io: CliIo, values: Values): Context {
   const folders = async () => (await defaultSkillFolders(sourceOptions))!;
   const oauthStore = async () =>
     createOAuthStore(createFsStorage({ root: (await folders()).config, private: true }));
-  return {
+  const paint: Paint = {
+    ok: style(on, 32, 39),
+    bad: style(on, 31, 39),
+    dim: style(on, 2, 22),
+    bold: style(on, 1, 22),
+  };
+  const err = (line: string) => io.stderr(`${line}\n`);
+  // Every stdio server a command starts: a slow start is announced, with its stderr meanwhile.
+  const connector = stdio({ onStartup: startupReporter({ err, paint }) });
+  const ctx: Context = {
     io,
     env,
     json: values.json === true,
-    paint: {
-      ok: style(on, 32, 39),
-      bad: style(on, 31, 39),
-      dim: style(on, 2, 22),
-      bold: style(on, 1, 22),
-    },
+    paint,
+    stdio: connector,
     sourceOptions,
     folders,
-    async registry() {
+    async registry({ client = true } = {}) {
       const { config } = await folders();
       return createServerRegistry({
         storage: createFsStorage({ root: config, private: true }),
-        // Stored OAuth tokens are used (and refreshed); signing in is `mcp login`.
-        connect: { stdio: stdio(), auth: { store: await oauthStore() } },
+        connect: {
+          stdio: connector,
+          // Stored OAuth tokens are used (and refreshed); signing in is `mcp login`.
+          auth: { store: await oauthStore() },
+          // Discovery sees what a call will: the tools a server offers a full client.
+          ...(client
+            ? { capabilities: CLI_CAPABILITIES, handlers: cliHandlers(ctx), listen: false }
+            : {}),
+        },
       });
     },
     oauthStore,
     out: (line = "") => io.stdout(`${line}\n`),
-    err: (line) => io.stderr(`${line}\n`),
+    err,
   };
+  return ctx;
 }
 
 /**

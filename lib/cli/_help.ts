@@ -1,6 +1,7 @@
 // Private: help text for `skillmux`, its groups and its commands.
 
 import type { Command } from "./_command.ts";
+import { cliInvocation } from "./_invocation.ts";
 
 const GLOBAL = [
   "--json                 machine-readable output",
@@ -37,6 +38,8 @@ export function overviewHelp(commands: readonly Command[], group?: string): stri
     group ? `Usage: skillmux ${group} <command> [options]` : "Usage: skillmux <command> [options]",
     "",
     ...(group ? [] : ["skillmux: the right skills and tools for an LLM request.", ""]),
+    // Where `skillmux` is not on PATH (a clone, a project install), say what runs it here.
+    ...(cliInvocation() === "skillmux" ? [] : [`Run it here as: ${cliInvocation()} <command>`, ""]),
     "Commands:",
     ...shown.map((c) => `  ${usage(c).padEnd(width)}  ${c.summary}`),
     ...(group ? [] : [`  ${"skillmux help [command]".padEnd(width)}  Show help for a command`]),

@@ -36,7 +36,7 @@ export function view(s: RegisteredServer): ServerView {
   };
 }
 
-/** `ok 12 ms (ping, 2026-…)`, `down: <error> (…)` or `never checked`. */
+/** `ok 12 ms (ping, 2026-…)`, `down: <error> (…)`, `slow (timed out): <error> (…)` or `never checked`. */
 export function statusNote(status: RegisteredServer["status"]): string {
   if (!status) return "never checked";
   const when = `${status.via} ${status.at.replace("T", " ").slice(0, 19)}`;
@@ -45,7 +45,21 @@ export function statusNote(status: RegisteredServer["status"]): string {
       status.latencyMs === undefined ? "" : ` ${status.latencyMs.toFixed(0)} ms`
     } (${when})`;
   }
-  return `down: ${status.error ?? status.kind ?? "error"} (${when})`;
+  // A server that did not answer in time is slow, not down.
+  const state = status.kind === "TimeoutError" ? "slow (timed out)" : "down";
+  return `${state}: ${status.error ?? status.kind ?? "error"} (${when})`;
+}
+
+/** A server's version as shown: `v1.2.3` whether or not the server wrote the `v`. */
+export function versionLabel(version: string | undefined): string {
+  const text = (version ?? "").trim();
+  if (text === "") return "";
+  return /^v\d/i.test(text) ? text : `v${text}`;
+}
+
+/** A server's name and version as shown: `everything v1.2.3`. */
+export function serverLabel(info: { name: string; version?: string }): string {
+  return [info.name, versionLabel(info.version)].filter(Boolean).join(" ");
 }
 
 /** Why a `--header` is not `Name: value`, naming at most the header's name: never its value. */

@@ -7,7 +7,7 @@
 // `\uXXXX`. That notation is also a valid JSON escape of the same character, so `--json` output stays
 // valid JSON and parses to the same value. Colours are the CLI's own: `sgr()` gives a marker holding
 // a random per-process nonce (never sent anywhere, so text from outside cannot forge it) and only
-// markers become escape sequences, after the cleaning.
+// markers become escape sequences, after the cleaning (`clearLine()` likewise, for progress lines).
 
 // deno-lint-ignore no-control-regex
 const UNSAFE = /\r(?!\n)|[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
@@ -19,11 +19,19 @@ const NONCE = Array.from(
 ).join("");
 const OPEN = "\uF8F0";
 const CLOSE = "\uF8F1";
-const MARKER = new RegExp(`${OPEN}${NONCE}(\\d{1,3})${CLOSE}`, "g");
+const MARKER = new RegExp(`${OPEN}${NONCE}(\\d{1,3}|K)${CLOSE}`, "g");
 
 /** A marker that `terminalText` turns into the SGR escape `ESC [ code m` (a colour or style). */
 export function sgr(code: number): string {
   return `${OPEN}${NONCE}${code}${CLOSE}`;
+}
+
+/**
+ * A marker that `terminalText` turns into "go to the start of the line and clear it" (`CR ESC [K`):
+ * how a progress line is redrawn in place. Only for a terminal.
+ */
+export function clearLine(): string {
+  return `${OPEN}${NONCE}K${CLOSE}`;
 }
 
 const escape = (text: string) => text.replace(UNSAFE, (c) => `\\u${hex(c.charCodeAt(0))}`);
@@ -33,16 +41,19 @@ export function visibleWidth(text: string): number {
   return escape(text).replace(MARKER, "").length;
 }
 
-/** `text` as it may reach a terminal: controls escaped as `\uXXXX`, then markers made colours. */
+/** `text` as it may reach a terminal: controls escaped as `\uXXXX`, then markers made escapes. */
 export function terminalText(text: string): string {
-  return escape(text).replace(MARKER, (_, code: string) => `\x1b[${code}m`);
+  return escape(text).replace(
+    MARKER,
+    (_, code: string) => code === "K" ? "\r\x1b[K" : `\x1b[${code}m`,
+  );
 }
 
 /** What `terminalIo` wraps: the writers and the question of a `CliIo`. */
 interface Writers {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  ask?: (question: string) => Promise<string>;
+  ask?: (question: string, options?: { signal?: AbortSignal }) => Promise<string>;
   askSecret?: (question: string) => Promise<string>;
 }
 
@@ -54,7 +65,12 @@ export function terminalIo<T extends Writers>(io: T): T {
     ...io,
     stdout: (text: string) => io.stdout(terminalText(text)),
     stderr: (text: string) => io.stderr(terminalText(text)),
-    ...(ask ? { ask: (question: string) => ask(terminalText(question)) } : {}),
+    ...(ask
+      ? {
+        ask: (question: string, options?: { signal?: AbortSignal }) =>
+          ask(terminalText(question), options),
+      }
+      : {}),
     ...(askSecret ? { askSecret: (question: string) => askSecret(terminalText(question)) } : {}),
   };
 }

@@ -10,7 +10,6 @@ import type { Catalog, CatalogEntry } from "../catalog/types.ts";
 import { stripHidden } from "../catalog/_text.ts";
 import { connect } from "../mcp/client/client.ts";
 import type { CallToolResult, ContentBlock, Progress } from "../mcp/protocol/types.ts";
-import { stdio } from "../mcp/transport/stdio.ts";
 import { schemaProblems } from "../prompt/_execute.ts";
 import { skillText } from "../prompt/_fence.ts";
 import { CliError, str, UsageError, type Values } from "./_args.ts";
@@ -18,6 +17,9 @@ import { catalogIds, didYouMean } from "./_suggest.ts";
 import type { Command } from "./_command.ts";
 import { type Context, printJson } from "./_context.ts";
 import { withCatalog } from "./catalog.ts";
+import { cliInvocation } from "./_invocation.ts";
+import { CLI_CAPABILITIES, cliHandlers, samplingFromEnv, type SamplingModel } from "./_handlers.ts";
+import { ProgressLine, type ProgressMode } from "./_progress.ts";
 
 /** The arguments: a JSON object, or `{}` when none are given. */
 function parseArguments(text: string | undefined): Record<string, unknown> {
@@ -39,12 +41,13 @@ function entryOf(catalog: Catalog, id: string): CatalogEntry {
   const entry = catalog.get(id);
   if (entry) return entry;
   if (catalog.held.some((h) => h.entry.id === id)) {
+    const cli = cliInvocation();
     throw new CliError(
-      `"${id}" waits for approval; review it with "skillmux approve", then run: skillmux approve ${id}`,
+      `"${id}" waits for approval; review it with "${cli} approve", then run: ${cli} approve ${id}`,
     );
   }
   throw new CliError(
-    `No catalog entry "${id}" (list them with: skillmux tools)${
+    `No catalog entry "${id}" (list them with: ${cliInvocation()} tools)${
       didYouMean(id, catalogIds(catalog))
     }`,
   );
@@ -103,13 +106,23 @@ async function callTool(
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
     throw new UsageError("--timeout must be a positive number of milliseconds");
   }
-  // A terminal gets one line rewritten in place; `--progress` gives a line per update anywhere.
-  const terminal = ctx.io.stderrIsTerminal === true && !ctx.json;
-  const lines = values.progress === true;
-  let shown = false;
+  // A terminal gets one line redrawn in place; elsewhere plain lines, one a second, or every
+  // update with `--progress`.
+  const mode: ProgressMode = values.progress === true
+    ? "lines"
+    : ctx.io.stderrIsTerminal === true && !ctx.json
+    ? "line"
+    : "some";
+  const progress = new ProgressLine(ctx, mode);
   const client = await connect(target.server, {
-    stdio: stdio(),
+    stdio: ctx.stdio,
     auth: { store: await ctx.oauthStore() },
+    capabilities: CLI_CAPABILITIES,
+    handlers: cliHandlers(ctx, {
+      roots: roots(values),
+      sampling: samplingOf(values) ?? samplingFromEnv(ctx.env),
+      progress,
+    }),
     signal,
   });
   try {
@@ -118,29 +131,39 @@ async function callTool(
       signal,
       timeoutMs,
       task: values.task === true || support === "required",
-      onTaskStatus: terminal || lines
-        ? (task) => {
-          const note = task.statusMessage
-            ? ` ${stripHidden(task.statusMessage).replace(/\s+/g, " ").slice(0, 100)}`
-            : "";
-          const line = `${entry.id}: task ${task.status}${note}`;
-          if (lines) return ctx.err(line);
-          shown = true;
-          ctx.io.stderr(`\r\x1b[K${line}`);
-        }
-        : undefined,
-      onProgress: terminal || lines
-        ? (p) => {
-          if (lines) return ctx.err(progressLine(entry.id, p));
-          shown = true;
-          ctx.io.stderr(`\r\x1b[K${progressLine(entry.id, p)}`);
-        }
-        : undefined,
+      onTaskStatus: (task) => {
+        const note = task.statusMessage
+          ? ` ${stripHidden(task.statusMessage).replace(/\s+/g, " ").slice(0, 100)}`
+          : "";
+        progress.update(`${entry.id}: task ${task.status}${note}`);
+      },
+      onProgress: (p) => progress.update(progressLine(entry.id, p)),
     });
   } finally {
-    if (shown) ctx.io.stderr("\r\x1b[K");
+    progress.clear();
     await client.close().catch(() => {});
   }
+}
+
+/** `--root <dir>` folders, if any (else SKILLMUX_ROOTS, else the working directory). */
+function roots(values: Values): string[] | undefined {
+  const given = values.root as string[] | undefined;
+  return given?.length ? given : undefined;
+}
+
+/** The model of `--llm openai|anthropic --model <name> [--base-url <url>]`, if given. */
+function samplingOf(values: Values): SamplingModel | undefined {
+  const provider = str(values, "llm");
+  const model = str(values, "model");
+  if (provider === undefined && model === undefined) return undefined;
+  if (provider !== "openai" && provider !== "anthropic") {
+    throw new UsageError(
+      `--llm must be "openai" or "anthropic"${provider ? `, not "${provider}"` : ""}`,
+    );
+  }
+  if (!model) throw new UsageError("--llm needs --model <name>");
+  const baseUrl = str(values, "base-url");
+  return { provider, model, ...(baseUrl ? { baseUrl } : {}) };
 }
 
 /** `call`. */
@@ -155,19 +178,35 @@ export const call: Command = {
     "--json           print the raw result",
     "--progress       a progress line per update on stderr, also when it is not a terminal",
     "--task           run it as an MCP task (tools that require one always are)",
+    "--root <dir>     a root the server may work in (repeatable; default: the working",
+    "                 directory, or SKILLMUX_ROOTS)",
+    "--llm openai|anthropic --model <name> [--base-url <url>]",
+    "                 the model that answers the server's sampling requests (default:",
+    "                 SKILLMUX_SAMPLING=openai:<model>; keys from OPENAI_API_KEY, ANTHROPIC_API_KEY)",
   ],
   details: [
     "The arguments are checked against the tool's input schema before anything is sent.",
-    "Entries waiting for approval are refused (skillmux approve <id>). Ctrl-C cancels the call",
+    "Entries waiting for approval are refused (approve <id> first). Ctrl-C cancels the call",
     "and tells the server. Exit codes: 0 ok, 1 the tool failed or reported an error, 2 usage,",
     "130 cancelled.",
+    "Servers may ask questions (elicitation): a form on the terminal, declined when stdin is",
+    "not one. Sampling requests are shown and sent to the model once you agree; without a",
+    "model they are refused.",
   ],
-  spec: { timeout: { type: "string" }, progress: { type: "boolean" }, task: { type: "boolean" } },
+  spec: {
+    timeout: { type: "string" },
+    progress: { type: "boolean" },
+    task: { type: "boolean" },
+    root: { type: "string", multiple: true },
+    llm: { type: "string" },
+    model: { type: "string" },
+    "base-url": { type: "string" },
+  },
   async run(ctx, [id, text], values) {
     const args = parseArguments(text);
     // Ctrl-C cancels from the start: while the catalog loads, the call never leaves.
     const stop = interrupt(ctx);
-    return await withCatalog(ctx, async (catalog) => {
+    const attempt = async (catalog: Catalog): Promise<number> => {
       try {
         const entry = entryOf(catalog, id);
         if (entry.kind === "function") throw new CliError(`"${id}" is a host function`);
@@ -191,9 +230,37 @@ export const call: Command = {
         ctx.err(`"${id}" cancelled`);
         return 130;
       }
-    }).finally(() => stop.dispose());
+    };
+    try {
+      // A tool id names its server: only that server is looked at, and connected for the call.
+      const server = await serverOf(ctx, id);
+      if (server !== undefined) {
+        const code = await withCatalog(
+          ctx,
+          (catalog) =>
+            catalog.get(id) || catalog.held.some((h) => h.entry.id === id)
+              ? attempt(catalog)
+              : Promise.resolve(undefined),
+          { only: [server], skills: false },
+        );
+        if (code !== undefined) return code;
+      }
+      // A skill, or an id no server's tools have: the whole catalog answers (or suggests).
+      return await withCatalog(ctx, attempt);
+    } finally {
+      stop.dispose();
+    }
   },
 };
+
+/** The one registered server whose tools' ids start like `id` (`<server>__<tool>`), if any. */
+async function serverOf(ctx: Context, id: string): Promise<string | undefined> {
+  const names = (await (await ctx.registry()).list()).map((s) => s.name);
+  const matches = names.filter((name) =>
+    id.startsWith(`${name.replace(/[^a-zA-Z0-9_-]/g, "_")}__`)
+  );
+  return matches.length === 1 ? matches[0] : undefined;
+}
 
 /** `a*: string, b: number` — the properties of an input schema, required ones starred. */
 function argumentSummary(schema: Record<string, unknown> | undefined): string {
@@ -224,6 +291,7 @@ export const tools: Command = {
   max: 1,
   summary: "List MCP tools with their ids, annotations and arguments (* required)",
   async run(ctx, [server], _values) {
+    const only = server === undefined ? undefined : [server];
     return await withCatalog(ctx, (catalog) => {
       const held = new Set(catalog.held.map((h) => h.entry.id));
       const all = [...catalog.entries, ...catalog.held.map((h) => h.entry)]
@@ -256,8 +324,10 @@ export const tools: Command = {
         ctx.out(`  ${row.arguments}`);
         if (row.description) ctx.out(`  ${stripHidden(row.description)}`);
       }
-      if (rows.length === 0) ctx.out("No MCP tools (add a server with: skillmux mcp add)");
+      if (rows.length === 0) {
+        ctx.out(`No MCP tools (add a server with: ${cliInvocation()} mcp add)`);
+      }
       return Promise.resolve(0);
-    });
+    }, { only, skills: false });
   },
 };

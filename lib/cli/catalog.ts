@@ -25,6 +25,7 @@ import type { Command } from "./_command.ts";
 import { cliInvocation } from "./_invocation.ts";
 import { type Context, ensureConfigDir, printJson } from "./_context.ts";
 import { evaluationLines } from "./_eval_report.ts";
+import { commandServers } from "./_servers.ts";
 
 /** A positive integer option, or `undefined`. */
 function positive(values: Values, name: string): number | undefined {
@@ -35,17 +36,34 @@ function positive(values: Values, name: string): number | undefined {
   return n;
 }
 
-/** The catalog over the default sources, the registry and `approvals.json` in the config folder. */
+/** What a command's catalog covers. */
+export interface CatalogScope {
+  /** `approve` itself: no pointer to the command being run. */
+  approving?: boolean;
+  /** Only these registered servers' tools (default all); none are connected but these. */
+  only?: readonly string[];
+  /** Include skills (default `true`); `tools` and `call <server>__<tool>` need none. */
+  skills?: boolean;
+}
+
+/**
+ * The catalog over the default sources, the registry and `approvals.json` in the config folder.
+ * Registered servers are connected only when their cached discovery is missing or old, stdio
+ * servers a few at a time (see `_servers.ts`); servers without skills are not asked for them.
+ */
 export async function withCatalog<T>(
   ctx: Context,
   fn: (catalog: Catalog) => Promise<T>,
-  { approving = false } = {},
+  { approving = false, only, skills = true }: CatalogScope = {},
 ): Promise<T> {
   const config = await ensureConfigDir(ctx);
-  const sources = await createDefaultSources(ctx.sourceOptions);
+  const servers = await commandServers(ctx, await ctx.registry(), only);
+  const sources = skills
+    ? await servers.skillSources(await createDefaultSources(ctx.sourceOptions))
+    : [];
   const catalog = await createCatalog({
-    resolver: createResolver({ sources }),
-    registry: await ctx.registry(),
+    ...(skills ? { resolver: createResolver({ sources }) } : {}),
+    registry: servers.registry,
     previews: cachedPreviews(config),
     approvals: { storage: createFsStorage({ root: config, private: true }) },
     // Each command is a new process: the keyword index is kept in the config folder's cache/,

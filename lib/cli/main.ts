@@ -28,12 +28,25 @@ import { run } from "./run.ts";
 export { run } from "./run.ts";
 export type { CliIo } from "./run.ts";
 
-/** One line of answer from the terminal. */
-async function ask(question: string): Promise<string> {
+/**
+ * One line of answer from the terminal. Ctrl-C there is the process's SIGINT (a running call is
+ * cancelled, anything else ends); Ctrl-D (end of input) or `signal` abandons the question.
+ */
+async function ask(question: string, options: { signal?: AbortSignal } = {}): Promise<string> {
   const { createInterface } = await import("node:readline/promises");
   const rl = createInterface({ input: process.stdin, output: process.stderr });
+  const gone = new Promise<never>((_, reject) => {
+    const abandon = (why: string) =>
+      reject(new DOMException(`the question was abandoned (${why})`, "AbortError"));
+    rl.once("close", () => abandon("end of input"));
+    rl.once("SIGINT", () => {
+      rl.close();
+      process.kill(process.pid, "SIGINT");
+    });
+  });
+  gone.catch(() => {});
   try {
-    return await rl.question(question);
+    return await Promise.race([rl.question(question, { signal: options.signal }), gone]);
   } finally {
     rl.close();
   }

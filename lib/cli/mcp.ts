@@ -13,7 +13,7 @@ import { CliError, splitCommand, str, UsageError } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { type Context, ensureConfigDir, printJson, table } from "./_context.ts";
 import { cliInvocation } from "./_invocation.ts";
-import { headers, onServer, statusNote, view } from "./_mcp_view.ts";
+import { headers, onServer, serverLabel, statusNote, view } from "./_mcp_view.ts";
 import { didYouMean } from "./_suggest.ts";
 import { update } from "./mcp_update.ts";
 import { isOAuthError } from "../mcp/auth/errors.ts";
@@ -71,6 +71,8 @@ const add: Command = {
     "--no-verify         save without connecting",
     "--replace           replace a server of the same name",
     "--description <d>   what the server is for (shown by mcp list)",
+    "--startup-timeout <ms>  a stdio server's start-up allowance (default 60000: npx -y and",
+    "                    uvx fetch the package on first use); saved as startup_timeout_ms",
     "--login             sign in right away when the server needs OAuth (see mcp login)",
     "--no-browser        with --login: print the sign-in URL only",
     ...FROM_REGISTRY_HELP,
@@ -86,6 +88,7 @@ const add: Command = {
     login: { type: "boolean" },
     "no-browser": { type: "boolean" },
     ...FROM_REGISTRY_SPEC,
+    "startup-timeout": { type: "string" },
   },
   async run(ctx, args, values) {
     const fromRegistry = str(values, "from-registry");
@@ -114,6 +117,17 @@ const add: Command = {
     if (apiKey !== undefined) server.apiKey = apiKey;
     const extra = headers(values);
     if (extra) server.headers = extra;
+    const startup = str(values, "startup-timeout");
+    if (startup !== undefined) {
+      const ms = Number(startup);
+      if (!Number.isInteger(ms) || ms <= 0) {
+        throw new UsageError("--startup-timeout must be a positive number of milliseconds");
+      }
+      if (server.command === undefined) {
+        throw new UsageError("--startup-timeout applies to stdio servers (--command) only");
+      }
+      server.startupTimeoutMs = ms;
+    }
     const description = str(values, "description");
     await ensureConfigDir(ctx);
     const registry = await ctx.registry();
@@ -150,12 +164,12 @@ const add: Command = {
     if (signIn) {
       ctx.out(
         `${ctx.paint.ok("✓")} Added "${server.name}" ${server.url} — sign-in needed (OAuth): ` +
-          `run skillmux mcp login ${server.name}`,
+          `run ${cliInvocation()} mcp login ${server.name}`,
       );
       return 0;
     }
     const found = discovery
-      ? ` — ${discovery.serverInfo.name} v${discovery.serverInfo.version}, ${
+      ? ` — ${serverLabel(discovery.serverInfo)}, ${
         skillResources(discovery.resources).length
       } skills, ${discovery.tools.length} tools`
       : " (not verified)";
@@ -231,7 +245,11 @@ const ping: Command = {
   args: "[name…]",
   max: Infinity,
   summary:
-    "Connect to each server: ✓/✗, version, protocol, latency, skills and tools; exit 1 if any is down",
+    "Connect to each server: ✓/✗, version, protocol, latency, skills and tools; exit 1 if any fails",
+  details: [
+    "Stdio servers are started a few at a time (each given its start-up allowance, then 10 s per",
+    "request); a server that does not answer in time is shown as slow, not down.",
+  ],
   async run(ctx, args) {
     const names = await selected(ctx, args, "Pinging");
     const results = await (await ctx.registry()).ping(names, { timeoutMs: 10_000 });
@@ -247,17 +265,19 @@ const ping: Command = {
         ? [
           ctx.paint.ok("✓"),
           r.name,
-          `${r.serverInfo.name} v${r.serverInfo.version}`,
+          serverLabel(r.serverInfo),
           r.protocolVersion,
           `${r.latencyMs.toFixed(0)} ms`,
           `${skillResources(r.discovery.resources).length} skills`,
           `${r.tools} tools`,
         ]
+        : r.kind === "TimeoutError"
+        ? [ctx.paint.bad("…"), r.name, `slow: ${r.error}`]
         : [
           ctx.paint.bad("✗"),
           r.name,
           r.kind === "OAuthError" && /sign-in needed/.test(r.error)
-            ? `${r.error}: run skillmux mcp login ${r.name}`
+            ? `${r.error}: run ${cliInvocation()} mcp login ${r.name}`
             : r.error,
         ]
     );
@@ -285,7 +305,7 @@ const refresh: Command = {
             `${skillResources(r.discovery.resources).length} skills`,
             `${r.discovery.tools.length} tools`,
           ]
-          : [ctx.paint.bad("✗"), r.name, r.error]
+          : [ctx.paint.bad(r.kind === "TimeoutError" ? "…" : "✗"), r.name, r.error]
       ),
     ).forEach(ctx.out);
     return failed ? 1 : 0;

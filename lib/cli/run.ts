@@ -13,6 +13,7 @@ import { checkArity, type Command } from "./_command.ts";
 import { type CliIo, createContext } from "./_context.ts";
 import { commandHelp, overviewHelp } from "./_help.ts";
 import { terminalIo } from "./_terminal.ts";
+import { cliInvocation } from "./_invocation.ts";
 import { call, tools } from "./call.ts";
 import { catalogCommands } from "./catalog.ts";
 import { mcpCommands } from "./mcp.ts";
@@ -58,9 +59,11 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     if (command) return out(commandHelp(command));
     if (topic.length === 0) return out(overviewHelp(COMMANDS));
     if (topic.length === 1 && GROUPS.has(topic[0])) return out(overviewHelp(COMMANDS, topic[0]));
-    throw new UsageError(`Unknown command "${topic.join(" ")}"; see skillmux help`);
+    throw new UsageError(`Unknown command "${topic.join(" ")}"; see ${cliInvocation()} help`);
   }
-  if (!GROUPS.has(first)) throw new UsageError(`Unknown command "${first}"; see skillmux help`);
+  if (!GROUPS.has(first)) {
+    throw new UsageError(`Unknown command "${first}"; see ${cliInvocation()} help`);
+  }
   const command = find([first, second ?? ""]) ?? find([first]);
   if (!command) {
     const { values } = parse(argv, {});
@@ -69,7 +72,9 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
       io.stderr(overviewHelp(COMMANDS, first));
       return 2;
     }
-    throw new UsageError(`Unknown command "${first} ${second}"; see skillmux ${first} --help`);
+    throw new UsageError(
+      `Unknown command "${first} ${second}"; see ${cliInvocation()} ${first} --help`,
+    );
   }
   const { values, positionals } = parse(argv, command.spec ?? {});
   if (values.help === true) return out(commandHelp(command));

@@ -12,13 +12,13 @@ import type { GatewayServer, ServeGatewayOptions } from "../server/gateway_types
 import { createResolver } from "../resolve/resolver.ts";
 import { createDefaultSources } from "../resolve/default_sources.ts";
 import type { SkillSource } from "../resolve/types.ts";
-import { stdio } from "../mcp/transport/stdio.ts";
 import { createFsStorage } from "../storage/fs.ts";
 import { CliError, str } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { ensureConfigDir, printJson } from "./_context.ts";
 import { cliInvocation } from "./_invocation.ts";
 import { hostConfig } from "./_host_config.ts";
+import { commandServers } from "./_servers.ts";
 
 interface ServerModule {
   serveSkills(options?: ServeSkillsOptions): Promise<SkillsServer>;
@@ -36,12 +36,16 @@ async function gatewayOptions(
   ctx: Ctx,
 ): Promise<{ options: ServeGatewayOptions; dispose(): Promise<void> }> {
   const config = await ensureConfigDir(ctx);
-  const sources = await createDefaultSources(ctx.sourceOptions);
+  // Cached discovery first, stale servers refreshed a few at a time, skills read only from
+  // servers that have them: the gateway's first listing starts no server it does not need.
+  const servers = await commandServers(ctx, await ctx.registry({ client: false }));
+  const sources = await servers.skillSources(await createDefaultSources(ctx.sourceOptions));
   const options: ServeGatewayOptions = {
-    registry: await ctx.registry(),
+    registry: servers.registry,
     resolver: createResolver({ sources }),
     approvals: { storage: createFsStorage({ root: config, private: true }) },
-    connect: { stdio: stdio(), auth: { store: await ctx.oauthStore() } },
+    connect: { stdio: ctx.stdio, auth: { store: await ctx.oauthStore() } },
+    approveCommand: `${cliInvocation()} approve`,
   };
   const dispose = async () => {
     const all = sources.flat() as Array<SkillSource & { dispose?: () => Promise<void> }>;
@@ -155,7 +159,18 @@ export const serve: Command = {
       const args = gateway === undefined
         ? ["serve", "--stdio", ...(folder === undefined ? [] : [resolve(folder)])]
         : ["serve", "--gateway", "--stdio", ...(gateway.discover ? ["--discover"] : [])];
-      ctx.out(JSON.stringify(hostConfig(host, args), null, 2));
+      const config = hostConfig(host, args);
+      ctx.out(JSON.stringify(config, null, 2));
+      // The entry runs this installation: it serves only if the MCP SDK (an optional peer) is there.
+      if (!JSON.stringify(config).includes('"npx"')) {
+        const sdk = "@modelcontextprotocol/sdk/server/mcp.js";
+        await import(sdk).catch(() =>
+          ctx.err(
+            "note: serving needs the MCP SDK beside skillmux, and it is not installed: " +
+              "npm install @modelcontextprotocol/sdk",
+          )
+        );
+      }
       return 0;
     }
     if (str(values, "for") !== undefined) throw new CliError("--for goes with --print-config");

@@ -8,11 +8,18 @@ import { FIND_DEFINITION } from "../prompt/_discovery.ts";
 import { activateDefinition, entryDefinition, type ToolDefinition } from "../prompt/_tool_defs.ts";
 import type { ToolDiscovery } from "../prompt/discovery_types.ts";
 import type { AssembledPrompt, ToolCallResult } from "../prompt/types.ts";
-import type { FrameworkToolsOptions } from "./types.ts";
+import type { FrameworkToolsOptions, HeldFrameworkTool } from "./types.ts";
+import type { Selection } from "../catalog/select_types.ts";
+import { findHeldTools, heldToolsNotice } from "../catalog/held_tools.ts";
+import type { Catalog } from "../catalog/types.ts";
 
 export interface Toolkit {
   system: string;
   prompt: AssembledPrompt;
+  /** The tools and functions held for approval, those that fit the request first. */
+  held: HeldFrameworkTool[];
+  /** Problems met while assembling, and a `held` line when tools wait for approval. */
+  diagnostics: Array<{ id?: string; problem: string; message: string }>;
   discovery: ToolDiscovery;
   /** Every definition that may be callable: all usable tools in discovery mode, else those offered. */
   definitions: ToolDefinition[];
@@ -22,6 +29,38 @@ export interface Toolkit {
 
 const FIND_HINT =
   "When none of the tools offered fits a step, call find_tools with a few specific words; the tools it finds can be called from the next step.";
+
+/**
+ * Held tools, said: to the developer as a diagnostic, to the model when some fit the request.
+ * Whether one fits is the selection's verdict, else the evidence `findHeldTools` weighs.
+ */
+function heldReport(
+  catalog: Catalog,
+  request: string,
+  selection: Selection,
+  command: string,
+): { held: HeldFrameworkTool[]; diagnostic?: Toolkit["diagnostics"][number]; system: string } {
+  const judged = new Map((selection.held ?? []).map((h) => [h.id, h.fits]));
+  const fitting = new Set(findHeldTools(catalog, request, { limit: 50 }).map((h) => h.id));
+  const held: HeldFrameworkTool[] = catalog.held.flatMap(({ entry }) =>
+    entry.kind === "skill" ? [] : [{
+      id: entry.id,
+      kind: entry.kind,
+      source: entry.source,
+      approval: entry.approval === "changed" ? "changed" as const : "pending" as const,
+      fits: judged.get(entry.id) ?? fitting.has(entry.id),
+    }]
+  ).sort((a, b) => Number(b.fits) - Number(a.fits));
+  if (held.length === 0) return { held, system: "" };
+  const notice = heldToolsNotice(held.map((h) => h.id), { command });
+  const fits = held.filter((h) => h.fits).slice(0, 10).map((h) => h.id);
+  const system = fits.length === 0
+    ? ""
+    : `Tools that fit this request wait for the user's approval and cannot be called yet: ${
+      fits.join(", ")
+    }. If one is needed, tell the user to approve it (${command} ${fits.join(" ")}).`;
+  return { held, diagnostic: { problem: "held", message: notice }, system };
+}
 
 export async function buildToolkit(options: FrameworkToolsOptions): Promise<Toolkit> {
   const { catalog, request } = options;
@@ -38,6 +77,8 @@ export async function buildToolkit(options: FrameworkToolsOptions): Promise<Tool
     signal: options.signal,
     countTokens: options.countTokens,
   });
+  const command = options.approveCommand ?? "skillmux approve";
+  const report = heldReport(catalog, request, selection, command);
   const find = options.discovery === true;
   const skills = prompt.loaded.skills.filter((s) => !s.inline).map((s) => s.id);
   const discovery = await createToolDiscovery({
@@ -48,6 +89,7 @@ export async function buildToolkit(options: FrameworkToolsOptions): Promise<Tool
     maxTools: options.maxTools,
     session: prompt.session,
     timeoutMs: options.timeoutMs,
+    approveCommand: command,
   });
   const offered = new Set(discovery.active);
   const entries = catalog.entries.filter((e) => e.kind !== "skill" && (find || offered.has(e.id)));
@@ -55,9 +97,14 @@ export async function buildToolkit(options: FrameworkToolsOptions): Promise<Tool
   const skillEntries = skills.map((id) => catalog.get(id)).filter((e) => e !== undefined);
   if (skillEntries.length > 0) definitions.push(activateDefinition(skillEntries));
   if (find) definitions.push(FIND_DEFINITION);
+  const notes = [find ? FIND_HINT : "", report.system].filter(Boolean);
   return {
-    system: find ? `${prompt.system.trimEnd()}\n\n${FIND_HINT}\n` : prompt.system,
+    system: notes.length > 0
+      ? `${prompt.system.trimEnd()}\n\n${notes.join("\n\n")}\n`
+      : prompt.system,
     prompt,
+    held: report.held,
+    diagnostics: [...prompt.diagnostics, ...(report.diagnostic ? [report.diagnostic] : [])],
     discovery,
     definitions,
     run: (name, input, callId, signal) =>

@@ -28,12 +28,12 @@
  */
 
 import type { ToolCallResult } from "../prompt/types.ts";
-import type { FrameworkToolsOptions } from "./types.ts";
+import type { FrameworkToolsOptions, HeldFrameworkTool } from "./types.ts";
 import { importPeer } from "../_peer.ts";
 import { buildToolkit } from "./_toolkit.ts";
 import { contentText } from "../prompt/_results.ts";
 
-export type { FrameworkToolsOptions } from "./types.ts";
+export type { FrameworkToolsOptions, HeldFrameworkTool } from "./types.ts";
 
 /** The AI SDK, an optional peer dependency; keep in step with package.json. */
 const AI = { name: "ai", range: "^7.0.0", entry: "@skillmux/core/ai-sdk" };
@@ -69,8 +69,14 @@ export interface AiSdkSkillmux {
   prepareStep: () => { activeTools: string[] };
   /** The tool names callable in the current step. */
   activeTools(): string[];
-  /** Problems met while assembling (unavailable tools, flagged text, …). */
+  /** Problems met while assembling (unavailable tools, flagged text, …), and `held` tools. */
   diagnostics: ReadonlyArray<{ id?: string; problem: string; message: string }>;
+  /**
+   * Tools and functions held for approval (by default every remote tool until approved): never
+   * offered, and said — in `diagnostics` (problem `held`, with the approve command), in the
+   * system text when some fit the request, and in `find_tools` answers. Those that fit first.
+   */
+  held: readonly HeldFrameworkTool[];
   /** Close the MCP connections opened (not a session you passed). */
   close(): Promise<void>;
 }
@@ -148,7 +154,8 @@ export async function aiSdkTools(options: FrameworkToolsOptions): Promise<AiSdkS
     system: kit.system,
     prepareStep: () => ({ activeTools: activeTools() }),
     activeTools: () => [...kit.discovery.active],
-    diagnostics: kit.prompt.diagnostics,
+    diagnostics: kit.diagnostics,
+    held: kit.held,
     close: () => kit.close(),
   };
 }

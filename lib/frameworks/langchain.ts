@@ -29,11 +29,11 @@
 
 import type { ToolCallResult } from "../prompt/types.ts";
 import { contentText } from "../prompt/_results.ts";
-import type { FrameworkToolsOptions } from "./types.ts";
+import type { FrameworkToolsOptions, HeldFrameworkTool } from "./types.ts";
 import { importPeer } from "../_peer.ts";
 import { buildToolkit } from "./_toolkit.ts";
 
-export type { FrameworkToolsOptions } from "./types.ts";
+export type { FrameworkToolsOptions, HeldFrameworkTool } from "./types.ts";
 
 /** LangChain's core, an optional peer dependency; keep in step with package.json. */
 const CORE = { name: "@langchain/core", range: "^1.0.0", entry: "@skillmux/core/langchain" };
@@ -72,8 +72,14 @@ export interface LangChainSkillmux {
   system: SystemMessage;
   /** The same text as a string. */
   systemText: string;
-  /** Problems met while assembling (unavailable tools, flagged text, …). */
+  /** Problems met while assembling (unavailable tools, flagged text, …), and `held` tools. */
   diagnostics: ReadonlyArray<{ id?: string; problem: string; message: string }>;
+  /**
+   * Tools and functions held for approval (by default every remote tool until approved): never
+   * offered, and said — in `diagnostics` (problem `held`, with the approve command), in the
+   * system text when some fit the request, and in `find_tools` answers. Those that fit first.
+   */
+  held: readonly HeldFrameworkTool[];
   /** Close the MCP connections opened (not a session you passed). */
   close(): Promise<void>;
 }
@@ -188,7 +194,8 @@ export async function langchainTools(options: FrameworkToolsOptions): Promise<La
     },
     system: new messages.SystemMessage(kit.system),
     systemText: kit.system,
-    diagnostics: kit.prompt.diagnostics,
+    diagnostics: kit.diagnostics,
+    held: kit.held,
     close: () => kit.close(),
   };
 }

@@ -40,4 +40,24 @@ export interface FrameworkToolsOptions {
   signal?: AbortSignal;
   /** Token counter of the budget (default `countTokens`). */
   countTokens?: TokenCounter;
+  /**
+   * The command that approves held tools, named in the `held` diagnostic, the system text and
+   * `find_tools` answers (default `skillmux approve`, the CLI's; the ids follow it). Approving in
+   * code is `catalog.approve(ids)`.
+   */
+  approveCommand?: string;
+}
+
+/** A tool that waits for approval, as the adapters report it. */
+export interface HeldFrameworkTool {
+  /** The catalog id it will have once approved. */
+  id: string;
+  /** MCP tool or host function. */
+  kind: "tool" | "function";
+  /** Where it comes from (`mcp:<server>`, …). */
+  source: string;
+  /** `pending`: never approved; `changed`: changed since it was approved. */
+  approval: "pending" | "changed";
+  /** Whether its words fit the request. */
+  fits: boolean;
 }

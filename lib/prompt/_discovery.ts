@@ -2,6 +2,7 @@
 // the initial selection, plus what find_tools found, released at the start of the next step.
 
 import { findTools, type FoundTool } from "../catalog/find_tools.ts";
+import { findHeldTools, type HeldTool } from "../catalog/held_tools.ts";
 import { cleanLine } from "../catalog/_text.ts";
 import type { CatalogEntry } from "../catalog/types.ts";
 import { reply } from "./_results.ts";
@@ -67,9 +68,27 @@ function readCall(call: ToolCall) {
   };
 }
 
+/**
+ * Tools that fit but wait for approval: said, so the agent can tell the user what to approve
+ * instead of searching on (their descriptions are not shown: they are not approved text).
+ */
+function heldLine(held: HeldTool[], command: string): string {
+  if (held.length === 0) return "";
+  const ids = held.map((h) => h.id);
+  return `Waiting for a person's approval, not callable: ${ids.join(", ")}. If one is needed, ` +
+    `ask the user to approve it (${command} ${ids.join(" ")}).`;
+}
+
 /** One line per entry found, remote descriptions marked as untrusted. */
-function answer(query: string, found: FoundTool[], added: string[], full: string[]): string {
+function answer(
+  query: string,
+  found: FoundTool[],
+  added: string[],
+  full: string[],
+  waiting: string,
+): string {
   if (found.length === 0) {
+    if (waiting) return `No callable tool fits "${cleanLine(query, 100)}". ${waiting}`;
     return `No tool fits "${
       cleanLine(query, 100)
     }". Try other words: the data, format or service, and the action.`;
@@ -80,6 +99,7 @@ function answer(query: string, found: FoundTool[], added: string[], full: string
   const notes = [
     added.length > 0 ? `Callable from your next step: ${added.join(", ")}.` : "",
     full.length > 0 ? `Not added, the limit of tools is reached: ${full.join(", ")}.` : "",
+    waiting,
   ].filter(Boolean);
   return [`Found ${found.length}:`, ...lines, ...notes].join("\n");
 }
@@ -143,7 +163,9 @@ export function createDiscovery(options: ToolDiscoveryOptions): ToolDiscovery {
       if (active.size + pending.size >= maxTools) full.push(f.id);
       else (pending.add(f.id), added.push(f.id));
     }
-    const text = answer(query, found, added, full);
+    const held = findHeldTools(catalog, query, { limit: options.limit ?? 5 });
+    const waiting = heldLine(held, options.approveCommand ?? "skillmux approve");
+    const text = answer(query, found, added, full, waiting);
     return reply(read.format, read.id, FIND_TOOLS, false, [{ type: "text", text }], []);
   };
 

@@ -27,6 +27,11 @@ export interface ToolDiscoveryOptions {
   session?: ToolSession;
   /** Per-call timeout of tools, in ms (see `executeToolCall`). */
   timeoutMs?: number;
+  /**
+   * The command that approves held tools, named when `find_tools` finds tools that wait for
+   * approval (default `skillmux approve`; the ids follow it).
+   */
+  approveCommand?: string;
 }
 
 /** An Anthropic tool definition, deferred when Anthropic's tool search should load it. */

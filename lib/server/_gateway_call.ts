@@ -23,6 +23,8 @@ export interface HandlerExtra {
 export interface CallSettings {
   callTimeoutMs?: number;
   log?: (line: string) => void;
+  /** The command that approves held tools, named by `find_tools` (default `skillmux approve`). */
+  approveCommand?: string;
 }
 
 const failure = (text: string): CallToolResult => ({

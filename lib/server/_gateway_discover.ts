@@ -5,6 +5,7 @@
 // approved tool.
 
 import { findTools as rank } from "../catalog/find_tools.ts";
+import { findHeldTools } from "../catalog/held_tools.ts";
 import type { CallToolResult, Tool } from "../mcp/protocol/types.ts";
 import type { GatewayView } from "./_gateway_view.ts";
 import { type CallSettings, type HandlerExtra, proxyCall } from "./_gateway_call.ts";
@@ -56,7 +57,11 @@ const failure = (text: string): CallToolResult => ({
 });
 
 /** `find_tools`. */
-export function findTools(view: GatewayView, args: Record<string, unknown>): CallToolResult {
+export function findTools(
+  view: GatewayView,
+  args: Record<string, unknown>,
+  approveCommand = "skillmux approve",
+): CallToolResult {
   const { query, limit = DEFAULT_LIMIT } = args;
   if (typeof query !== "string" || query.trim() === "") {
     return failure(
@@ -81,11 +86,28 @@ export function findTools(view: GatewayView, args: Record<string, unknown>): Cal
         ...(annotations !== undefined ? { annotations } : {}),
       }];
     });
+  // Tools that fit but wait for approval are said (ids only), so the agent can ask the user.
+  const held = findHeldTools(view.catalog, query, {
+    limit: Math.min(limit, MAX_LIMIT),
+    kinds: ["tool"],
+  })
+    .map((h) => h.id);
+  const waiting = held.length === 0
+    ? ""
+    : `Waiting for a person's approval, not callable: ${held.join(", ")}. If one is needed, ` +
+      `ask the user to approve it (${approveCommand} ${held.join(" ")}).`;
   const text = tools.length === 0
-    ? `No tool matches "${query}". Try other words for what the tool should do.`
-    : tools.map((t) => `- ${t.id}: ${t.description}\n  input: ${JSON.stringify(t.inputSchema)}`)
-      .join("\n");
-  return { content: [{ type: "text", text }], structuredContent: { tools } };
+    ? waiting
+      ? `No callable tool matches "${query}". ${waiting}`
+      : `No tool matches "${query}". Try other words for what the tool should do.`
+    : [
+      ...tools.map((t) => `- ${t.id}: ${t.description}\n  input: ${JSON.stringify(t.inputSchema)}`),
+      ...(waiting ? [waiting] : []),
+    ].join("\n");
+  return {
+    content: [{ type: "text", text }],
+    structuredContent: { tools, ...(held.length > 0 ? { held } : {}) },
+  };
 }
 
 /** `call_tool`: only approved tools (held, unknown and the meta-tools themselves are refused). */

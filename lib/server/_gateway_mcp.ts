@@ -62,7 +62,7 @@ export function buildGatewayServer(
     if (name === "search_skills") return await search(view.skills, args);
     if (name === "get_skill") return await getSkill(view.skills, args);
     if (discover) {
-      if (name === "find_tools") return findTools(view, args);
+      if (name === "find_tools") return findTools(view, args, settings.approveCommand);
       if (name === "call_tool") return await callTool(view, args, ex, settings);
       return {
         content: [{

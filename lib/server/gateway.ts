@@ -43,7 +43,11 @@ function check(options: ServeGatewayOptions): void {
 /** The implementation of `serveGateway` (mod.ts loads this module lazily). */
 export async function serveGateway(options: ServeGatewayOptions = {}): Promise<GatewayServer> {
   check(options);
-  const settings: CallSettings = { callTimeoutMs: options.callTimeoutMs, log: options.log };
+  const settings: CallSettings = {
+    callTimeoutMs: options.callTimeoutMs,
+    log: options.log,
+    approveCommand: options.approveCommand,
+  };
   const users = options.users;
   // Many users: the service defaults of the multi-user registry (strict URL policy, no `${VAR}`
   // from this process's environment), so that no user's server reaches an internal host.

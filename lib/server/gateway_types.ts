@@ -42,6 +42,11 @@ export interface ServeGatewayOptions {
    * approved tool: progressive disclosure for hosts that cannot filter tools.
    */
   discover?: boolean;
+  /**
+   * The command that approves held tools, which `find_tools` names when the tools that fit wait
+   * for approval (default `skillmux approve`; the ids follow it).
+   */
+  approveCommand?: string;
   /** `"http"` (default): Streamable HTTP at `/mcp` with sessions. `"stdio"`: stdin/stdout. */
   transport?: "http" | "stdio";
   /** Interface to bind (default `127.0.0.1`). */

@@ -320,3 +320,24 @@ describe("MCP tools from the registry", () => {
     }
   });
 });
+
+describe("slow sources are slow, not invalid", () => {
+  test("a skill source that times out is a timeout diagnostic; a failing one is unreachable", async () => {
+    const never = {
+      label: "mcp:glacial",
+      list: () => new Promise<string[]>(() => {}),
+      get: () => Promise.resolve(undefined),
+    };
+    const failing = {
+      label: "mcp:broken",
+      list: () => Promise.reject(new Error("connection refused")),
+      get: () => Promise.resolve(undefined),
+    };
+    const catalog = await createCatalog({
+      resolver: createResolver({ sources: [[never, failing]], timeoutMs: 100 }),
+    });
+    const problems = Object.fromEntries(catalog.diagnostics.map((d) => [d.source, d.problem]));
+    assert.deepEqual(problems, { "mcp:glacial": "timeout", "mcp:broken": "unreachable" });
+    catalog.dispose();
+  });
+});

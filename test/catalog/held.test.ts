@@ -9,6 +9,9 @@ import {
   createMemoryStorage,
   createResolver,
   createServerRegistry,
+  findHeldTools,
+  findTools,
+  heldToolsNotice,
   selectForRequest,
 } from "../../lib/mod.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
@@ -178,4 +181,68 @@ test("CLI: a registered skills server's held skill leaves the built-in answering
     await home.close();
     await team.close();
   }
+});
+
+test("findHeldTools: the held tools that fit a query, which findTools never returns", async () => {
+  const { catalog } = await setup();
+  try {
+    assert.deepEqual(findTools(catalog, "echo back some text"), []);
+    const [held, ...rest] = findHeldTools(catalog, "echo back some text");
+    assert.deepEqual(rest, []);
+    assert.deepEqual(
+      [held.id, held.kind, held.source, held.approval],
+      ["demo__echo", "tool", "mcp:demo", "pending"],
+    );
+    assert.match(held.description, /^Echoes back the text it is given/);
+    assert.deepEqual(
+      findHeldTools(catalog, "the weather in Paris"),
+      [],
+      "the evidence floor holds",
+    );
+    assert.deepEqual(findHeldTools(catalog, ""), []);
+    await catalog.approve(["demo__echo"]);
+    assert.deepEqual(findHeldTools(catalog, "echo back some text"), []);
+    assert.equal(findTools(catalog, "echo back some text")[0]?.id, "demo__echo");
+  } finally {
+    catalog.dispose();
+  }
+});
+
+test("heldToolsNotice: which wait and the command that approves them", () => {
+  assert.equal(heldToolsNotice([]), "");
+  assert.equal(
+    heldToolsNotice(["a__x", "b__y"], { command: "npx skillmux approve" }),
+    "2 tools wait for approval and cannot be called yet: a__x, b__y. Approve them with: npx skillmux approve a__x b__y",
+  );
+  const many = Array.from({ length: 12 }, (_, i) => `s__t${i}`);
+  assert.match(
+    heldToolsNotice(many),
+    /: s__t0, .*s__t9 and 2 more\. Approve them with: skillmux approve s__t0 .* s__t9 …$/,
+  );
+});
+
+test("approval options that cannot work are refused with what to pass, not a crash", async () => {
+  const refused = (approvals: unknown) =>
+    createCatalog({ approvals: approvals as never }).then(
+      () => assert.fail(`${JSON.stringify(approvals)} was accepted`),
+      (error: Error) => error.message,
+    );
+  assert.match(
+    await refused({ remote: "auto" }),
+    /^createCatalog: approvals \{ remote \} needs a storage to record approvals in: add storage: createMemoryStorage\(\)/,
+  );
+  assert.match(await refused({ storage: {} }), /needs a storage to record approvals in/);
+  assert.match(
+    await refused({ storage: createMemoryStorage(), remote: "always" }),
+    /approvals\.remote must be "auto", "first-sight" or "require", not "always"/,
+  );
+  assert.match(
+    await refused({ storage: createMemoryStorage(), key: "" }),
+    /approvals\.key must be/,
+  );
+  assert.match(await refused("yes"), /approvals must be an object/);
+  const fine = await createCatalog({
+    approvals: { storage: createMemoryStorage(), remote: "auto" },
+  });
+  fine.dispose();
 });

@@ -11,6 +11,10 @@ import { deadUrl } from "../_closed_port.ts";
 export const ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
 export const MAIN: string = join(ROOT, "lib/cli/main.ts");
 export const IS_DENO: boolean = "Deno" in globalThis;
+/** How the CLI's hints say to run it when it runs from this clone (see lib/cli/_invocation.ts). */
+export const INVOCATION: string = IS_DENO ? `deno run -A ${MAIN}` : `${ROOT}bin/skillmux.mjs`;
+/** `INVOCATION` as a pattern to put in a RegExp. */
+export const INVOKE: string = INVOCATION.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** A server URL nothing listens on (a port allocated and closed). */
 export const DEAD: string = await deadUrl();
 
@@ -74,32 +78,6 @@ export function sub(argv: string[], env: Record<string, string>): Promise<Result
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         done({ code, stdout: String(stdout), stderr: String(stderr) });
-      },
-    );
-  });
-}
-
-/**
- * The CLI as a subprocess on a pseudo-terminal (python3's `pty`), answering each prompt that
- * matches `answers[i][0]` with `answers[i][1]`: what a person typing sees, echo included.
- */
-export function onTerminal(
-  argv: string[],
-  env: Record<string, string>,
-  answers: Array<[string, string]>,
-): Promise<{ code: number; output: string; answered: number }> {
-  const [file, args] = command(argv);
-  return new Promise((done, fail) => {
-    execFile(
-      "python3",
-      [join(ROOT, "test/cli/_pty.py"), JSON.stringify([file, ...args]), JSON.stringify(answers)],
-      { cwd: ROOT, env: { PATH: process.env.PATH ?? "", TERM: "dumb", ...env }, timeout: 150_000 },
-      (error, stdout) => {
-        try {
-          done(JSON.parse(String(stdout)));
-        } catch {
-          fail(error ?? new Error(`no answer from the pty helper: ${stdout}`));
-        }
       },
     );
   });

@@ -1,34 +1,78 @@
-# Run a command on a pseudo-terminal and answer its prompts, as a person at a terminal would.
-# argv[1]: JSON list, the command; argv[2]: JSON list of [prompt regex, answer]; the environment
-# is this process's. Prints JSON {"code": exit code, "output": everything the terminal showed}.
-import json, os, pty, re, select, signal, sys, time
+"""Run a command in a pseudo-terminal and drive it like a person at the keyboard.
 
-command = json.loads(sys.argv[1])
-answers = json.loads(sys.argv[2])
+    python3 _pty.py '<argv JSON>' '<steps JSON>' '<env JSON>'
+
+Each step waits (up to 60 s) for its "expect" regular expression to appear in the output after
+the previous match, then types its "send" text (b"\\x03" is Ctrl-C: the terminal turns it into
+SIGINT for the program). Afterwards the output is read to the end. Prints one JSON object:
+{"code": exit code, "output": everything the program wrote, "missed": the step that never came}.
+"""
+import json
+import os
+import pty
+import re
+import select
+import sys
+import time
+
+argv, steps, env = json.loads(sys.argv[1]), json.loads(sys.argv[2]), json.loads(sys.argv[3])
 pid, fd = pty.fork()
 if pid == 0:
-    os.execvp(command[0], command)
+    os.execvpe(argv[0], argv, env)
+
 out = b""
-seen = 0
-step = 0
-deadline = time.time() + float(os.environ.get("PTY_TIMEOUT", "120"))
-while time.time() < deadline:
-    ready, _, _ = select.select([fd], [], [], 0.2)
-    if ready:
+
+
+def read(deadline):
+    """Read what is there until `deadline`; False once the program closed the terminal."""
+    global out
+    while time.time() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.05)
+        if not ready:
+            return True
         try:
-            data = os.read(fd, 65536)
+            chunk = os.read(fd, 65536)
         except OSError:
+            return False
+        if not chunk:
+            return False
+        out += chunk
+    return True
+
+
+missed = None
+at = 0
+for step in steps:
+    pattern = re.compile(step["expect"].encode())
+    end = time.time() + 60
+    found = None
+    while time.time() < end:
+        found = pattern.search(out, at)
+        if found:
             break
-        if not data:
+        if not read(time.time() + 0.2):
+            found = pattern.search(out, at)
             break
-        out += data
-    if step < len(answers) and re.search(answers[step][0].encode(), out[seen:]):
-        seen = len(out)
-        time.sleep(0.1)
-        os.write(fd, answers[step][1].encode() + b"\r")
-        step += 1
+    if not found:
+        missed = step["expect"]
+        break
+    at = found.end()
+    if "send" in step:
+        time.sleep(step.get("delay", 0.05))
+        os.write(fd, step["send"].encode())
+
+end = time.time() + (1 if missed else 30)
+while read(end) and time.time() < end:
+    pass
+code = None
+end = time.time() + 10
+while time.time() < end:
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        code = os.waitstatus_to_exitcode(status)
+        break
+    time.sleep(0.05)
 else:
-    os.kill(pid, signal.SIGKILL)
-_, status = os.waitpid(pid, 0)
-code = os.waitstatus_to_exitcode(status)
-print(json.dumps({"code": code, "output": out.decode("utf-8", "replace"), "answered": step}))
+    os.kill(pid, 9)  # still running after its last step: the test reports what it saw
+    os.waitpid(pid, 0)
+print(json.dumps({"code": code, "output": out.decode("utf-8", "replace"), "missed": missed}))

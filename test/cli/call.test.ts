@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import process from "node:process";
 import { after, before, test } from "node:test";
 import { startEverything, type TestServer } from "../mcp/_servers.ts";
-import { cli, command, IS_DENO, ROOT, sub, tempHome } from "./_helpers.ts";
+import { cli, command, INVOKE, IS_DENO, ROOT, sub, tempHome } from "./_helpers.ts";
 
 let home: Awaited<ReturnType<typeof tempHome>>;
 let everything: TestServer;
@@ -48,7 +48,14 @@ test("call: arguments are checked against the input schema before sending", asyn
 test("call: a held entry is refused with the approve command to run", async () => {
   const { code, stderr } = await sub(["call", "everything__get-sum", '{"a":1,"b":2}'], home.env);
   assert.equal(code, 1);
-  assert.match(stderr, /waits for approval.*skillmux approve everything__get-sum/);
+  // One way to run a command in every hint: the one that runs from this clone.
+  assert.match(
+    stderr,
+    new RegExp(
+      `waits for approval; review it with "${INVOKE} approve", then run: ${INVOKE} approve everything__get-sum`,
+    ),
+  );
+  assert.doesNotMatch(stderr, /npm run cli|skillmux approve/);
   const unknown = await sub(["call", "everything__nope"], home.env);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /No catalog entry "everything__nope"/);
@@ -73,6 +80,23 @@ test("call --json prints the raw result; --timeout ends a silent call", async ()
   );
   assert.equal(slow.code, 1);
   assert.match(slow.stderr, /timed out: no answer and no progress for 500 ms/);
+});
+
+test("call: off a terminal the progress line degrades to plain lines, one a second at most", async () => {
+  const { code, stderr } = await sub(
+    ["call", "everything__trigger-long-running-operation", '{"duration":3,"steps":12}'],
+    home.env,
+  );
+  assert.equal(code, 0, stderr);
+  const lines = stderr.split("\n").filter((l) =>
+    l.startsWith("everything__trigger-long-running-operation: ")
+  );
+  assert.ok(
+    lines.length >= 2 && lines.length <= 5,
+    `${lines.length} lines for 12 updates:\n${stderr}`,
+  );
+  for (const line of lines) assert.match(line, /: \d+\/12 \(\d+%\)/);
+  assert.doesNotMatch(stderr, /\r|\\u000d|\\u001b/, "no terminal codes, raw or written out");
 });
 
 test("call: Ctrl-C (SIGINT) cancels the call and exits 130 within 2 s", async () => {

@@ -6,6 +6,7 @@ import { after, before, describe, test } from "node:test";
 import { resolveSkill } from "../../lib/resolve/default_sources.ts";
 import { builtinSkillNames } from "../../lib/resolve/builtin_source.ts";
 import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
+import { fixture } from "../mcp/_stdio_helpers.ts";
 import { cli, DEAD, sub, tempHome } from "./_helpers.ts";
 
 const SKILL = (name: string) =>
@@ -262,5 +263,59 @@ describe("mcp", () => {
     assert.match(ping.stdout, /✓\s+team/);
     assert.equal((await sub(["mcp", "add", DEAD, "--name", "dead"], env)).code, 1);
     assert.equal((await stat(config)).mode & 0o777, 0o600);
+  });
+});
+
+describe("slow stdio servers", () => {
+  let slow: Awaited<ReturnType<typeof tempHome>>;
+  before(async () => (slow = await tempHome()));
+  after(() => slow.close());
+  const line = (...args: string[]) => {
+    const { command, args: rest } = fixture("sdk_server.ts", ...args);
+    return [command, ...rest].map((a) => JSON.stringify(a)).join(" ");
+  };
+
+  test("add waits for a slow start, shows the server's stderr meanwhile, prints the version once", async () => {
+    const out = await cli([
+      "mcp",
+      "add",
+      "fetching",
+      "--command",
+      line("--delay", "3000", "--version", "v0.4.0"),
+    ], slow.env);
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stdout, /Added "fetching" .* — sdk-fixture v0\.4\.0, 0 skills, 2 tools/);
+    assert.doesNotMatch(out.stdout, /vv0/);
+    assert.match(out.stderr, /Starting "fetching"…/);
+    assert.match(out.stderr, /fetching │ fetching the server \(3000 ms\)…/);
+    assert.match(out.stderr, /"fetching" started in [1-9]\.\d s/);
+  });
+
+  test("a server slower than its start-up allowance is slow, not down: add, ping, list, catalog --json", async () => {
+    const command = line("--delay", "8000");
+    const refused = await cli(
+      ["mcp", "add", "glacial", "--command", command, "--startup-timeout", "2500"],
+      slow.env,
+    );
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /"glacial".*did not start.*2500 ms start-up allowance/);
+    assert.match(refused.stderr, /fetching the server/, "the error quotes its stderr");
+    const saved = await cli(
+      ["mcp", "add", "glacial", "--command", command, "--startup-timeout", "2500", "--no-verify"],
+      slow.env,
+    );
+    assert.equal(saved.code, 0, saved.stderr);
+    const ping = await cli(["mcp", "ping", "glacial"], slow.env);
+    assert.equal(ping.code, 1);
+    assert.match(ping.stdout, /^…\s+glacial\s+slow: .*did not start/m);
+    assert.doesNotMatch(ping.stdout, /✗|\bdown\b/);
+    const list = await cli(["mcp", "list"], slow.env);
+    assert.match(list.stdout, /glacial .*slow \(timed out\): /);
+    const catalog = await cli(["catalog", "--json"], slow.env);
+    assert.equal(catalog.code, 0, catalog.stderr);
+    const problems = JSON.parse(catalog.stdout).diagnostics
+      .filter((d: { source: string }) => d.source === "mcp:glacial")
+      .map((d: { problem: string }) => d.problem);
+    assert.deepEqual(problems, ["timeout"]);
   });
 });

@@ -15,7 +15,8 @@ import {
   startDirectoryStub,
 } from "../mcp/_directory_stub.ts";
 import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
-import { onTerminal, ROOT, sub, tempHome } from "./_helpers.ts";
+import { ROOT, sub, tempHome } from "./_helpers.ts";
+import { onTerminal } from "./_pty.ts";
 
 const EVERYTHING = EVERYTHING_VERSION;
 const BIOCONTEXT = join(ROOT, "test/fixtures/biocontext-registry");

@@ -18,7 +18,7 @@ import {
   startOAuthServers,
 } from "../mcp/_oauth_server.ts";
 import { listenLocal } from "../mcp/_servers.ts";
-import { cli, tempHome } from "./_helpers.ts";
+import { cli, INVOKE, tempHome } from "./_helpers.ts";
 
 describe("CLI: OAuth sign-in", () => {
   let servers: OAuthServers;
@@ -40,10 +40,13 @@ describe("CLI: OAuth sign-in", () => {
   test("mcp add of a server behind OAuth keeps it and says how to sign in", async () => {
     const out = await sh("mcp", "add", servers.mcpUrl, "--name", "docs");
     assert.equal(out.code, 0, out.stderr);
-    assert.match(out.stdout, /Added "docs".*sign-in needed.*skillmux mcp login docs/);
+    assert.match(
+      out.stdout,
+      new RegExp(`Added "docs".*sign-in needed.*run ${INVOKE} mcp login docs`),
+    );
     const ping = await sh("mcp", "ping", "docs");
     assert.equal(ping.code, 1);
-    assert.match(ping.stdout, /sign-in needed.*run skillmux mcp login docs/);
+    assert.match(ping.stdout, new RegExp(`sign-in needed.*run ${INVOKE} mcp login docs`));
   });
 
   /** `mcp login docs` (or `argv`), with the test as the browser: it follows the printed URL's redirect. */

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { test } from "node:test";
 import { connect } from "../../lib/mcp/client/client.ts";
-import { cli, command, ROOT, tempHome } from "./_helpers.ts";
+import { cli, command, INVOKE, ROOT, tempHome } from "./_helpers.ts";
 import { waitUntil, within } from "../_wait.ts";
 
 const hasServer = existsSync(join(ROOT, "lib/server/mod.ts"));
@@ -58,7 +58,10 @@ test(
       }
       await waitUntil(() => /"mcpServers"/.test(stdout), 10_000);
       // Run from this clone: the hint must be a command that works here.
-      assert.match(stdout, /Connect with: npm run cli -- mcp add http:\S+ --name skillmux\n/);
+      assert.match(
+        stdout,
+        new RegExp(`Connect with: ${INVOKE} mcp add http:\\S+ --name skillmux\n`),
+      );
       // process.kill, not child.kill: Deno's child.kill reports a signal exit even when the child exits 0.
       process.kill(child.pid!, "SIGTERM");
       assert.equal(await within(exited, 10_000, "serve's exit after SIGTERM"), 0, stderr);

@@ -103,13 +103,13 @@ test(
   },
 );
 
-test("serve --print-config --gateway: the npx entry runs serve --gateway --stdio", {
+test("serve --print-config --gateway: the entry runs serve --gateway --stdio", {
   timeout: 60_000,
 }, async () => {
   const plain = await sub(["serve", "--print-config", "--gateway"], env);
   assert.equal(plain.code, 0, plain.stderr);
   const entry = JSON.parse(plain.stdout).mcpServers.skillmux;
-  assert.equal(entry.command, "npx");
+  assert.equal(entry.command, process.execPath);
   assert.deepEqual(entry.args.slice(-3), ["serve", "--gateway", "--stdio"]);
   const vscode = await sub([
     "serve",

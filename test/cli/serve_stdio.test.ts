@@ -10,7 +10,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { connect } from "../../lib/mcp/client/client.ts";
 import { stdio } from "../../lib/mcp/transport/stdio.ts";
-import { command, ROOT, sub } from "./_helpers.ts";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { command, IS_DENO, ROOT, sub } from "./_helpers.ts";
 import { within } from "../_wait.ts";
 
 const [file, args] = command(["serve", "--stdio"]);
@@ -96,34 +99,52 @@ test("stdout carries only JSON-RPC and the process exits when stdin closes", {
   assert.match(stderr, /stdin closed/); // the logs went to stderr
 });
 
-test("serve --print-config: the npx entry for Claude/Cursor, and VS Code's servers", {
-  timeout: 60_000,
-}, async () => {
-  const expected = [
-    "-y",
-    "-p",
-    "@skillmux/core",
-    "-p",
-    "@modelcontextprotocol/sdk",
-    "skillmux",
-    "serve",
-    "--stdio",
-  ];
-  const claude = await sub(["serve", "--print-config"], env);
-  assert.equal(claude.code, 0, claude.stderr);
-  assert.deepEqual(JSON.parse(claude.stdout), {
-    mcpServers: { skillmux: { command: "npx", args: expected } },
-  });
-  const cursor = await sub(["serve", "--print-config", "--for", "cursor"], env);
-  assert.deepEqual(JSON.parse(cursor.stdout), JSON.parse(claude.stdout));
-  const vscode = await sub(["serve", "--print-config", "--for", "vscode"], env);
-  assert.deepEqual(JSON.parse(vscode.stdout), {
-    servers: { skillmux: { type: "stdio", command: "npx", args: expected } },
-  });
-  const folder = await sub(["serve", "examples/team-skills", "--print-config"], env);
-  const entry = JSON.parse(folder.stdout).mcpServers.skillmux;
-  assert.equal(entry.args.at(-1), `${ROOT}examples/team-skills`); // absolute: hosts run elsewhere
-  const wrong = await sub(["serve", "--print-config", "--for", "emacs"], env);
-  assert.equal(wrong.code, 1);
-  assert.match(wrong.stderr, /Unknown --for "emacs": expected one of claude, cursor, vscode/);
-});
+test(
+  "serve --print-config: an entry that runs on this machine from any folder, for Claude/Cursor and VS Code",
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    // From a clone (the package is on no registry yet): this runtime and the clone's entry by
+    // absolute path, never an npx line that would answer E404.
+    const expected = IS_DENO
+      ? ["run", "-A", `${ROOT}lib/cli/main.ts`, "serve", "--stdio"]
+      : [`${ROOT}bin/skillmux.mjs`, "serve", "--stdio"];
+    const claude = await sub(["serve", "--print-config"], env);
+    assert.equal(claude.code, 0, claude.stderr);
+    assert.deepEqual(JSON.parse(claude.stdout), {
+      mcpServers: { skillmux: { command: process.execPath, args: expected } },
+    });
+    const cursor = await sub(["serve", "--print-config", "--for", "cursor"], env);
+    assert.deepEqual(JSON.parse(cursor.stdout), JSON.parse(claude.stdout));
+    const vscode = await sub(["serve", "--print-config", "--for", "vscode"], env);
+    assert.deepEqual(JSON.parse(vscode.stdout), {
+      servers: { skillmux: { type: "stdio", command: process.execPath, args: expected } },
+    });
+    // A host runs it as printed, from its own folder: it serves.
+    const entry = JSON.parse(claude.stdout).mcpServers.skillmux;
+    const home = await mkdtemp(join(tmpdir(), "skillmux-host-"));
+    const client = await connect(
+      {
+        name: "host",
+        command: entry.command,
+        args: entry.args,
+        cwd: home,
+        env: { ...env, HOME: home },
+      },
+      { stdio: stdio(), timeoutMs: 30_000 },
+    );
+    try {
+      assert.ok((await client.listResources()).some((r) => r.uri === "skill://samtools"));
+    } finally {
+      await client.close();
+      await rm(home, { recursive: true, force: true });
+    }
+    const folder = await sub(["serve", "examples/team-skills", "--print-config"], env);
+    const served = JSON.parse(folder.stdout).mcpServers.skillmux;
+    assert.equal(served.args.at(-1), `${ROOT}examples/team-skills`); // absolute: hosts run elsewhere
+    const wrong = await sub(["serve", "--print-config", "--for", "emacs"], env);
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.stderr, /Unknown --for "emacs": expected one of claude, cursor, vscode/);
+  },
+);

@@ -8,6 +8,8 @@ import { test } from "node:test";
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { aiSdkTools } from "../../lib/frameworks/ai_sdk.ts";
+import { createCatalog, createMemoryStorage, createServerRegistry } from "../../lib/mod.ts";
+import { startEverything } from "../mcp/_servers.ts";
 import { selection } from "../_selection.ts";
 import { frameworkSuite, waits } from "./_scripted.ts";
 
@@ -187,7 +189,7 @@ test("aborting the step cancels the running tool call", async () => {
   }
 });
 
-test("discovery: find_tools, then the tool it found, active from the next step; held never found", async () => {
+test("discovery: find_tools, then the tool it found, active from the next step; held never callable, but said", async () => {
   const catalog = suite.catalog();
   const request = "what is 2 plus 3?";
   const sm = await aiSdkTools({ catalog, request, selection: selection([], []), discovery: true });
@@ -218,12 +220,71 @@ test("discovery: find_tools, then the tool it found, active from the next step; 
       { name: string; output: { isError: boolean; text: string }; error?: string }
     >;
     assert.match(found.output.text, /- everything__get-sum: \[mcp:everything, untrusted\]/);
-    assert.match(env.output.text, /^No tool fits/);
+    // The held tool is never found callable, but it is said, with how to approve it.
+    assert.match(
+      env.output.text,
+      /^No callable tool fits .*Waiting for a person's approval, not callable: everything__get-env\./,
+    );
     // The AI SDK itself holds activeTools: the guessed call never reaches a tool.
     assert.match(early.error ?? "", /unavailable tool 'everything__get-sum'/);
     assert.deepEqual([sum.output.isError, sum.output.text], [false, "The sum of 2 and 3 is 5."]);
     assert.equal(result.text, "5");
   } finally {
     await sm.close();
+  }
+});
+
+test("an agent whose MCP tools are all held by default approvals is told so, and can tell the user", async () => {
+  const server = await startEverything("streamableHttp");
+  const registry = createServerRegistry({ storage: createMemoryStorage() });
+  await registry.add({ name: "everything", url: server.url });
+  // Default approvals: every remote tool waits for a person.
+  const catalog = await createCatalog({ registry });
+  const request = "echo the message hello back to me";
+  const sm = await aiSdkTools({ catalog, request, discovery: true });
+  try {
+    assert.deepEqual(Object.keys(sm.tools), ["find_tools"], "nothing held is offered");
+    assert.equal(sm.held[0]?.id, "everything__echo");
+    assert.equal(sm.held[0]?.fits, true);
+    assert.ok(sm.held.length >= 10, "every tool of the server is listed as held");
+    const held = sm.diagnostics.find((d) => d.problem === "held");
+    assert.match(
+      held?.message ?? "",
+      /^\d+ tools wait for approval and cannot be called yet: everything__echo, /,
+    );
+    assert.match(held?.message ?? "", /Approve them with: skillmux approve everything__echo /);
+    assert.match(
+      sm.system,
+      /wait for the user's approval and cannot be called yet: everything__echo/,
+    );
+    const model = scripted([
+      [{ name: "find_tools", input: { query: "echo a message" } }],
+      "everything__echo waits for your approval: run skillmux approve everything__echo",
+    ]);
+    const result = await generateText({
+      model,
+      system: sm.system,
+      prompt: request,
+      tools: sm.tools,
+      prepareStep: sm.prepareStep,
+      stopWhen: stepCountIs(3),
+    });
+    const [found] = outcomes(result);
+    assert.equal(found.name, "find_tools");
+    assert.match(
+      found.output!.text,
+      /^No callable tool fits "echo a message"\. Waiting for a person's approval, not callable: everything__echo\b/,
+    );
+    assert.match(
+      found.output!.text,
+      /ask the user to approve it \(skillmux approve everything__echo/,
+    );
+    assert.doesNotMatch(found.output!.text, /Try other words/);
+    // Nothing held became callable.
+    assert.deepEqual(offered(model)[1], ["find_tools"]);
+  } finally {
+    await sm.close();
+    catalog.dispose();
+    await server.close();
   }
 });

@@ -135,9 +135,27 @@ test("a held tool and a tool of an unapproved server are never offered and never
     catalog,
     request: "print the environment and the weather",
     selection: selection([], ["everything__get-env", "shady__weather_forecast", "record_result"]),
+    approveCommand: "npx skillmux approve",
   });
   try {
     assert.deepEqual(sm.tools.map((t) => t.name), ["record_result"]);
+    // Not offered, but said: to the developer, and to the model since they fit the request.
+    assert.deepEqual(
+      sm.held.map((h) => [h.id, h.fits]),
+      [["everything__get-env", true], ["shady__weather_forecast", true]],
+    );
+    assert.ok(
+      sm.diagnostics.some((d) =>
+        d.problem === "held" &&
+        /Approve them with: npx skillmux approve everything__get-env shady__weather_forecast$/
+          .test(d.message)
+      ),
+      JSON.stringify(sm.diagnostics),
+    );
+    assert.match(
+      String(sm.system.content),
+      /wait for the user's approval .*: everything__get-env, shady__weather_forecast/,
+    );
     const run = await agent(sm, [
       [
         { name: "everything__get-env", args: {} },
@@ -174,7 +192,7 @@ test("the run's signal cancels the running tool call", async () => {
   }
 });
 
-test("discovery: find_tools, then the tool it found, bound from the next step; held never found", async () => {
+test("discovery: find_tools, then the tool it found, bound from the next step; held never callable, but said", async () => {
   const catalog = suite.catalog();
   const sm = await langchainTools({
     catalog,
@@ -201,7 +219,10 @@ test("discovery: find_tools, then the tool it found, bound from the next step; h
     ]]);
     const [found, env, early, sum] = run.results;
     assert.match(textOf(found), /- everything__get-sum: \[mcp:everything, untrusted\]/);
-    assert.match(textOf(env), /^No tool fits/);
+    assert.match(
+      textOf(env),
+      /^No callable tool fits .*Waiting for a person's approval, not callable: everything__get-env\./,
+    );
     assert.equal(early.status, "error");
     assert.deepEqual([sum.status, sum.content], ["success", "The sum of 2 and 3 is 5."]);
   } finally {

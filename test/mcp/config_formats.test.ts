@@ -118,6 +118,22 @@ describe("[[mcp.servers]] TOML", () => {
     }]);
   });
 
+  test("a stdio server's start-up allowance and shutdown waits round-trip as *_ms keys", () => {
+    const server = {
+      name: "azure",
+      command: "npx",
+      args: ["-y", "@azure/mcp", "server", "start"],
+      startupTimeoutMs: 120_000,
+      closeTimeoutMs: 500,
+      killTimeoutMs: 9_000,
+    };
+    const written = toServersToml([server]);
+    assert.match(written, /startup_timeout_ms = 120_?000/);
+    assert.match(written, /close_timeout_ms = 500/);
+    assert.match(written, /kill_timeout_ms = 9_?000/);
+    assert.deepEqual(parseServersToml(written), [server]);
+  });
+
   test("bad documents name the entry", () => {
     assert.throws(
       () => parseServersToml("[[mcp.servers]]\nname = 3\nurl = 'http://h'\n"),

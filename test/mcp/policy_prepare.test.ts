@@ -181,4 +181,29 @@ describe("stdio servers", () => {
     refused({ name: "s", command: "x", cwd: 5 as unknown as string }, "cwd");
     assert.equal(prepareServer({ name: "s", command: "x", headers: {} }).kind, "stdio");
   });
+
+  test("the start-up allowance and shutdown waits are kept; an HTTP server or a bad value is refused", () => {
+    const prepared = prepareServer({
+      name: "slow",
+      command: "npx",
+      startupTimeoutMs: 120_000,
+      closeTimeoutMs: 0,
+      killTimeoutMs: 500,
+    });
+    assert.equal(prepared.startupTimeoutMs, 120_000);
+    assert.equal(prepared.closeTimeoutMs, 0);
+    assert.equal(prepared.killTimeoutMs, 500);
+    assert.equal("startupTimeoutMs" in prepareServer({ name: "s", command: "x" }), false);
+    const http = refused(
+      { name: "s", url: "https://example.com", startupTimeoutMs: 1 },
+      "startupTimeoutMs",
+    );
+    assert.match(http.message, /applies to stdio servers only/);
+    refused({ name: "s", url: "https://example.com", killTimeoutMs: 1 }, "killTimeoutMs");
+    refused({ name: "s", command: "x", startupTimeoutMs: -1 }, "startupTimeoutMs");
+    refused(
+      { name: "s", command: "x", closeTimeoutMs: "5" as unknown as number },
+      "closeTimeoutMs",
+    );
+  });
 });

@@ -11,6 +11,8 @@ import { createFsStorage } from "../../lib/storage/fs.ts";
 import { createMemoryStorage } from "../../lib/storage/memory.ts";
 import { type SdkServer, startSdkServer } from "./_servers.ts";
 import { deadUrl } from "../_closed_port.ts";
+import { stdio } from "../../lib/mcp/transport/stdio.ts";
+import { fixture, ROOT } from "./_stdio_helpers.ts";
 
 const SKILL = (name: string) =>
   `---\nname: ${name}\ndescription: ${name} over MCP. Use when testing.\n---\n`;
@@ -102,6 +104,37 @@ describe("ping and refresh", () => {
     assert.ok(row.discovery.discoveredAt > first!.discoveredAt);
     assert.deepEqual(await registry.discovery("team"), row.discovery);
     await assert.rejects(registry.refresh(["nobody"]), /No server named "nobody"/);
+  });
+});
+
+describe("ping and refresh of many stdio servers", () => {
+  test("stdio servers start a few at a time (concurrency), each timed from its own turn", async () => {
+    const log = join(home, "starts.log");
+    const many = createServerRegistry({
+      storage: createMemoryStorage(),
+      connect: { stdio: stdio() },
+    });
+    for (let i = 1; i <= 5; i++) {
+      const server = fixture("sdk_server.ts", "--delay", "500", "--log", log);
+      await many.add({ name: `slow-${i}`, ...server, cwd: ROOT }, { discover: false });
+    }
+    // 300 ms per request: far less than a start, and than the wait for a turn.
+    const rows = await many.ping(undefined, { concurrency: 2, timeoutMs: 300 });
+    assert.deepEqual(
+      rows.map((r) => [r.name, r.ok]),
+      [1, 2, 3, 4, 5].map((i) => [`slow-${i}`, true]),
+    );
+    const lines = (await readFile(log, "utf8")).split("\n").filter((l) => /^(start|exit) /.test(l));
+    let running = 0;
+    let most = 0;
+    for (const line of lines) {
+      running += line.startsWith("start ") ? 1 : -1;
+      most = Math.max(most, running);
+    }
+    assert.equal(lines.filter((l) => l.startsWith("start ")).length, 5, lines.join("\n"));
+    assert.equal(most, 2, `${most} servers ran at once:\n${lines.join("\n")}`);
+    const refreshed = await many.refresh(undefined, { concurrency: 1, timeoutMs: 300 });
+    assert.ok(refreshed.every((r) => r.ok));
   });
 });
 

@@ -229,21 +229,26 @@ test("a missing command: a NetworkError naming the command", async () => {
   await transport.close();
 });
 
-test("a hanging server: the timeout rejects with TimeoutError and kills the child", async () => {
-  const transport = createStdioTransport(stdioServer("hang", fixture("hang.ts")));
-  const error = await transport.request(rpc(1, "initialize"), { timeoutMs: 300 }).catch((e) => e);
+test("a server that never answers: the start-up allowance rejects with TimeoutError, quoting stderr, and stops it", async () => {
+  const server = stdioServer("hang", fixture("hang.ts"));
+  // Long enough for the fixture's runtime to start and say "hanging" on stderr.
+  const transport = createStdioTransport(server, { startupTimeoutMs: 2_000 });
+  // The request's own 100 ms would count from the start, which never comes: the allowance rules.
+  const error = await transport.request(rpc(1, "initialize"), { timeoutMs: 100 }).catch((e) => e);
   assert.ok(isMcpError(error, "TimeoutError"), String(error));
+  assert.match(error.message, /did not start: no answer within its 2000 ms start-up allowance/);
+  assert.match(error.message, /stderr \(last \d+ lines?\):\n {2}hanging/);
+  assert.equal(transport.started, false);
   assert.ok(transport.pid !== undefined);
-  assert.ok(await gone(transport.pid), "child still running after the timeout");
+  assert.ok(await gone(transport.pid), "child still running after the allowance");
   const later = await transport.request(rpc(2, "ping")).catch((e) => e);
-  assert.ok(isMcpError(later, "NetworkError"));
-  assert.match(later.message, /wedged/);
+  assert.equal(later, error, "later requests get the same start-up failure");
   await transport.close();
 });
 
 test("a child that ignores SIGTERM is killed with SIGKILL after killTimeoutMs", async () => {
   const server = stdioServer("stubborn", fixture("hang.ts", "ignore-sigterm"));
-  const transport = createStdioTransport(server, { killTimeoutMs: 200 });
+  const transport = createStdioTransport(server, { closeTimeoutMs: 100, killTimeoutMs: 200 });
   const pending = transport.request(rpc(1, "initialize"), { timeoutMs: 30_000 }).catch((e) => e);
   // Wait until the child has installed its SIGTERM handler (it says so on stderr).
   assert.ok(await until(() => transport.stderrTail().includes("hanging")));
@@ -251,6 +256,7 @@ test("a child that ignores SIGTERM is killed with SIGKILL after killTimeoutMs", 
   await transport.close();
   assert.ok(isMcpError(await pending, "NetworkError"));
   assert.equal(alive(pid), false);
+  assert.ok(transport.stderrTail().includes("ignoring SIGTERM"), "SIGTERM came before SIGKILL");
 });
 
 test("a stdout line over maxLineBytes is a ProtocolError and kills the child", async () => {

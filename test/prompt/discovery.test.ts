@@ -99,7 +99,7 @@ test("a scripted model finds a tool, which is callable from the next step and ru
   }
 });
 
-test("a tool of an unapproved server is never found, offered or run", async () => {
+test("a tool of an unapproved server is never found callable, offered or run, but it is said", async () => {
   const discovery = await createToolDiscovery({
     catalog,
     initial: { tools: ["shady__weather_forecast"] },
@@ -110,7 +110,11 @@ test("a tool of an unapproved server is never found, offered or run", async () =
     const found = await discovery.handle(
       use("c1", "find_tools", { query: "weather forecast for Paris" }),
     );
-    assert.match(text(found), /^No tool fits/);
+    // Never callable, but said: what waits and the command that approves it.
+    assert.match(
+      text(found),
+      /^No callable tool fits "weather forecast for Paris"\. Waiting for a person's approval, not callable: shady__weather_forecast\. If one is needed, ask the user to approve it \(skillmux approve shady__weather_forecast\)\.$/,
+    );
     const names = discovery.definitions("anthropic", { deferLoading: true }).map((t) => t.name);
     assert.ok(!names.includes("shady__weather_forecast"), names.join());
     const called = await discovery.handle(

@@ -50,7 +50,7 @@ test("tools/list holds the skill tools and the two meta-tools only", async () =>
   ]);
 });
 
-test("find_tools ranks approved tools with their input schemas and never offers a held one", async () => {
+test("find_tools ranks approved tools with their input schemas and never offers a held one, but says it", async () => {
   const found = await client.callTool({
     name: "find_tools",
     arguments: { query: "echo a message back" },
@@ -62,6 +62,12 @@ test("find_tools ranks approved tools with their input schemas and never offers 
     arguments: { query: "environment variables env" },
   }) as Found;
   assert.ok(!ids(env).includes(HELD), JSON.stringify(env));
+  // Never offered, but said: the agent learns it waits for approval and how the user approves it.
+  assert.deepEqual((env.structuredContent as { held?: string[] }).held, [HELD]);
+  assert.match(
+    text(env),
+    /Waiting for a person's approval, not callable: everything__get-env\. If one is needed, ask the user to approve it \(skillmux approve everything__get-env\)/,
+  );
 });
 
 test("call_tool runs an approved tool and refuses held, unknown and unlisted ids", async () => {

@@ -125,6 +125,7 @@ export async function negotiate(
   const wantsLegacy = options.protocolVersion !== undefined &&
     options.protocolVersion !== MODERN_VERSION;
   const first = stdio ? "stdio" : forcedSse ? "sse" : "streamable-http";
+  // One transport (over stdio: one process) for the whole negotiation, unless HTTP falls back.
   let transport = ctx.wire(await openTransport(prepared, options, first));
   try {
     if (!forcedSse && !wantsLegacy && known?.era !== "legacy") {
@@ -139,7 +140,9 @@ export async function negotiate(
         known.discovery.expiresAt > Date.now();
       try {
         if (fresh) modern.adopt({ protocolVersion: MODERN_VERSION, ...known.discovery! });
-        else await modern.discover({ ...ctx.request, idempotent: true });
+        // Over stdio an older server that ignores the probe is still the same process: its
+        // silence rejects the probe only (the start-up allowance covers a slow start).
+        else await modern.discover({ ...ctx.request, idempotent: true, probe: stdio });
         return [transport, modern];
       } catch (error) {
         if (isMcpError(error, "RpcError") && error.code === -32022) {
@@ -148,7 +151,10 @@ export async function negotiate(
             cause: error,
           });
         }
-        if (!looksLegacy(error) && !(stdio && isMcpError(error, "TimeoutError"))) throw error;
+        // A stdio server silent after it started is an older one; one that never started is not.
+        const silent = stdio && isMcpError(error, "TimeoutError") &&
+          (transport as { started?: boolean }).started === true;
+        if (!looksLegacy(error) && !silent) throw error;
         options.log?.(`${prepared.name}: not a 2026-07-28 server; falling back to initialize`);
         // 404 or 405 to a POST is how a legacy SSE endpoint answers: load that transport while
         // `initialize` is tried, so the likely fallback does not wait for its code.
@@ -156,10 +162,6 @@ export async function negotiate(
           prepared.transport === "auto" && isMcpError(error, "HttpError") &&
           (error.status === 404 || error.status === 405)
         ) import("../transport/_legacy_sse.ts").catch(() => {});
-        if (stdio && isMcpError(error, "TimeoutError")) {
-          await closeQuietly(transport);
-          transport = ctx.wire(await openTransport(prepared, options, "stdio"));
-        }
       }
     }
     try {

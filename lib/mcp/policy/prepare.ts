@@ -59,12 +59,20 @@ export interface PreparedServer {
   env: Record<string, string>;
   /** stdio: working directory. */
   cwd?: string;
+  /** stdio: the start-up allowance in ms, when the server sets one (`McpServerConfig.startupTimeoutMs`). */
+  startupTimeoutMs?: number;
+  /** stdio: the wait after closing stdin before SIGTERM in ms, when the server sets one. */
+  closeTimeoutMs?: number;
+  /** stdio: the wait after SIGTERM before SIGKILL in ms, when the server sets one. */
+  killTimeoutMs?: number;
   /** The URL policy the transport applies to redirects and DNS. */
   urlPolicy: UrlPolicyOptions;
 }
 
 const SERVER_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 const TRANSPORTS = ["auto", "streamable-http", "sse"] as const;
+/** The waits of a stdio server's start and stop (milliseconds). */
+const STDIO_WAITS = ["startupTimeoutMs", "closeTimeoutMs", "killTimeoutMs"] as const;
 
 function isSet(value: unknown): boolean {
   return value !== undefined && value !== null && value !== "";
@@ -131,6 +139,16 @@ export function prepareServer(
       );
     }
   }
+  for (const field of STDIO_WAITS) {
+    const ms = config[field];
+    if (ms !== undefined && !(typeof ms === "number" && ms >= 0 && ms <= 2 ** 31 - 1)) {
+      throw policyError(
+        `${field} must be a number of milliseconds from 0 to ${2 ** 31 - 1}`,
+        field,
+        name,
+      );
+    }
+  }
   const transport = config.transport ?? "auto";
   if (!(TRANSPORTS as readonly string[]).includes(transport)) {
     throw policyError('transport must be "auto", "streamable-http" or "sse"', "transport", name);
@@ -148,6 +166,14 @@ export function prepareServer(
 
   const env = options.env ?? defaultTemplateEnv();
   if (typeof config.url !== "string") throw policyError("url must be a string", "url", name);
+  const waits = STDIO_WAITS.find((field) => config[field] !== undefined);
+  if (waits !== undefined) {
+    throw policyError(
+      `${waits} applies to stdio servers only (a program skillmux starts and stops)`,
+      waits,
+      name,
+    );
+  }
   const url = checkUrl(config.url, urlPolicy, "url", name);
   url.hash = "";
   let rootUrl: URL | undefined;
@@ -260,7 +286,10 @@ function prepareStdio(
     env[key] = noNul(value, `env.${key}`, name, `the value of environment variable ${quote(key)}`);
   }
   const cwd = config.cwd === undefined ? undefined : noNul(config.cwd, "cwd", name, "cwd");
+  const waits: Partial<Record<(typeof STDIO_WAITS)[number], number>> = {};
+  for (const field of STDIO_WAITS) if (config[field] !== undefined) waits[field] = config[field];
   return {
+    ...waits,
     name,
     kind: "stdio",
     transport: "auto",

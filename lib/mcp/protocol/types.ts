@@ -36,6 +36,16 @@ export interface McpServerConfig {
   maxTotalMs?: number;
   /** Where the entry came from, when it was added from an MCP registry (`mcp add --from-registry`). */
   origin?: ServerOrigin;
+  /**
+   * stdio: how long the program may take to write its first answer after it is started, in ms
+   * (default 60000: `npx -y` and `uvx` fetch a package on first use); request timeouts count
+   * from then on.
+   */
+  startupTimeoutMs?: number;
+  /** stdio: on close, how long the program may take to exit after its stdin closes before SIGTERM, in ms (default 2000). */
+  closeTimeoutMs?: number;
+  /** stdio: how long the program may take to exit after SIGTERM before SIGKILL, in ms (default 2000). */
+  killTimeoutMs?: number;
 }
 
 /** The MCP registry entry a server was added from, so that a newer version can be offered. */

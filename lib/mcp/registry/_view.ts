@@ -17,8 +17,33 @@ import {
   type ServerStatus,
 } from "./records.ts";
 import { gone, type RecordStore } from "./_store.ts";
-import type { PingResult, RefreshResult, RegistryChange, ServerRegistry } from "./types.ts";
+import type {
+  CheckServersOptions,
+  PingResult,
+  RefreshResult,
+  RegistryChange,
+  ServerRegistry,
+} from "./types.ts";
 import { displayablePings } from "./_displayable.ts";
+import { mapLimit } from "../../_pool.ts";
+import { DEFAULT_STDIO_CONCURRENCY } from "./types.ts";
+
+/**
+ * `fn` over `servers` in order: HTTP servers all at once, stdio servers (processes started here)
+ * at most `limit` at a time.
+ */
+async function checkAll<R>(
+  servers: readonly RegisteredServer[],
+  limit: number | undefined,
+  fn: (server: RegisteredServer) => Promise<R>,
+): Promise<R[]> {
+  const stdio = servers.filter((s) => s.command !== undefined);
+  const [local, remote] = await Promise.all([
+    mapLimit(stdio, limit ?? DEFAULT_STDIO_CONCURRENCY, fn),
+    Promise.all(servers.filter((s) => s.command === undefined).map(fn)),
+  ]);
+  return servers.map((s) => s.command !== undefined ? local.shift()! : remote.shift()!);
+}
 
 /** How a view checks and shows servers. */
 export interface ViewOptions {
@@ -223,10 +248,11 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
       const added = await serial(() => store.insert(servers, importOptions.replace ?? false));
       return changed("servers", added.map((s) => s.name), added);
     },
-    async ping(names, call = {}) {
+    async ping(names, options: CheckServersOptions = {}) {
+      const { concurrency, ...call } = options;
       const servers = await select(names);
       return displayablePings(
-        await Promise.all(servers.map(async (server): Promise<PingResult> => {
+        await checkAll(servers, concurrency, async (server): Promise<PingResult> => {
           const row = { name: server.name, id: server.id };
           try {
             return await use(server, call, async (client) => {
@@ -260,12 +286,13 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
             });
             return failed;
           }
-        })),
+        }),
       );
     },
-    async refresh(names, call = {}) {
+    async refresh(names, options: CheckServersOptions = {}) {
+      const { concurrency, ...call } = options;
       const servers = await select(names);
-      const rows = await Promise.all(servers.map(async (server): Promise<RefreshResult> => {
+      const rows = await checkAll(servers, concurrency, async (server): Promise<RefreshResult> => {
         const row = { name: server.name, id: server.id };
         try {
           const discovery = await use(server, call, (client) => discoverServer(client, call));
@@ -281,7 +308,7 @@ export function registryOn(store: RecordStore, options: ViewOptions = {}): Regis
           });
           return { ...row, ok: false, ...describe(error) };
         }
-      }));
+      });
       const refreshed = rows.filter((r) => r.ok).map((r) => r.name);
       return refreshed.length > 0 ? changed("discovery", refreshed, rows) : rows;
     },

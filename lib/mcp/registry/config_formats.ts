@@ -54,6 +54,9 @@ const TOML_TIMEOUTS = [
   ["timeout_ms", "timeoutMs"],
   ["call_timeout_ms", "callTimeoutMs"],
   ["max_total_ms", "maxTotalMs"],
+  ["startup_timeout_ms", "startupTimeoutMs"],
+  ["close_timeout_ms", "closeTimeoutMs"],
+  ["kill_timeout_ms", "killTimeoutMs"],
 ] as const;
 
 /** The `origin` table of an entry added from an MCP registry. */
@@ -198,7 +201,8 @@ export function toMcpServersJson(
 /**
  * Read `[[mcp.servers]]` entries (`url`, `name`, `api_key`, and `command`,
  * `args`, `env`, `cwd`, `headers`, `enabled`, `transport`, `description`, `timeout_ms`,
- * `call_timeout_ms`, `max_total_ms`, and `id` when
+ * `call_timeout_ms`, `max_total_ms`, stdio's `startup_timeout_ms`, `close_timeout_ms` and
+ * `kill_timeout_ms`, and `id` when
  * a rename made it differ from the name) from a TOML
  * document. An entry without a name is named after its URL's host and port.
  *

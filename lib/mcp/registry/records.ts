@@ -86,15 +86,23 @@ export interface ServerPatch {
   maxTotalMs?: number | null;
   /** The MCP registry entry it came from (`mcp update` of a newer version sets it). */
   origin?: ServerOrigin | null;
+  /** stdio: the start-up allowance in ms. */
+  startupTimeoutMs?: number | null;
+  /** stdio: on close, the wait after stdin closes before SIGTERM, in ms. */
+  closeTimeoutMs?: number | null;
+  /** stdio: the wait after SIGTERM before SIGKILL, in ms. */
+  killTimeoutMs?: number | null;
 }
 
 const HTTP_ONLY = ["apiKey", "headers", "transport"] as const;
 const STDIO_ONLY = ["args", "env", "cwd"] as const;
+const STDIO_WAITS = ["startupTimeoutMs", "closeTimeoutMs", "killTimeoutMs"] as const;
 const REACH_FIELDS = ["url", "command", ...HTTP_ONLY, ...STDIO_ONLY] as const;
 const TIMEOUT_FIELDS = ["timeoutMs", "callTimeoutMs", "maxTotalMs"] as const;
 const PATCH_FIELDS = new Set<string>([
   ...REACH_FIELDS,
   ...TIMEOUT_FIELDS,
+  ...STDIO_WAITS,
   "name",
   "enabled",
   "description",
@@ -181,7 +189,9 @@ export function applyServerPatch<T extends McpServerConfig & { description?: str
     throw new PolicyError(`cannot update "${unknown}": not a server field`, { field: unknown });
   }
   const next = { ...server } as Record<string, unknown>;
-  if (patch.url !== undefined) { for (const key of [...STDIO_ONLY, "command"]) delete next[key]; }
+  if (patch.url !== undefined) {
+    for (const key of [...STDIO_ONLY, ...STDIO_WAITS, "command"]) delete next[key];
+  }
   if (patch.command !== undefined) { for (const key of [...HTTP_ONLY, "url"]) delete next[key]; }
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;

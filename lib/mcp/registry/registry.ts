@@ -11,8 +11,10 @@ import type { ConnectOptions } from "../client/client.ts";
 import { createSecretBox, type SecretBoxOptions } from "../sealing/secrets.ts";
 import type { RegistryChange, ServerRegistry } from "./types.ts";
 
+export { DEFAULT_STDIO_CONCURRENCY } from "./types.ts";
 export type {
   AddServerOptions,
+  CheckServersOptions,
   PingFailure,
   PingResult,
   RefreshResult,

@@ -72,6 +72,29 @@ export interface UpdateServerOptions extends CallOptions {
   ifRevision?: number;
 }
 
+/** Options of {@linkcode ServerRegistry.ping} and {@linkcode ServerRegistry.refresh}. */
+export interface CheckServersOptions extends CallOptions {
+  /**
+   * How many stdio servers (programs this machine starts) are started at once (default
+   * {@linkcode DEFAULT_STDIO_CONCURRENCY}, 4); HTTP servers are all asked at once. Each server's
+   * timeout starts when its turn comes, so one waiting behind others is not timed out for it.
+   */
+  concurrency?: number;
+}
+
+/**
+ * How many stdio servers `ping` and `refresh` start at once by default: 4. Starting every
+ * registered program at once on a loaded machine turns slow starts into false failures.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStorage, createServerRegistry, DEFAULT_STDIO_CONCURRENCY } from "@skillmux/core";
+ * const registry = createServerRegistry({ storage: createMemoryStorage() });
+ * await registry.ping(undefined, { concurrency: DEFAULT_STDIO_CONCURRENCY * 2 });
+ * ```
+ */
+export const DEFAULT_STDIO_CONCURRENCY = 4;
+
 /** What {@linkcode ServerRegistry.onChange} listeners receive. */
 export interface RegistryChange {
   /** `servers`: added, updated, removed or imported; `discovery`: tools and resources re-discovered. */
@@ -107,10 +130,16 @@ export interface ServerRegistry {
     servers: readonly McpServerConfig[],
     options?: { replace?: boolean },
   ): Promise<RegisteredServer[]>;
-  /** Ping every enabled server (or those named) in parallel; one failure never hides the others. Keeps each status. */
-  ping(names?: readonly string[], options?: CallOptions): Promise<PingResult[]>;
-  /** Re-discover tools, resources and templates and cache them with the time of discovery. Keeps each status. */
-  refresh(names?: readonly string[], options?: CallOptions): Promise<RefreshResult[]>;
+  /**
+   * Ping every enabled server (or those named) in parallel (stdio servers a few at a time, see
+   * `concurrency`); one failure never hides the others. Keeps each status.
+   */
+  ping(names?: readonly string[], options?: CheckServersOptions): Promise<PingResult[]>;
+  /**
+   * Re-discover tools, resources and templates and cache them with the time of discovery, in
+   * parallel as `ping` does. Keeps each status.
+   */
+  refresh(names?: readonly string[], options?: CheckServersOptions): Promise<RefreshResult[]>;
   /** The cached discovery of a server, if any. */
   discovery(idOrName: string): Promise<ServerDiscovery | undefined>;
   /** Drop a server's cached discovery (its lists changed); the next `refresh` makes a new one. */

@@ -136,3 +136,14 @@ function dispatchMessage(message: unknown, ctx: DispatchContext): void {
     );
   }
 }
+
+/** Whether a stdout line is a JSON-RPC request (a method and an id). */
+export function isRequest(line: string): boolean {
+  try {
+    const message = JSON.parse(line) as { method?: unknown; id?: unknown };
+    return typeof message?.method === "string" &&
+      (typeof message.id === "string" || typeof message.id === "number");
+  } catch {
+    return false;
+  }
+}

@@ -56,13 +56,16 @@ export class LineSplitter {
 export class LineTail {
   readonly #limit: number;
   readonly #scrub: (line: string) => string;
+  readonly #onLine?: (line: string) => void;
   readonly #decoder = new TextDecoder();
   #lines: string[] = [];
   #partial = "";
 
-  constructor(limit: number, scrub: (line: string) => string) {
+  /** `onLine` sees each complete line as kept (scrubbed and clipped). */
+  constructor(limit: number, scrub: (line: string) => string, onLine?: (line: string) => void) {
     this.#limit = limit;
     this.#scrub = scrub;
+    this.#onLine = onLine;
   }
 
   push(chunk: Uint8Array): void {
@@ -76,7 +79,9 @@ export class LineTail {
 
   #add(line: string): void {
     const clean = this.#scrub(line.endsWith("\r") ? line.slice(0, -1) : line);
-    this.#lines.push(clean.length > 1000 ? `${clean.slice(0, 1000)}…` : clean);
+    const kept = clean.length > 1000 ? `${clean.slice(0, 1000)}…` : clean;
+    this.#lines.push(kept);
+    this.#onLine?.(kept);
     if (this.#lines.length > this.#limit) this.#lines.splice(0, this.#lines.length - this.#limit);
   }
 

@@ -38,6 +38,11 @@ export interface TransportRequestOptions {
    * ends the request.
    */
   watched?: boolean;
+  /**
+   * A probe whose silence is an answer (`server/discover` sent to a server that may be older):
+   * on stdio, its timeout rejects it without stopping the child.
+   */
+  probe?: boolean;
 }
 
 /** Answers one server-to-client request (elicitation, sampling, roots); throws for an error reply. */
