@@ -4,7 +4,7 @@
 //   or the description 1.5, other words 0.5) times how specific it is in this catalog (its IDF
 //   over the catalog's largest), an everyday word ("call", "map", "sort") a third of that, and a
 //   word that is another entry's whole name a third (the entry only quotes it);
-// - words no entry holds count against: a plain word ("recipe", "oven") 0.6, a product name
+// - words no entry holds count against (everyday words never): a plain word ("recipe", "oven") 0.6, a product name
 //   (`AlphaFold`, `Seurat`) 1.5, an all-capital acronym 0.3; a product name that entries mention
 //   but none is named, 0.75; identifiers, numbers and file types nothing;
 // - a lone match (one specific word, the rest slight) fits only a request with nothing against it
@@ -120,7 +120,7 @@ export function evidence(x: EvidenceInput): number {
   let against = 0;
   let products = 0;
   x.query.forEach((q, i) => {
-    if (held.has(i) || q.joined || q.part) return;
+    if (held.has(i) || q.joined || q.part || EVERYDAY.has(q.term)) return;
     const weight = x.specificity[i] === 0
       ? AGAINST[q.shape]
       : q.shape === "product" && !x.named[i]
