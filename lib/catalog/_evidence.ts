@@ -40,7 +40,11 @@ export const EVIDENCE_FLOOR = 2;
 /** Weight against the request of a word no entry holds, by its shape. */
 const AGAINST = { product: 1.5, word: 0.6, acronym: 0.3, id: 0, file: 0 } as const;
 const MENTIONED_PRODUCT = 0.75;
-/** A word other entries hold, and this one not, weighs against a lone match this share. */
+/**
+ * A word other entries hold only in their prose (concepts, examples), and this one not, weighs
+ * against a lone match this share; one another entry is about (its name, tags, tasks or
+ * description) is a second request, not one that pulls away ("samtools quintile").
+ */
 const ELSEWHERE_SHARE = 0.5;
 
 /**
@@ -79,6 +83,8 @@ export interface EvidenceInput {
   specificity: readonly number[];
   /** Whether an entry is named by each query term. */
   named: readonly boolean[];
+  /** Whether an entry holds each query term in its name, tags, tasks or description. */
+  curated: readonly boolean[];
   matches: readonly Match[];
   /** A keyword line of the document holds two of the query's terms, one of them specific. */
   lineOfTwo: boolean;
@@ -116,7 +122,12 @@ export function evidence(x: EvidenceInput): number {
   }
   if (!anchored) sum *= UNANCHORED_SHARE;
   const lone = specific <= 1 && sum - best < SPECIFIC;
-  if (x.ownName) sum += NAMED_BONUS;
+  if (x.ownName) {
+    const name = x.matches.find((m) => m.field === NAME && x.named[m.term]);
+    sum += name && EVERYDAY.has(x.query[name.term].term)
+      ? NAMED_BONUS * EVERYDAY_SHARE
+      : NAMED_BONUS;
+  }
   let against = 0;
   let products = 0;
   x.query.forEach((q, i) => {
@@ -125,6 +136,8 @@ export function evidence(x: EvidenceInput): number {
       ? AGAINST[q.shape]
       : q.shape === "product" && !x.named[i]
       ? MENTIONED_PRODUCT
+      : x.curated[i]
+      ? 0
       : AGAINST[q.shape] * ELSEWHERE_SHARE;
     against += weight;
     if (q.shape === "product") products += weight;
@@ -133,9 +146,7 @@ export function evidence(x: EvidenceInput): number {
   // in few entries (`podcast`); the entry's whole name alone (`salmon`) or a commoner word alone
   // (`trim`) fits only with nothing against it.
   const homonym = lone && (x.ownName || bestSpecificity < LONE_SPECIFICITY);
-  let value = homonym && against > 0
-    ? Math.min(sum, EVIDENCE_FLOOR) - against
-    : sum - products;
+  let value = homonym && against > 0 ? Math.min(sum, EVIDENCE_FLOOR) - against : sum - products;
   // A clear winner with evidence of its own is never dropped by the floor.
   if (x.clearWinner && !(homonym && against > 0) && value > CLEAR_WINNER_MIN) {
     value = Math.max(value, EVIDENCE_FLOOR);

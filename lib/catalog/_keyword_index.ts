@@ -4,10 +4,11 @@
 // that of one index of every document, and a changed source is the only segment indexed again.
 // Each hit carries its evidence (see _evidence.ts).
 
-import { evidence, type Match, MARGIN } from "./_evidence.ts";
+import { evidence, MARGIN, type Match } from "./_evidence.ts";
 import { analyzeQuery, type QueryTerm } from "./_query.ts";
 import {
   buildSegment,
+  DESCRIPTION,
   FIELDS,
   indexedDocuments,
   loadSegment,
@@ -65,6 +66,7 @@ function combine(segments: readonly Segment[]): KeywordIndex {
       const lists: Array<Array<number[] | undefined>> = [];
       const dfs: number[] = [];
       const named: boolean[] = [];
+      const curated: boolean[] = [];
       for (const q of analyzeQuery(query)) {
         let found = postingsOf(segments, q.term);
         let weight = 1;
@@ -81,6 +83,7 @@ function combine(segments: readonly Segment[]): KeywordIndex {
         lists.push(found.lists);
         dfs.push(found.df);
         named.push(segments.some((s) => s.names.has(q.term)));
+        curated.push(found.curated);
       }
       const acc = new Map<number, Acc>();
       terms.forEach((q, t) => {
@@ -110,7 +113,12 @@ function combine(segments: readonly Segment[]): KeywordIndex {
             if (!a) acc.set(key, a = { segment: s, doc, score: 0, matches: [], ownName: false });
             a.score += idf * tf * (K1 + 1) / (tf + K1) + (owner ? NAMED * idf : 0);
             if (owner) a.ownName = true;
-            a.matches.push({ term: t, field: best, weight: weights[t], quoted: quoted && best !== NAME });
+            a.matches.push({
+              term: t,
+              field: best,
+              weight: weights[t],
+              quoted: quoted && best !== NAME,
+            });
             for (const l of lines) {
               a.lines ??= new Map();
               const row = a.lines.get(l);
@@ -142,11 +150,12 @@ function combine(segments: readonly Segment[]): KeywordIndex {
           query: terms,
           specificity,
           named,
+          curated,
           matches: a.matches,
           lineOfTwo: lineOfTwo.get(a)!,
           ownName: a.ownName,
           described: segment.described[a.doc],
-          clearWinner: i === 0 && a.score >= MARGIN * (hits[1]?.score ?? 0),
+          clearWinner: i === 0 && hits.length > 1 && a.score >= MARGIN * hits[1].score,
         });
         return { id: segment.ids[a.doc], score: a.score, evidence: value };
       });
@@ -157,15 +166,19 @@ function combine(segments: readonly Segment[]): KeywordIndex {
 /** The postings of `term` in each segment, and how many documents hold it. */
 function postingsOf(segments: readonly Segment[], term: string) {
   let df = 0;
+  let curated = false;
   const lists = segments.map((s) => {
     const list = s.postings.get(term);
     if (list) {
       let last = -1;
-      for (let i = 0; i < list.length; i += 4) if (list[i] !== last) (df++, last = list[i]);
+      for (let i = 0; i < list.length; i += 4) {
+        if (list[i] !== last) (df++, last = list[i]);
+        if (list[i + 1] <= DESCRIPTION) curated = true;
+      }
     }
     return list;
   });
-  return { df, lists };
+  return { df, lists, curated };
 }
 
 /** Higher score first, then id: the one order of every ranking. */

@@ -159,7 +159,9 @@ export function loadSegment(
     if (!Array.isArray(row) || typeof row[0] !== "string" || !isNumbers(row[1])) return undefined;
     const list = row[1];
     if (list.length % 4 !== 0) return undefined;
-    for (let i = 0; i < list.length; i += 4) if (list[i] >= n || list[i + 1] >= FIELDS) return undefined;
+    for (let i = 0; i < list.length; i += 4) {
+      if (list[i] >= n || list[i + 1] >= FIELDS) return undefined;
+    }
     postings.set(row[0], list);
   }
   const names = new Map<string, number[]>();

@@ -31,7 +31,8 @@ const STOP_WORDS = new Set(
 /** A token: letters and digits, with `-`, `_`, `.`, `:` or `/` inside (not at the ends). */
 const TOKEN = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}]+)?(?:[-_.:/][\p{L}\p{N}\p{M}]+)*/gu;
 /** A genomic region, thousands separators allowed: `chr7:55,019,017-55,211,628`. */
-const REGION_TEXT = /[\p{L}\p{N}_.]+:\d{1,3}(?:,\d{3})+-\d{1,3}(?:,\d{3})+|[\p{L}\p{N}_.]+:\d+-\d+/gu;
+const REGION_TEXT =
+  /[\p{L}\p{N}_.]+:\d{1,3}(?:,\d{3})+-\d{1,3}(?:,\d{3})+|[\p{L}\p{N}_.]+:\d+-\d+/gu;
 const REGION = /^[\p{L}\p{N}_.]+:\d[\d,]*-\d[\d,]*$/u;
 /** A file name: a base, then file types of 1–5 lowercase letters or digits (one a letter). */
 const FILE = /^[\p{L}\p{N}_-]+(?:\.(?=[a-z0-9]{0,4}[a-z])[a-z0-9]{1,5})+$/u;
