@@ -13,7 +13,6 @@ import {
   forgetSegments,
   hasSegment,
   type IndexSegment,
-  type SavedSegment,
   savedSegment,
 } from "./_keyword_index.ts";
 
