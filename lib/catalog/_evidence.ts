@@ -32,7 +32,7 @@ const NAMED_BONUS = 1;
 export const MARGIN = 2.5;
 const CLEAR_WINNER_MIN = 0.5;
 /** A lone match of a word at least this specific is a topic, not a homonym. */
-const LONE_SPECIFICITY = Number(globalThis.process?.env?.LONE_SPEC ?? 0.8);
+const LONE_SPECIFICITY = 0.8;
 
 /** An entry needs this much evidence to be selected. */
 export const EVIDENCE_FLOOR = 2;

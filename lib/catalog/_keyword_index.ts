@@ -35,7 +35,7 @@ const LINE = 0.5;
 /** A term found only by a typo or a related form weighs this share. */
 const FUZZY = 0.5;
 /** Specificity of a term: this share, plus the rest times its IDF over the largest. */
-const SPEC_BASE = Number(globalThis.process?.env?.SPEC_BASE ?? 0.5);
+const SPEC_BASE = 0.5;
 
 interface Acc {
   segment: number;

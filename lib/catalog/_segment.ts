@@ -135,12 +135,18 @@ export function saveSegment(segment: Segment): SavedSegment {
   };
 }
 
+/** How many lines field `field` of `d` has (tasks and keywords one a line, the rest one). */
+function linesOf(d: KeywordDocument, field: number): number {
+  return field === TASK ? d.tasks?.length ?? 0 : field === KEYWORD ? d.keywords?.length ?? 0 : 1;
+}
+
 const isNumbers = (v: unknown): v is number[] =>
   Array.isArray(v) && v.every((n) => Number.isInteger(n) && n >= 0);
 
 /**
  * `saved` as the segment of `documents`, or `undefined` when it is not a saved segment of exactly
- * these documents (ids in order, one length per field, postings that name only them).
+ * these documents (ids in order, one length per field, postings that name only them and only
+ * lines they have).
  */
 export function loadSegment(
   documents: readonly KeywordDocument[],
@@ -161,6 +167,7 @@ export function loadSegment(
     if (list.length % 4 !== 0) return undefined;
     for (let i = 0; i < list.length; i += 4) {
       if (list[i] >= n || list[i + 1] >= FIELDS) return undefined;
+      if (list[i + 2] >= linesOf(documents[list[i]], list[i + 1])) return undefined;
     }
     postings.set(row[0], list);
   }

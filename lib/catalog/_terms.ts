@@ -57,7 +57,8 @@ export function memo<T>(fn: (word: string) => T): (word: string) => T {
 function stemOf(word: string): string {
   const w = word.replace(/’/g, "'").replace(/'s$/, "");
   if (w.length <= 3 || /\d/.test(w)) return w;
-  const folded = w.length > 5 ? w.replace(/([iy])s(e|es|ed|ing|ation|ations|er|ers)$/, "$1z$2") : w;
+  // Three letters or more before the -is-/-ys-: `raise` and `raised` both stay (not `raiz`).
+  const folded = w.replace(/^(\p{L}{3,}[iy])s(e|es|ed|ing|ation|ations|er|ers|ely)$/u, "$1z$2");
   return porter2(folded);
 }
 
