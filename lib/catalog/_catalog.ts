@@ -1,4 +1,4 @@
-// Private: the live catalog. Loaded lazily by createCatalog (it pulls in minisearch).
+// Private: the live catalog. Loaded lazily by createCatalog (it pulls in the keyword index and its stemmer).
 // Build = collect raw entries (I/O) + settle them (ids, approvals, order, index). Approving
 // settles the same raw entries again; refresh collects anew. Readers always see one whole state.
 
