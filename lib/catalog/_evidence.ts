@@ -93,6 +93,38 @@ export interface EvidenceInput {
   described: boolean;
   /** The document ranks first with MARGIN times the second's score. */
   clearWinner: boolean;
+  /** {@link againstOf} the request, when the caller computed it once for every entry. */
+  against?: Against;
+}
+
+/** What each word of a request weighs against any entry that does not hold it. */
+export interface Against {
+  weights: number[];
+  total: number;
+  /** The part of `total` from product names. */
+  products: number;
+}
+
+/** The weights against of a request's words (the same for every entry: computed once). */
+export function againstOf(
+  x: Pick<EvidenceInput, "query" | "specificity" | "named" | "curated">,
+): Against {
+  let total = 0;
+  let products = 0;
+  const weights = x.query.map((q, i) => {
+    if (q.joined || q.part || EVERYDAY.has(q.term)) return 0;
+    const weight = x.specificity[i] === 0
+      ? AGAINST[q.shape]
+      : q.shape === "product" && !x.named[i]
+      ? MENTIONED_PRODUCT
+      : x.curated[i]
+      ? 0
+      : AGAINST[q.shape] * ELSEWHERE_SHARE;
+    total += weight;
+    if (q.shape === "product") products += weight;
+    return weight;
+  });
+  return { weights, total, products };
 }
 
 /** The evidence of one document (see the top of this file). */
@@ -128,20 +160,14 @@ export function evidence(x: EvidenceInput): number {
       ? NAMED_BONUS * EVERYDAY_SHARE
       : NAMED_BONUS;
   }
-  let against = 0;
-  let products = 0;
-  x.query.forEach((q, i) => {
-    if (held.has(i) || q.joined || q.part || EVERYDAY.has(q.term)) return;
-    const weight = x.specificity[i] === 0
-      ? AGAINST[q.shape]
-      : q.shape === "product" && !x.named[i]
-      ? MENTIONED_PRODUCT
-      : x.curated[i]
-      ? 0
-      : AGAINST[q.shape] * ELSEWHERE_SHARE;
-    against += weight;
-    if (q.shape === "product") products += weight;
-  });
+  // What the request's words weigh against, less the words this entry holds.
+  const w = x.against ?? againstOf(x);
+  let against = w.total;
+  let products = w.products;
+  for (const i of held) {
+    against -= w.weights[i];
+    if (x.query[i].shape === "product") products -= w.weights[i];
+  }
   // Several matches lose only to product names; so does a lone match of a word this catalog holds
   // in few entries (`podcast`); the entry's whole name alone (`salmon`) or a commoner word alone
   // (`trim`) fits only with nothing against it.

@@ -5,23 +5,24 @@
 
 import { DESCRIPTION, type Segment } from "./_segment.ts";
 
-/** Each segment's curated terms (fields up to the description) by length, made on first need. */
-const curated = new WeakMap<Segment, Map<number, string[]>>();
+/** Each segment's curated terms (fields up to the description) by first letter and length. */
+const curated = new WeakMap<Segment, Map<string, string[]>>();
 
-function termsBy(segment: Segment): Map<number, string[]> {
-  let byLength = curated.get(segment);
-  if (byLength) return byLength;
-  byLength = new Map();
+function termsBy(segment: Segment): Map<string, string[]> {
+  let byKey = curated.get(segment);
+  if (byKey) return byKey;
+  byKey = new Map();
   for (const [term, list] of segment.postings) {
     let good = false;
     for (let i = 1; i < list.length; i += 4) if (list[i] <= DESCRIPTION) good = true;
     if (!good) continue;
-    const row = byLength.get(term.length);
+    const key = term[0] + term.length;
+    const row = byKey.get(key);
     if (row) row.push(term);
-    else byLength.set(term.length, [term]);
+    else byKey.set(key, [term]);
   }
-  curated.set(segment, byLength);
-  return byLength;
+  curated.set(segment, byKey);
+  return byKey;
 }
 
 /** Whether `a` and `b` are at most one edit apart (Damerau: a swap counts one). */
@@ -42,10 +43,10 @@ export function fuzzyTerms(segments: readonly Segment[], term: string): string |
   let best: string | undefined;
   let bestCount = 0;
   for (const segment of segments) {
-    const byLength = termsBy(segment);
+    const byKey = termsBy(segment);
     for (const length of [term.length - 1, term.length, term.length + 1]) {
-      for (const candidate of byLength.get(length) ?? []) {
-        if (candidate[0] !== term[0] || !oneEdit(term, candidate)) continue;
+      for (const candidate of byKey.get(term[0] + length) ?? []) {
+        if (!oneEdit(term, candidate)) continue;
         const count = segment.postings.get(candidate)!.length;
         if (count > bestCount || (count === bestCount && best !== undefined && candidate < best)) {
           best = candidate;

@@ -17,7 +17,7 @@ import {
 } from "./_keyword_index.ts";
 
 /** Bump when tokenizing, the fields or the saved form change: earlier saves are then not read. */
-const FORMAT = "skillmux keyword index 2";
+const FORMAT = "skillmux keyword index 3";
 const PREFIX = "keyword-index/";
 const LIST = "keyword-index.json";
 const SAVED_KEY = /^keyword-index\/[0-9a-f]{64}$/;

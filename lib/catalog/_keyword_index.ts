@@ -4,7 +4,7 @@
 // that of one index of every document, and a changed source is the only segment indexed again.
 // Each hit carries its evidence (see _evidence.ts).
 
-import { evidence, MARGIN, type Match } from "./_evidence.ts";
+import { againstOf, evidence, MARGIN, type Match } from "./_evidence.ts";
 import { analyzeQuery, type QueryTerm } from "./_query.ts";
 import {
   buildSegment,
@@ -16,14 +16,16 @@ import {
   type SavedSegment,
   saveSegment,
   type Segment,
+  TASK,
 } from "./_segment.ts";
 import { fuzzyTerms } from "./_fuzzy.ts";
 import type { KeywordDocument, KeywordIndex } from "./types.ts";
 
 export { indexedDocuments, type SavedSegment };
 
-/** BM25F: weight and length normalisation of each field; saturation. */
-const WEIGHT = [5, 3, 2, 2, 0.6];
+/** BM25F: weight and length normalisation of each field; saturation. Other words (concepts: long
+ * prose that names other tools) weigh least; a description weighs more than an example task. */
+const WEIGHT = [5, 3, 2, 3, 0.3];
 const B = [0.3, 0.5, 0.5, 0.75, 0.75];
 const K1 = 1.2;
 /** A term that is another document's whole name weighs this share where it is only quoted. */
@@ -32,8 +34,15 @@ const QUOTED = 0.35;
 const NAMED = 1.5;
 /** The best keyword line holding two terms or more adds this share of their IDFs. */
 const LINE = 0.5;
+/**
+ * An example task line's bonus grows by this share times the part of the line the request holds
+ * ("count reads per chromosome" holds three of the four terms of "Count reads per chromosome").
+ */
+const TASK_COVER = 0.5;
 /** A term found only by a typo or a related form weighs this share. */
 const FUZZY = 0.5;
+/** Most words of one request read as typos (a long request is mostly words no entry holds). */
+const MAX_GUESSES = 32;
 /** Specificity of a term: this share, plus the rest times its IDF over the largest. */
 const SPEC_BASE = 0.5;
 
@@ -67,10 +76,14 @@ function combine(segments: readonly Segment[]): KeywordIndex {
       const dfs: number[] = [];
       const named: boolean[] = [];
       const curated: boolean[] = [];
+      let guesses = 0;
       for (const q of analyzeQuery(query)) {
         let found = postingsOf(segments, q.term);
         let weight = 1;
-        if (found.df === 0 && !q.joined && q.shape === "word" && q.term.length >= 5) {
+        if (
+          found.df === 0 && !q.joined && q.shape === "word" && q.term.length >= 5 &&
+          guesses++ < MAX_GUESSES
+        ) {
           const near = fuzzyTerms(segments, q.term);
           if (near) {
             found = postingsOf(segments, near);
@@ -135,15 +148,22 @@ function combine(segments: readonly Segment[]): KeywordIndex {
       for (const a of acc.values()) {
         let bestLine = 0;
         let two = false;
-        for (const row of a.lines?.values() ?? []) {
+        const taskLengths = segments[a.segment].taskLengths[a.doc];
+        for (const [key, row] of a.lines ?? []) {
           if (row.length < 2) continue;
           if (row.some((t) => specificity[t] >= 0.5)) two = true;
-          bestLine = Math.max(bestLine, row.reduce((s, t) => s + idfOf(dfs[t]) * weights[t], 0));
+          const sum = row.reduce((s, t) => s + idfOf(dfs[t]) * weights[t], 0);
+          const field = Math.floor(key / 1e6);
+          const cover = field === TASK
+            ? Math.min(1, row.length / (taskLengths[key % 1e6] || 1))
+            : 0;
+          bestLine = Math.max(bestLine, sum * (1 + TASK_COVER * cover));
         }
         a.score += LINE * bestLine;
         lineOfTwo.set(a, two);
       }
       const hits = top([...acc.values()], limit, order);
+      const against = againstOf({ query: terms, specificity, named, curated });
       return hits.map((a, i) => {
         const segment = segments[a.segment];
         const value = evidence({
@@ -156,6 +176,7 @@ function combine(segments: readonly Segment[]): KeywordIndex {
           ownName: a.ownName,
           described: segment.described[a.doc],
           clearWinner: i === 0 && hits.length > 1 && a.score >= MARGIN * hits[1].score,
+          against,
         });
         return { id: segment.ids[a.doc], score: a.score, evidence: value };
       });

@@ -45,30 +45,49 @@ function shapeOf(token: string, after: string, initial: boolean): WordShape {
   return "word";
 }
 
+/** The last requests read (a selection ranks the same request for skills, tools, held entries). */
+const recent = new Map<string, readonly QueryTerm[]>();
+
 /** The distinct terms of `query`, in order, each with the shape of the word it came from. */
-export function analyzeQuery(query: string): QueryTerm[] {
+export function analyzeQuery(query: string): readonly QueryTerm[] {
+  let terms = recent.get(query);
+  if (!terms) {
+    if (recent.size >= 8) recent.delete(recent.keys().next().value!);
+    recent.set(query, terms = read(query));
+  }
+  return terms;
+}
+
+function read(query: string): QueryTerm[] {
   const text = query.length > MAX_CHARS ? query.slice(0, MAX_CHARS) : query;
   const out: QueryTerm[] = [];
   const seen = new Set<string>();
+  const pairs = new Set<string>();
   let previous = "";
   let previousWord: string | null = null;
   let end = 0;
   for (const { token, index, pieces } of tokenGroups(text)) {
-    const gap = text.slice(end, index);
-    const initial = end === 0 ? gap.trim() === "" : /[.!?:;\n]\s*["'“(]?\s*$/.test(gap);
+    const gap = end;
+    const after = previous;
     end = index + token.length;
-    const shape = pieces.length === 1 && pieces[0].startsWith(".")
-      ? "file"
-      : shapeOf(token, previous, initial);
     previous = token;
-    const plain = /^\p{L}+$/u.test(token);
+    // A word's shape only matters for a new term: most words of a long request are repeats.
+    let shape: WordShape | undefined;
+    const shapeNow = (): WordShape => {
+      if (shape) return shape;
+      const g = text.slice(gap, index);
+      const initial = gap === 0 ? g.trim() === "" : /[.!?:;\n]\s*["'“(]?\s*$/.test(g);
+      return shape = pieces.length === 1 && pieces[0].startsWith(".")
+        ? "file"
+        : shapeOf(token, after, initial);
+    };
     for (const [i, piece] of pieces.entries()) {
       const normal = normalizeTerm(piece);
       if (normal === null) continue;
       for (const term of typeof normal === "string" ? [normal] : normal) {
         if (term.length < 2 || seen.has(term)) continue;
         seen.add(term);
-        const own = piece.startsWith(".") ? "file" : shape;
+        const own = piece.startsWith(".") ? "file" : shapeNow();
         out.push({
           term,
           word: piece.replace(/^\./, ""),
@@ -77,15 +96,22 @@ export function analyzeQuery(query: string): QueryTerm[] {
         });
       }
     }
+    const word = /^\p{L}+$/u.test(token) && normalizeTerm(token) !== null
+      ? token.toLowerCase()
+      : null;
     // Two words that are one term elsewhere: "mind map" → mindmap.
-    if (previousWord !== null && plain && normalizeTerm(token) !== null) {
-      const joined = normalizeTerm(`${previousWord}${token.toLowerCase()}`);
-      if (typeof joined === "string" && !seen.has(joined)) {
-        seen.add(joined);
-        out.push({ term: joined, word: `${previousWord} ${token}`, shape: "word", joined: true });
+    if (previousWord !== null && word !== null) {
+      const pair = previousWord + word;
+      if (!pairs.has(pair)) {
+        pairs.add(pair);
+        const joined = normalizeTerm(pair);
+        if (typeof joined === "string" && !seen.has(joined)) {
+          seen.add(joined);
+          out.push({ term: joined, word: `${previousWord} ${token}`, shape: "word", joined: true });
+        }
       }
     }
-    previousWord = plain && normalizeTerm(token) !== null ? token.toLowerCase() : null;
+    previousWord = word;
     if (out.length >= MAX_TERMS) break;
   }
   return out;

@@ -17,6 +17,8 @@ export interface Segment {
   postings: Map<string, number[]>;
   /** Length (terms) of field f of document d at d * FIELDS + f. */
   lengths: number[];
+  /** Length (distinct terms) of each example task of each document. */
+  taskLengths: number[][];
   /** term → documents whose whole name is that term. */
   names: Map<string, number[]>;
   /** Documents with neither tags nor tasks (their description is all they say). */
@@ -25,10 +27,11 @@ export interface Segment {
 
 /** The saved form of a segment. */
 export interface SavedSegment {
-  format: 2;
+  format: 3;
   ids: string[];
   postings: Array<[string, number[]]>;
   lengths: number[];
+  taskLengths: number[][];
   names: Array<[string, number[]]>;
   described: number[];
 }
@@ -78,6 +81,7 @@ export function buildSegment(documents: readonly KeywordDocument[]): Segment {
   documentsIndexed += documents.length;
   const postings = new Map<string, number[]>();
   const lengths: number[] = [];
+  const taskLengths: number[][] = [];
   const names = new Map<string, number[]>();
   const add = (doc: number, field: number, line: number, terms: readonly string[]) => {
     const counts = new Map<string, number>();
@@ -107,7 +111,11 @@ export function buildSegment(documents: readonly KeywordDocument[]): Segment {
       else names.set(key, [doc]);
     }
     add(doc, TAG, 0, [...termsOf(d.title ?? ""), ...(d.tags ?? []).flatMap((t) => termsOf(t))]);
-    tasks.forEach((t, i) => add(doc, TASK, i, termsOf(t)));
+    taskLengths.push(tasks.map((t, i) => {
+      const terms = termsOf(t);
+      add(doc, TASK, i, terms);
+      return new Set(terms).size;
+    }));
     add(doc, DESCRIPTION, 0, termsOf(d.description));
     (d.keywords ?? []).forEach((k, i) => {
       if (!taskSet.has(k)) add(doc, KEYWORD, i, termsOf(k));
@@ -118,6 +126,7 @@ export function buildSegment(documents: readonly KeywordDocument[]): Segment {
     documents,
     postings,
     lengths,
+    taskLengths,
     names,
     described: documents.map((d) => !d.tags?.length && !d.tasks?.length),
   };
@@ -126,10 +135,11 @@ export function buildSegment(documents: readonly KeywordDocument[]): Segment {
 /** The saved form of `segment`. */
 export function saveSegment(segment: Segment): SavedSegment {
   return {
-    format: 2,
+    format: 3,
     ids: segment.ids,
     postings: [...segment.postings],
     lengths: segment.lengths,
+    taskLengths: segment.taskLengths,
     names: [...segment.names],
     described: segment.described.map(Number),
   };
@@ -153,13 +163,18 @@ export function loadSegment(
   saved: unknown,
 ): Segment | undefined {
   const s = saved as Partial<SavedSegment> | null;
-  if (s === null || typeof s !== "object" || s.format !== 2) return undefined;
+  if (s === null || typeof s !== "object" || s.format !== 3) return undefined;
   const n = documents.length;
   if (
     !Array.isArray(s.ids) || s.ids.length !== n || !s.ids.every((id, i) => id === documents[i].id)
   ) return undefined;
   if (!isNumbers(s.lengths) || s.lengths.length !== n * FIELDS) return undefined;
   if (!Array.isArray(s.described) || s.described.length !== n) return undefined;
+  const tasks = s.taskLengths;
+  if (
+    !Array.isArray(tasks) || tasks.length !== n ||
+    !tasks.every((t, d) => isNumbers(t) && t.length === (documents[d].tasks?.length ?? 0))
+  ) return undefined;
   const postings = new Map<string, number[]>();
   for (const row of Array.isArray(s.postings) ? s.postings : [null]) {
     if (!Array.isArray(row) || typeof row[0] !== "string" || !isNumbers(row[1])) return undefined;
@@ -182,6 +197,7 @@ export function loadSegment(
     documents,
     postings,
     lengths: s.lengths,
+    taskLengths: tasks,
     names,
     described: s.described.map(Boolean),
   };

@@ -29,10 +29,15 @@ const STOP_WORDS = new Set(
 );
 
 /** A token: letters and digits, with `-`, `_`, `.`, `:` or `/` inside (not at the ends). */
-const TOKEN = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}]+)?(?:[-_.:/][\p{L}\p{N}\p{M}]+)*/gu;
-/** A genomic region, thousands separators allowed: `chr7:55,019,017-55,211,628`. */
-const REGION_TEXT =
-  /[\p{L}\p{N}_.]+:\d{1,3}(?:,\d{3})+-\d{1,3}(?:,\d{3})+|[\p{L}\p{N}_.]+:\d+-\d+/gu;
+const TOKEN_TEXT = String.raw`[\p{L}\p{N}\p{M}]+(?:['’][\p{L}]+)?(?:[-_.:/][\p{L}\p{N}\p{M}]+)*`;
+/**
+ * A genomic region, thousands separators allowed (`chr7:55,019,017-55,211,628`), starting where a
+ * run of letters and digits starts (so a long run is tried once, not once per character).
+ */
+const REGION_TEXT = String
+  .raw`(?<![\p{L}\p{N}_.])[\p{L}\p{N}_.]+:(?:\d{1,3}(?:,\d{3})+-\d{1,3}(?:,\d{3})+|\d+-\d+)(?![\d,:])`;
+/** Regions and tokens, in the order of the text, in one pass. */
+const TOKENS = new RegExp(`(${REGION_TEXT})|${TOKEN_TEXT}`, "gu");
 const REGION = /^[\p{L}\p{N}_.]+:\d[\d,]*-\d[\d,]*$/u;
 /** A file name: a base, then file types of 1–5 lowercase letters or digits (one a letter). */
 const FILE = /^[\p{L}\p{N}_-]+(?:\.(?=[a-z0-9]{0,4}[a-z])[a-z0-9]{1,5})+$/u;
@@ -102,20 +107,11 @@ export interface TokenGroup {
   pieces: string[];
 }
 
-/** The tokens of `text` with their parts, in order (regions first). */
-export function tokenGroups(text: string): TokenGroup[] {
-  const out: TokenGroup[] = [];
-  let rest = text;
-  if (text.includes(":")) {
-    for (const m of text.matchAll(REGION_TEXT)) {
-      out.push({ token: m[0], index: m.index, pieces: [m[0]] });
-    }
-    if (out.length > 0) rest = text.replace(REGION_TEXT, (m) => " ".repeat(m.length));
+/** The tokens of `text` with their parts, in order, read lazily (a caller may stop early). */
+export function* tokenGroups(text: string): Generator<TokenGroup> {
+  for (const m of text.matchAll(TOKENS)) {
+    yield { token: m[0], index: m.index, pieces: m[1] === undefined ? expand(m[0]) : [m[0]] };
   }
-  for (const m of rest.matchAll(TOKEN)) {
-    out.push({ token: m[0], index: m.index, pieces: expand(m[0]) });
-  }
-  return out;
 }
 
 /**
@@ -123,7 +119,9 @@ export function tokenGroups(text: string): TokenGroup[] {
  * file type comes as `.bam` (normalised to `bam`).
  */
 export function tokenize(text: string): string[] {
-  return tokenGroups(text).flatMap((g) => g.pieces);
+  const out: string[] = [];
+  for (const g of tokenGroups(text)) out.push(...g.pieces);
+  return out;
 }
 
 /**

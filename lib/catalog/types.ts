@@ -148,7 +148,7 @@ export interface RankOptions {
 
 /** A problem met while building the catalog; the rest of the catalog is still usable. */
 export interface CatalogDiagnostic {
-  /** The source concerned: `resolver`, `mcp:<server>`, `host` or `approvals`. */
+  /** The source concerned: `resolver`, `mcp:<server>`, `host`, `approvals` or `feedback`. */
   source: string;
   /** The kind of problem. */
   problem: "unreachable" | "stale" | "invalid" | "collision" | "pending" | "changed";
@@ -156,6 +156,14 @@ export interface CatalogDiagnostic {
   message: string;
   /** The entry concerned, when there is one. */
   id?: string;
+}
+
+/** One labelled request of {@linkcode CreateCatalogOptions.feedback}. */
+export interface FeedbackRequest {
+  /** The request as a user typed it. */
+  request: string;
+  /** The ids it is labelled with, or `"none"` (not used for ranking). */
+  expected: readonly string[] | "none";
 }
 
 /** An entry kept out of rendering, ranking and prompts until approved. */
@@ -246,6 +254,29 @@ export interface CreateCatalogOptions {
    * ```
    */
   indexStorage?: Storage;
+  /**
+   * Your own labelled requests (the lines of a `skillmux eval` file, as
+   * {@linkcode parseLabelledRequests} reads them), used to rank the entries they name: each
+   * request becomes one more example task of each entry it is labelled with, so requests worded
+   * like yours find them (requests labelled `"none"` are not used). Explicit and reversible: a
+   * catalog built without it ranks as before, and the index parts saved in `indexStorage` are
+   * keyed by it. A label naming no usable entry is reported as a `feedback` diagnostic.
+   *
+   * @example
+   * ```ts
+   * import { createBuiltinSource, createCatalog, createResolver, parseLabelledRequests } from "@skillmux/core";
+   *
+   * const feedback = parseLabelledRequests(
+   *   '{"request": "how deep is the coverage over my exome targets", "expected": ["mosdepth"]}',
+   * );
+   * const catalog = await createCatalog({
+   *   resolver: createResolver({ sources: [createBuiltinSource()] }),
+   *   feedback,
+   * });
+   * console.log(catalog.rank("how deep is the coverage of these targets?")[0].entry.id); // "mosdepth"
+   * ```
+   */
+  feedback?: readonly FeedbackRequest[];
   /** A cached discovery older than this is refreshed by connecting, in ms (default 1 hour). */
   discoveryMaxAgeMs?: number;
   /**

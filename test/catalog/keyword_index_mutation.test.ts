@@ -101,6 +101,33 @@ describe("ranking", () => {
     assert.ok(hits.every((h) => h.score > 0));
   });
 
+  test("an example task the request covers whole outranks one it covers in part", async () => {
+    // The same task words, the same field length; `whole`'s line is the request's words only.
+    const index = await createKeywordIndex([
+      {
+        id: "a-part",
+        name: "one",
+        description: "Tallies",
+        tasks: ["count reads per chromosome with alpha beta gamma"],
+      },
+      {
+        id: "whole",
+        name: "two",
+        description: "Tallies",
+        tasks: ["count reads per chromosome", "with alpha beta gamma"],
+      },
+    ]);
+    assert.deepEqual(ids(index.search("count reads per chromosome")), ["whole", "a-part"]);
+  });
+
+  test("a description weighs more than the same word in other words (concepts)", async () => {
+    const index = await createKeywordIndex([
+      { id: "a-concept", name: "one", description: "Tallies", keywords: ["frob"] },
+      { id: "described", name: "two", description: "frob" },
+    ]);
+    assert.deepEqual(ids(index.search("frob")), ["described", "a-concept"]);
+  });
+
   describe("ties and limits", () => {
     // 40 documents in five groups of eight alike (same words, so the same score), inserted in
     // neither score nor id order.

@@ -86,3 +86,34 @@ test("the prompt tells the model to answer with empty lists when nothing fits", 
   });
   assert.match(system, /When nothing in the catalog fits the request[^\n]*empty lists/);
 });
+
+test("feedback: the user's labelled requests rank the entries they name; without it, as before", async () => {
+  const sources = () => createResolver({ sources: [createBuiltinSource()] });
+  const request = "how deep is the coverage of these targets?";
+  assert.equal(catalog.rank(request)[0].entry.id, "deepvariant", "the homonym wins unaided");
+  const told = await createCatalog({
+    resolver: sources(),
+    feedback: [
+      { request: "how deep is the coverage over my exome targets", expected: ["mosdepth"] },
+      // "none" labels say nothing about an entry; a label naming no entry is reported.
+      { request: "how deep is the ocean", expected: "none" },
+      { request: "deep coverage of targets", expected: ["no-such-skill"] },
+    ],
+  });
+  assert.equal(told.rank(request)[0].entry.id, "mosdepth");
+  assert.deepEqual(
+    told.diagnostics.filter((d) => d.source === "feedback").map((d) => [d.id, d.problem]),
+    [["no-such-skill", "invalid"]],
+  );
+  // Only the entries named: another request ranks as it does without feedback.
+  const other = "sort and index a BAM file";
+  assert.deepEqual(
+    told.rank(other).map((r) => r.entry.id),
+    (await createCatalog({ resolver: sources() })).rank(other).map((r) => r.entry.id),
+  );
+  // Reversible: a catalog without it ranks as before.
+  const plain = await createCatalog({ resolver: sources() });
+  assert.equal(plain.rank(request)[0].entry.id, "deepvariant");
+  told.dispose();
+  plain.dispose();
+});

@@ -5,7 +5,7 @@
 // evidence a document holds for a query.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { normalizeTerm, stem, tokenize } from "../../lib/catalog/_terms.ts";
+import { normalizeTerm, stem, termsOf, tokenize } from "../../lib/catalog/_terms.ts";
 import { entryLine, renderLines } from "../../lib/catalog/_render.ts";
 import { estimateTokens } from "../../lib/catalog/tokens.ts";
 import { buildKeywordIndex } from "../../lib/catalog/_keyword_index.ts";
@@ -71,12 +71,15 @@ describe("tokenize", () => {
 
   test("a region is one token, thousands separators and all; a file name is its file types", () => {
     assert.deepEqual(tokenize("chr7:1000-2000"), ["chr7:1000-2000"]);
+    // In the order of the text (read in one pass).
     assert.deepEqual(tokenize("reads in chr7:55,019,017-55,211,628 please"), [
-      "chr7:55,019,017-55,211,628",
       "reads",
       "in",
+      "chr7:55,019,017-55,211,628",
       "please",
     ]);
+    // A time range is no region, in a text as alone.
+    assert.deepEqual(termsOf("open 09:00-17:00 daily"), ["open", "09:00-17:00", "daili"]);
     assert.deepEqual(tokenize("sort tumor.bam"), ["sort", ".bam"]);
     assert.deepEqual(tokenize("reads.fq.gz"), [".fq", ".gz"]);
     // Not file names: a module path, a version.
