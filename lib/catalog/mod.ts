@@ -16,3 +16,6 @@ export * from "./select.ts";
 export * from "./evaluate.ts";
 export * from "./llm.ts";
 export * from "./find_tools.ts";
+export type * from "./semantic_types.ts";
+export * from "./semantic.ts";
+export * from "./semantic_endpoints.ts";
