@@ -22,6 +22,7 @@ import {
   createCatalog,
   createMemoryStorage,
   createResolver,
+  createSemanticRanker,
   createServerRegistry,
   findTools,
   type HostFunction,
@@ -249,6 +250,55 @@ async function feedbackSets() {
   catalog.dispose();
 }
 
+/** A toy embedder: hashed bag of stemmed words (the plumbing of the semantic stage, no model). */
+function toyEmbedder(texts: readonly string[]): Promise<number[][]> {
+  return Promise.resolve(texts.map((t) => {
+    const v = new Array(256).fill(0);
+    for (const w of t.toLowerCase().match(/[a-z]{3,}/g) ?? []) {
+      let h = 2166136261;
+      for (const c of w.slice(0, 6)) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+      v[(h >>> 0) % 256] += 1;
+    }
+    return v;
+  }));
+}
+
+/**
+ * The semantic stage on MetaTool's dev split (host functions): the keyword ranking without the
+ * relevance cut, the stage with its embedder down (the keyword fallback), and a toy embedder
+ * fused, which shows the plumbing works and is NOT a quality figure (no model is reachable here).
+ */
+async function semanticSets() {
+  const { tools, queries } = await metaTool();
+  const functions: HostFunction[] = tools.map((t) => ({
+    name: fnName(t.name),
+    description: t.description,
+    handler: () => null,
+  }));
+  const catalog = await createCatalog({ functions });
+  const set = relabel(queries, fnName);
+  const down = createSemanticRanker(catalog, {
+    embed: () => Promise.reject(new Error("endpoint down")),
+  });
+  const toy = createSemanticRanker(catalog, { embed: toyEmbedder, model: "toy" });
+  const rows: Record<string, Judged[]> = { keyword: [], down: [], toy: [] };
+  for (const { request, expected } of set) {
+    rows.keyword.push({
+      expected,
+      ranked: catalog.rank(request, { limit: 10 }).map((r) => r.entry.id),
+    });
+    rows.down.push({
+      expected,
+      ranked: (await down.rank(request)).hits.map((h) => h.entry.id),
+    });
+    rows.toy.push({ expected, ranked: (await toy.rank(request)).hits.map((h) => h.entry.id) });
+  }
+  console.log(row("(a) MetaTool dev, rank()", "keyword, no relevance cut", figures(rows.keyword)));
+  console.log(row("(a) MetaTool dev, rank()", "semantic, embedder down", figures(rows.down)));
+  console.log(row("(a) MetaTool dev, rank()", "toy embedder: NOT quality", figures(rows.toy)));
+  catalog.dispose();
+}
+
 /** Median and p95 of findTools over `queries` on `catalog`, in ms. */
 function timeFind(catalog: Catalog, queries: readonly string[], kinds: readonly Kind[]) {
   for (const q of queries.slice(0, 20)) findTools(catalog, q, { kinds });
@@ -340,7 +390,7 @@ export async function benchRetrieval(): Promise<void> {
     `\n## Retrieval (${runtime()}): skillmux beside a plain BM25, same entries, same run`,
   );
   console.log(HEADER);
-  // BENCH_RETRIEVAL=own,skills runs only those parts (metatool, own, skills, none, feedback, speed).
+  // BENCH_RETRIEVAL=own,skills runs only those parts (metatool, own, skills, none, feedback, semantic, speed).
   const only = process.env.BENCH_RETRIEVAL?.split(",");
   const parts: Array<[string, () => Promise<void>]> = [
     ["metatool", metaToolSets],
@@ -348,6 +398,7 @@ export async function benchRetrieval(): Promise<void> {
     ["skills", agentSkills],
     ["none", builtinNone],
     ["feedback", feedbackSets],
+    ["semantic", semanticSets],
     ["speed", speed],
   ];
   for (const [name, part] of parts) if (!only || only.includes(name)) await part();
