@@ -81,7 +81,13 @@ test("a skill without structured sections is indexed by its body's outline", asy
   ]);
   // Found by words only its body holds; prose after the first paragraph is not indexed.
   const index = await createKeywordIndex([
-    { id: "pileup-helper", name: facts.name, description: facts.description, ...facts },
+    {
+      id: "pileup-helper",
+      name: facts.name,
+      description: facts.description,
+      keywords: facts.keywords,
+      tasks: facts.tasks,
+    },
     { id: "other", name: "other", description: "Sequencing data helper too" },
   ]);
   assert.equal(index.search("per-base depth over exons")[0]?.id, "pileup-helper");
