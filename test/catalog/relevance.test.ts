@@ -117,3 +117,40 @@ test("feedback: the user's labelled requests rank the entries they name; without
   told.dispose();
   plain.dispose();
 });
+
+test("a lone word of a name is a homonym when the rest of the request pulls away", async () => {
+  // "salmon" alone in a request about cooking: the words no entry holds count against.
+  const cooking = await selectForRequest(catalog, "salmon recipe for the oven");
+  assert.deepEqual([cooking.skills, cooking.tools], [[], []]);
+  assert.ok(catalog.rank("salmon recipe for the oven")[0].evidence < 2);
+  // The same name with words of its field fits.
+  const fits = await selectForRequest(catalog, "quantify my transcripts with salmon");
+  assert.equal(fits.skills[0], "salmon");
+});
+
+test("a product name the catalog lacks weighs against every entry (1.5)", async () => {
+  const index = await createKeywordIndex([
+    { id: "fold", name: "fold_protein", description: "Predict protein structure from sequence" },
+    { id: "other", name: "send_mail", description: "Send an email" },
+  ]);
+  const evidence = (q: string) => index.search(q).find((h) => h.id === "fold")!.evidence;
+  const base = evidence("predict the protein structure of my sequence");
+  assert.ok(base >= 2, String(base));
+  // Capitalised inside a sentence after "with", or mixed case: a product.
+  assert.equal(evidence("predict the protein structure of my sequence with Rosetta"), base - 1.5);
+  assert.equal(evidence("predict the protein structure of my sequence in DESeq2"), base - 1.5);
+  // A plain word no entry holds is not a product: it counts against lone matches only.
+  assert.equal(evidence("predict the protein structure of my sequence with care"), base);
+});
+
+test("a request word that is an entry's whole name ranks that entry over one that quotes it", async () => {
+  const text = "Aligns long reads to a reference genome";
+  const index = await createKeywordIndex([
+    { id: "a-quoter", name: "polisher", description: text, tags: ["kallisto"] },
+    { id: "kallisto", name: "kallisto", description: text, tags: ["polisher"] },
+  ]);
+  const [first, second] = index.search("kallisto long reads");
+  assert.equal(first.id, "kallisto");
+  assert.ok(first.score > second.score);
+  assert.ok(first.evidence > second.evidence);
+});
