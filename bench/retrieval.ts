@@ -43,6 +43,15 @@ type Kind = "skill" | "tool" | "function";
 /** A host-function name for a tool name (MetaTool has `PDF&URLTool`). */
 const fnName = (name: string) => name.replace(/[^A-Za-z0-9_-]/g, "_");
 
+/** MetaTool's tools as host functions. */
+function asFunctions(tools: ReadonlyArray<{ name: string; description: string }>): HostFunction[] {
+  return tools.map((t) => ({
+    name: fnName(t.name),
+    description: t.description,
+    handler: () => null,
+  }));
+}
+
 /** The plain BM25 peer over `catalog`'s entries of `kinds`. */
 function peerOf(catalog: Catalog, kinds: readonly Kind[]) {
   return plainBm25(
@@ -145,11 +154,7 @@ async function metaToolSets() {
   } finally {
     await served.close();
   }
-  const functions: HostFunction[] = tools.map((t) => ({
-    name: fnName(t.name),
-    description: t.description,
-    handler: () => null,
-  }));
+  const functions = asFunctions(tools);
   const catalog = await createCatalog({ functions });
   const m = await measure(catalog, relabel(queries, fnName), ["function"], false);
   print("(a) MetaTool dev, host functions", m);
@@ -217,11 +222,7 @@ async function builtinNone() {
  */
 async function feedbackSets() {
   const { tools, queries } = await metaTool();
-  const functions: HostFunction[] = tools.map((t) => ({
-    name: fnName(t.name),
-    description: t.description,
-    handler: () => null,
-  }));
+  const functions = asFunctions(tools);
   const set = relabel(queries, fnName);
   const folds = [0, 1].map((f) => set.filter((_, i) => i % 2 === f));
   const judged: Judged[] = [];
@@ -270,11 +271,7 @@ function toyEmbedder(texts: readonly string[]): Promise<number[][]> {
  */
 async function semanticSets() {
   const { tools, queries } = await metaTool();
-  const functions: HostFunction[] = tools.map((t) => ({
-    name: fnName(t.name),
-    description: t.description,
-    handler: () => null,
-  }));
+  const functions = asFunctions(tools);
   const catalog = await createCatalog({ functions });
   const set = relabel(queries, fnName);
   const down = createSemanticRanker(catalog, {
