@@ -63,10 +63,10 @@ test("bare imports of lib/mod.ts are browser-capable npm packages", () => {
     "eventsource-parser",
     "idb-keyval",
     "ky",
-    "minisearch",
     "oauth4webapi",
     "smol-toml",
     "valibot",
+    "wink-porter2-stemmer",
     "yaml",
   ]);
 });

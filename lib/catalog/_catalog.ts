@@ -1,4 +1,4 @@
-// Private: the live catalog. Loaded lazily by createCatalog (it pulls in minisearch).
+// Private: the live catalog. Loaded lazily by createCatalog (it pulls in the keyword index and its stemmer).
 // Build = collect raw entries (I/O) + settle them (ids, approvals, order, index). Approving
 // settles the same raw entries again; refresh collects anew. Readers always see one whole state.
 
@@ -26,6 +26,7 @@ import type {
   CatalogDiagnostic,
   CatalogEntry,
   CreateCatalogOptions,
+  FeedbackRequest,
   HeldEntry,
   HostFunction,
   KeywordDocument,
@@ -127,8 +128,32 @@ function standInsFor(
   return out;
 }
 
-/** An entry's keyword document. */
-function documentOf({ entry: e, raw }: { entry: CatalogEntry; raw: RawEntry }): KeywordDocument {
+/** Labelled requests by the id of the entry they name (see `CreateCatalogOptions.feedback`). */
+type Feedback = ReadonlyMap<string, readonly string[]>;
+
+/** The requests of `labelled` that name entries, by id, in order (`"none"` labels name none). */
+function feedbackOf(labelled: readonly FeedbackRequest[] | undefined): Feedback {
+  const out = new Map<string, string[]>();
+  for (const { request, expected } of labelled ?? []) {
+    if (expected === "none" || typeof request !== "string") continue;
+    for (const id of new Set(expected)) {
+      const lines = out.get(id);
+      if (lines) lines.push(request);
+      else out.set(id, [request]);
+    }
+  }
+  return out;
+}
+
+/**
+ * An entry's keyword document; the user's own labelled requests that name it are more example
+ * tasks (weighed like the entry's own).
+ */
+function documentOf(
+  { entry: e, raw }: { entry: CatalogEntry; raw: RawEntry },
+  feedback?: Feedback,
+): KeywordDocument {
+  const told = feedback?.get(e.id);
   return {
     id: e.id,
     name: e.name,
@@ -136,7 +161,7 @@ function documentOf({ entry: e, raw }: { entry: CatalogEntry; raw: RawEntry }): 
     description: e.description,
     tags: e.tags,
     keywords: e.server ? [...e.keywords, e.server] : e.keywords,
-    tasks: raw.tasks,
+    tasks: told ? [...(raw.tasks ?? []), ...told] : raw.tasks,
   };
 }
 
@@ -159,6 +184,7 @@ function intern(key: string): number {
  */
 function segmentsOf(
   usable: Iterable<{ entry: CatalogEntry; raw: RawEntry }>,
+  feedback: Feedback,
 ): IndexSegment[] {
   const bySource = new Map<string, Array<{ entry: CatalogEntry; raw: RawEntry }>>();
   for (const x of usable) {
@@ -166,12 +192,15 @@ function segmentsOf(
     if (group) group.push(x);
     else bySource.set(x.entry.source, [x]);
   }
-  const keyOf = (x: { entry: CatalogEntry; raw: RawEntry }) =>
-    x.raw.indexKey ?? JSON.stringify(documentOf(x));
+  const keyOf = (x: { entry: CatalogEntry; raw: RawEntry }) => {
+    const told = feedback.get(x.entry.id);
+    const key = x.raw.indexKey ?? JSON.stringify(documentOf(x));
+    return told ? `${key}\u0000feedback\u0000${JSON.stringify(told)}` : key;
+  };
   return [...bySource].map(([source, group]) => ({
     key: `${source}\n${group.map((x) => `${x.entry.id}\u0000${intern(keyOf(x))}`).join("\n")}`,
     stableKey: () => `${source}\n${group.map((x) => `${x.entry.id}\u0000${keyOf(x)}`).join("\n")}`,
-    documents: () => group.map(documentOf),
+    documents: () => group.map((x) => documentOf(x, feedback)),
   }));
 }
 
@@ -182,6 +211,7 @@ async function settle(
   store: ApprovalStore,
   indexStorage: Storage | undefined,
   records: Record<string, ApprovalRecord>,
+  feedback: Feedback,
 ): Promise<Settled> {
   const ids = new IdTable();
   const idOf = new Map<RawEntry, string>();
@@ -248,7 +278,17 @@ async function settle(
     sorted.filter((x) => x.entry.approval === "approved").map((x) => [x.entry.id, x]),
   );
   const entries = [...usable.values()].map((x) => x.entry);
-  const segments = segmentsOf(usable.values());
+  for (const id of feedback.keys()) {
+    if (usable.has(id)) continue;
+    diagnostics.push({
+      source: "feedback",
+      problem: "invalid",
+      id,
+      message: `feedback labels requests with "${id}", which is not a usable catalog entry; ` +
+        "they are not used",
+    });
+  }
+  const segments = segmentsOf(usable.values(), feedback);
   const unsaved = indexStorage && await loadSegments(segments, indexStorage);
   const index = sharedKeywordIndex(segments);
   if (unsaved && indexStorage) await saveSegments(unsaved, indexStorage);
@@ -263,6 +303,7 @@ class LiveCatalog implements Catalog {
   #sources: CollectSources;
   #store: ApprovalStore;
   #indexStorage: Storage | undefined;
+  #feedback: Feedback;
   #state!: Settled;
   #building: Promise<void> | undefined;
   #dirty = false;
@@ -286,6 +327,7 @@ class LiveCatalog implements Catalog {
     };
     this.#store = createApprovalStore(options.approvals ?? { storage: createMemoryStorage() });
     this.#indexStorage = options.indexStorage;
+    this.#feedback = feedbackOf(options.feedback);
     const registry = options.registry;
     if (registry && options.follow !== false) {
       this.#unsubscribe = registry.onChange((change) => {
@@ -382,7 +424,14 @@ class LiveCatalog implements Catalog {
           diagnostics,
         );
         const records = await this.#store.all();
-        let state = await settle(raws, diagnostics, this.#store, this.#indexStorage, records);
+        let state = await settle(
+          raws,
+          diagnostics,
+          this.#store,
+          this.#indexStorage,
+          records,
+          this.#feedback,
+        );
         const resolver = this.#sources.resolver;
         const shadowed = state.held.map((h) => state.all.get(h.entry.id)?.raw)
           .filter((r): r is RawEntry => r?.kind === "skill" && (r.shadows?.length ?? 0) > 0);
@@ -405,6 +454,7 @@ class LiveCatalog implements Catalog {
               this.#store,
               this.#indexStorage,
               records,
+              this.#feedback,
             );
           }
         }
@@ -435,6 +485,7 @@ class LiveCatalog implements Catalog {
       this.#store,
       this.#indexStorage,
       await this.#store.all(),
+      this.#feedback,
     );
   }
 

@@ -1,6 +1,7 @@
 // Private: gather the raw entries of a catalog from its three kinds of source: the resolver's
 // winning skills, MCP tools (registry discovery cache, or open clients) and host functions.
 
+import { outlineOf } from "./_outline.ts";
 import type { McpClient } from "../mcp/client/client_types.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
 import type { RegisteredServer } from "../mcp/registry/records.ts";
@@ -148,8 +149,16 @@ export interface SkillFacts {
   body?: string;
 }
 
-/** The facts of a parsed skill. */
+/**
+ * The facts of a parsed skill. A skill without structured sections (no concepts, no examples:
+ * most Agent Skills) is indexed by its body's outline: headings as its example tasks, the first
+ * paragraph under each and the commands it shows as further words.
+ */
 export function factsOf(skill: Skill): SkillFacts {
+  if (skill.concepts.length === 0 && skill.examples.length === 0 && skill.body.trim() !== "") {
+    const { headings, paragraphs, commands } = outlineOf(skill.body);
+    return { ...skill, keywords: [...paragraphs, ...commands, ...headings], tasks: [] };
+  }
   const tasks = skill.examples.map((e) => e.task);
   return { ...skill, keywords: [...skill.concepts, ...tasks], tasks };
 }

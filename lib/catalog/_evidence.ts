@@ -1,119 +1,183 @@
-// Private: absolute relevance of a document to a query, next to BM25's relative score. BM25 ranks
-// whatever shares a word with the request, however slight; evidence asks where the request's
-// words appear: a word in a skill's name, tags or example tasks says far more than one in its
-// prose, and an everyday verb ("call", "map", "sort") says little anywhere ("call a tool" is not
-// "variant calling"). Exact terms only (after stemming): fuzzy and prefix matches rank, but do
-// not make an entry relevant ("weather" is not "whether").
+// Private: whether an entry fits a request, next to BM25's relative score. BM25 ranks whatever
+// shares a word with the request, however slight; evidence asks what the shared words say:
+// - each word the entry holds counts by its best field (name 3, tags or title 2, an example task
+//   or the description 1.5, other words 0.5) times how specific it is in this catalog (its IDF
+//   over the catalog's largest), an everyday word ("call", "map", "sort") a third of that, and a
+//   word that is another entry's whole name a third (the entry only quotes it);
+// - words no entry holds count against (everyday words never): a plain word ("recipe", "oven") 0.6, a product name
+//   (`AlphaFold`, `Seurat`) 1.5, an all-capital acronym 0.3; a product name that entries mention
+//   but none is named, 0.75; identifiers, numbers and file types nothing;
+// - a lone match (one specific word, the rest slight) fits only a request with nothing against it
+//   ("salmon" alone, not "salmon recipe for the oven");
+// - the first hit is kept when its BM25 score is MARGIN times the second's and it has evidence
+//   of its own (a clear winner is never dropped by the floor).
+// Exact terms only (after stemming): a typo or a related form ranks, but weighs half.
 
-import { normalizeTerm, tokenize } from "./_terms.ts";
-import type { KeywordDocument } from "./types.ts";
+import { normalizeTerm } from "./_terms.ts";
+import type { QueryTerm } from "./_query.ts";
+import { DESCRIPTION, KEYWORD, NAME, TAG, TASK } from "./_segment.ts";
 
 /** Weight of a query word by the best field of the document that holds it. */
-const FIELD_WEIGHT = { name: 3, tag: 2, task: 1.5, description: 1, weak: 0.5 } as const;
-
-/** Share of its field weight an everyday word keeps. */
+const FIELD_WEIGHT = [3, 2, 1.5, 1.5, 0.5];
+/** The description of an entry that has nothing else (tools, functions) weighs like tags. */
+const DESCRIBED_ONLY = 2;
 const EVERYDAY_SHARE = 1 / 3;
-
-/** Share of its evidence an entry keeps when no specific query word is in its name, tags or description. */
+const QUOTED_SHARE = 1 / 3;
+/** Share of its evidence an entry keeps when no specific word is in its name, tags or description. */
 const UNANCHORED_SHARE = 0.5;
+/** A match contributing this much is a specific one; the rest are slight. */
+const SPECIFIC = 0.6;
+/** The entry's whole name is in the request. */
+const NAMED_BONUS = 1;
+export const MARGIN = 2.5;
+const CLEAR_WINNER_MIN = 0.5;
+/** A lone match of a word at least this specific is a topic, not a homonym. */
+const LONE_SPECIFICITY = 0.8;
 
-/** An entry needs this much evidence to be selected (one name word, or a tag and more). */
+/** An entry needs this much evidence to be selected. */
 export const EVIDENCE_FLOOR = 2;
+
+/** Weight against the request of a word no entry holds, by its shape. */
+const AGAINST = { product: 1.5, word: 0.6, acronym: 0.3, id: 0, file: 0 } as const;
+const MENTIONED_PRODUCT = 0.75;
+/**
+ * A word other entries hold only in their prose (concepts, examples), and this one not, weighs
+ * against a lone match this share; one another entry is about (its name, tags, tasks or
+ * description) is a second request, not one that pulls away ("samtools quintile").
+ */
+const ELSEWHERE_SHARE = 0.5;
 
 /**
  * Everyday words that mean different things in different fields: they count a third.
  * "call the echo tool" vs "variant calling", "map ids to names" vs "map reads", "sort a list"
  * vs "sort a BAM", "align text" vs "align reads", "index documents" vs "index a genome".
  */
-const EVERYDAY = new Set(
-  ("add align analyse analysis analyze api build calculate call center check clean combine " +
+export const EVERYDAY: ReadonlySet<string> = new Set(
+  ("add align analyse analysis analyze api app build calculate call center check clean combine " +
     "command compare compute convert count create data default different document each every " +
     "example explain extract fast fetch filter find first fix format generate group id index " +
-    "input job join keep large line list long many map merge message mode name new number one option " +
-    "order output per print process query quick random read remove report result return search " +
-    "second send server set short simple single small sort split step summarise summarize " +
+    "input job join keep large line list long many map merge message mode name new number one " +
+    "option order output per print process query quick random read remove report result return " +
+    "search second send server set short simple single small sort split step summarise " +
     "summary table test text three time tool top translate tree two type user value version " +
     "word write")
     .split(" ").flatMap((w) => [normalizeTerm(w)].flat()).filter((t): t is string => !!t),
 );
 
-/** The distinct indexed terms of `texts`. */
-function termsOf(texts: readonly string[]): Set<string> {
-  const out = new Set<string>();
-  for (const text of texts) {
-    for (const token of tokenize(text)) {
-      const term = normalizeTerm(token);
-      if (term === null) continue;
-      for (const t of [term].flat()) out.add(t);
+/** One query term a document holds. */
+export interface Match {
+  /** Index of the term in the query's terms. */
+  term: number;
+  /** Its best field. */
+  field: number;
+  /** Its weight: 1, less for a typo or a related form. */
+  weight: number;
+  /** Another entry is named by it, and this one is not. */
+  quoted: boolean;
+}
+
+/** What the evidence of one document needs to know. */
+export interface EvidenceInput {
+  query: readonly QueryTerm[];
+  /** Specificity of each query term in the catalog (0 when no entry holds it). */
+  specificity: readonly number[];
+  /** Whether an entry is named by each query term. */
+  named: readonly boolean[];
+  /** Whether an entry holds each query term in its name, tags, tasks or description. */
+  curated: readonly boolean[];
+  matches: readonly Match[];
+  /** A keyword line of the document holds two of the query's terms, one of them specific. */
+  lineOfTwo: boolean;
+  /** The document's whole name is one of the query's terms. */
+  ownName: boolean;
+  described: boolean;
+  /** The document ranks first with MARGIN times the second's score. */
+  clearWinner: boolean;
+  /** {@link againstOf} the request, when the caller computed it once for every entry. */
+  against?: Against;
+}
+
+/** What each word of a request weighs against any entry that does not hold it. */
+export interface Against {
+  weights: number[];
+  total: number;
+  /** The part of `total` from product names. */
+  products: number;
+}
+
+/** The weights against of a request's words (the same for every entry: computed once). */
+export function againstOf(
+  x: Pick<EvidenceInput, "query" | "specificity" | "named" | "curated">,
+): Against {
+  let total = 0;
+  let products = 0;
+  const weights = x.query.map((q, i) => {
+    if (q.joined || q.part || EVERYDAY.has(q.term)) return 0;
+    const weight = x.specificity[i] === 0
+      ? AGAINST[q.shape]
+      : q.shape === "product" && !x.named[i]
+      ? MENTIONED_PRODUCT
+      : x.curated[i]
+      ? 0
+      : AGAINST[q.shape] * ELSEWHERE_SHARE;
+    total += weight;
+    if (q.shape === "product") products += weight;
+    return weight;
+  });
+  return { weights, total, products };
+}
+
+/** The evidence of one document (see the top of this file). */
+export function evidence(x: EvidenceInput): number {
+  let sum = 0;
+  let best = 0;
+  let bestSpecificity = 0;
+  let specific = 0;
+  let anchored = x.lineOfTwo;
+  const held = new Set<number>();
+  for (const m of x.matches) {
+    held.add(m.term);
+    const q = x.query[m.term];
+    const base = m.field === DESCRIPTION && x.described ? DESCRIBED_ONLY : FIELD_WEIGHT[m.field];
+    const everyday = EVERYDAY.has(q.term);
+    const c = base * x.specificity[m.term] * m.weight * (everyday ? EVERYDAY_SHARE : 1) *
+      (m.quoted ? QUOTED_SHARE : 1);
+    sum += c;
+    if (c > best) {
+      best = c;
+      bestSpecificity = x.specificity[m.term] * (everyday ? EVERYDAY_SHARE : 1);
+    }
+    if (c >= SPECIFIC) specific++;
+    if (!everyday && m.field <= DESCRIPTION && m.field !== TASK && c >= SPECIFIC / 2) {
+      anchored = true;
     }
   }
-  return out;
-}
-
-/** Per-document term sets, by field weight. */
-export interface EvidenceFields {
-  name: Set<string>;
-  tag: Set<string>;
-  task: Set<string>;
-  /** Each example task's terms, to see a request phrased like one of them. */
-  lines: Set<string>[];
-  description: Set<string>;
-  /** No tags and no tasks: the description weighs like tags (but half for everyday words). */
-  describedOnly: boolean;
-  weak: Set<string>;
-}
-
-/** The term sets of one document. */
-export function evidenceFields(d: KeywordDocument): EvidenceFields {
-  return {
-    name: termsOf([d.name]),
-    tag: termsOf([d.title ?? "", ...(d.tags ?? [])]),
-    task: termsOf(d.tasks ?? []),
-    lines: (d.tasks ?? []).map((t) => termsOf([t])),
-    // An entry with only a description (tools, functions) says all it does there.
-    description: termsOf([d.description]),
-    describedOnly: !d.tags?.length && !d.tasks?.length,
-    weak: termsOf(d.keywords ?? []),
-  };
-}
-
-/**
- * The distinct indexed terms of a query, of two characters or more. Lowercased first: a query's
- * camelCase is not split (`JavaScript` is not `java` and `script`), its `-`, `_`, `.`, `:` and
- * `/` compounds are (`hisat2-build`).
- */
-export function queryTerms(query: string): string[] {
-  return [...termsOf([query.toLowerCase()])].filter((t) => t.length >= 2);
-}
-
-/**
- * The evidence `fields` hold for `terms` (see `KeywordHit.evidence`). Example tasks and other
- * keywords are long prose: words found only there count half, unless a specific word of the
- * query is in the name, tags or description, or one example task holds two words of the query
- * and one of them is specific.
- */
-export function evidence(fields: EvidenceFields, terms: readonly string[]): number {
-  let sum = 0;
-  let anchored = false;
-  for (const term of terms) {
-    const curated = fields.name.has(term)
-      ? FIELD_WEIGHT.name
-      : fields.tag.has(term)
-      ? FIELD_WEIGHT.tag
-      : fields.description.has(term)
-      ? (fields.describedOnly ? FIELD_WEIGHT.tag : FIELD_WEIGHT.description)
-      : 0;
-    const weight = Math.max(
-      curated,
-      fields.task.has(term) ? FIELD_WEIGHT.task : fields.weak.has(term) ? FIELD_WEIGHT.weak : 0,
-    );
-    const everyday = EVERYDAY.has(term);
-    if (curated > 0 && !everyday) anchored = true;
-    sum += everyday ? weight * EVERYDAY_SHARE : weight;
+  if (!anchored) sum *= UNANCHORED_SHARE;
+  const lone = specific <= 1 && sum - best < SPECIFIC;
+  if (x.ownName) {
+    const name = x.matches.find((m) => m.field === NAME && x.named[m.term]);
+    sum += name && EVERYDAY.has(x.query[name.term].term)
+      ? NAMED_BONUS * EVERYDAY_SHARE
+      : NAMED_BONUS;
   }
-  anchored ||= fields.lines.some((line) => {
-    const found = terms.filter((t) => line.has(t));
-    return found.length >= 2 && found.some((t) => !EVERYDAY.has(t));
-  });
-  return Math.round((anchored ? sum : sum * UNANCHORED_SHARE) * 100) / 100;
+  // What the request's words weigh against, less the words this entry holds.
+  const w = x.against ?? againstOf(x);
+  let against = w.total;
+  let products = w.products;
+  for (const i of held) {
+    against -= w.weights[i];
+    if (x.query[i].shape === "product") products -= w.weights[i];
+  }
+  // Several matches lose only to product names; so does a lone match of a word this catalog holds
+  // in few entries (`podcast`); the entry's whole name alone (`salmon`) or a commoner word alone
+  // (`trim`) fits only with nothing against it.
+  const homonym = lone && (x.ownName || bestSpecificity < LONE_SPECIFICITY);
+  let value = homonym && against > 0 ? Math.min(sum, EVIDENCE_FLOOR) - against : sum - products;
+  // A clear winner with evidence of its own is never dropped by the floor.
+  if (x.clearWinner && !(homonym && against > 0) && value > CLEAR_WINNER_MIN) {
+    value = Math.max(value, EVIDENCE_FLOOR);
+  }
+  return Math.round(value * 100) / 100;
 }
+
+export { DESCRIPTION, KEYWORD, NAME, TAG, TASK };

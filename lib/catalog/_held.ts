@@ -2,9 +2,10 @@
 // selected, but a selection that leaves them out silently looks like "nothing fits": it names
 // them, those that would fit the request first, with why they wait (new or changed).
 
-import { evidence, EVIDENCE_FLOOR, evidenceFields, queryTerms } from "./_evidence.ts";
+import { EVIDENCE_FLOOR } from "./_evidence.ts";
+import { buildKeywordIndex } from "./_keyword_index.ts";
 import type { HeldSelectionEntry } from "./select_types.ts";
-import type { Catalog } from "./types.ts";
+import type { Catalog, CatalogEntry } from "./types.ts";
 
 /** Most held entries named in the diagnostic. */
 const NAMED = 10;
@@ -15,13 +16,16 @@ export function heldForSelection(
   request: string,
 ): { held: HeldSelectionEntry[]; diagnostic?: string } {
   if (catalog.held.length === 0) return { held: [] };
-  const terms = queryTerms(request);
+  // Each held entry weighed alone (the catalog's index holds usable entries only).
+  const fits = (entry: CatalogEntry) =>
+    (buildKeywordIndex([{ ...entry, keywords: entry.keywords }]).search(request, { limit: 1 })[0]
+      ?.evidence ?? 0) >= EVIDENCE_FLOOR;
   const held: HeldSelectionEntry[] = catalog.held.map(({ entry, standIn }) => ({
     id: entry.id,
     kind: entry.kind,
     source: entry.source,
     approval: entry.approval === "changed" ? "changed" as const : "pending" as const,
-    fits: evidence(evidenceFields(entry), terms) >= EVIDENCE_FLOOR,
+    fits: fits(entry),
     ...(standIn ? { standIn } : {}),
   }));
   held.sort((a, b) => Number(b.fits) - Number(a.fits));

@@ -13,12 +13,11 @@ import {
   forgetSegments,
   hasSegment,
   type IndexSegment,
-  type SavedSegment,
   savedSegment,
 } from "./_keyword_index.ts";
 
 /** Bump when tokenizing, the fields or the saved form change: earlier saves are then not read. */
-const FORMAT = "skillmux keyword index 1, minisearch 7.2.0";
+const FORMAT = "skillmux keyword index 3";
 const PREFIX = "keyword-index/";
 const LIST = "keyword-index.json";
 const SAVED_KEY = /^keyword-index\/[0-9a-f]{64}$/;
@@ -74,7 +73,7 @@ export async function loadSegments(
     if (text === undefined) return false;
     if (hasSegment(segment.key)) return true; // built here already: the save is not read
     try {
-      return adoptSegment(segment.key, segment.documents(), JSON.parse(text) as SavedSegment);
+      return adoptSegment(segment.key, segment.documents(), JSON.parse(text));
     } catch {
       return false;
     }

@@ -1,193 +1,222 @@
-// Private: the keyword index on minisearch (BM25+). Loaded lazily by keyword.ts and the catalog.
+// Private: the keyword index: segments (one source's documents each, see _segment.ts) searched in
+// one pass. A query's terms are looked up in every segment's postings and scored with BM25F over
+// the counts of all the segments together (document frequency, field lengths), so the ranking is
+// that of one index of every document, and a changed source is the only segment indexed again.
+// Each hit carries its evidence (see _evidence.ts).
 
-import { corpusOf, CorpusSearch } from "./_corpus_search.ts";
-import { evidence, type EvidenceFields, evidenceFields, queryTerms } from "./_evidence.ts";
-import { normalizeTerm, tokenize } from "./_terms.ts";
+import { againstOf, evidence, MARGIN, type Match } from "./_evidence.ts";
+import { analyzeQuery, type QueryTerm } from "./_query.ts";
+import {
+  buildSegment,
+  DESCRIPTION,
+  FIELDS,
+  indexedDocuments,
+  loadSegment,
+  NAME,
+  type SavedSegment,
+  saveSegment,
+  type Segment,
+  TASK,
+} from "./_segment.ts";
+import { fuzzyTerms } from "./_fuzzy.ts";
 import type { KeywordDocument, KeywordIndex } from "./types.ts";
 
-const FIELDS = ["name", "tags", "title", "description", "keywords"] as const;
-const BOOST = { name: 4, tags: 3, title: 2, description: 1.5, keywords: 1 };
+export { indexedDocuments, type SavedSegment };
 
-interface Row {
-  id: string;
-  name: string;
-  title: string;
-  description: string;
-  tags: string;
-  keywords: string;
-}
-
+/** BM25F: weight and length normalisation of each field; saturation. Other words (concepts: long
+ * prose that names other tools) weigh least; a description weighs more than an example task. */
+const WEIGHT = [5, 3, 2, 3, 0.3];
+const B = [0.3, 0.5, 0.5, 0.75, 0.75];
+const K1 = 1.2;
+/** A term that is another document's whole name weighs this share where it is only quoted. */
+const QUOTED = 0.35;
+/** A document named by a query term gets this many IDFs more. */
+const NAMED = 1.5;
+/** The best keyword line holding two terms or more adds this share of their IDFs. */
+const LINE = 0.5;
 /**
- * Weight of the best single keyword line (one example task, one concept) next to the whole
- * document: a request phrased like one worked example ("count reads per chromosome") should
- * find that skill even when another's name or tags share its words.
+ * An example task line's bonus grows by this share times the part of the line the request holds
+ * ("count reads per chromosome" holds three of the four terms of "Count reads per chromosome").
  */
-const LINE_WEIGHT = 1;
+const TASK_COVER = 0.5;
+/** A term found only by a typo or a related form weighs this share. */
+const FUZZY = 0.5;
+/** Most words of one request read as typos (a long request is mostly words no entry holds). */
+const MAX_GUESSES = 32;
+/** Specificity of a term: this share, plus the rest times its IDF over the largest. */
+const SPEC_BASE = 0.5;
 
-const SEARCH = {
-  prefix: (term: string) => term.length >= 5,
-  fuzzy: (term: string) => (term.length >= 7 ? 1 : false),
-  weights: { prefix: 0.4, fuzzy: 0.2 },
-  combineWith: "OR",
-} as const;
-
-/** One segment's indexes: the documents, and each keyword line on its own. */
-interface Segment {
-  search: CorpusSearch<Row>;
-  lines: CorpusSearch<Line>;
-  byId: Map<string, KeywordDocument>;
-  /** Evidence fields, built on a document's first hit. */
-  fields: Map<string, EvidenceFields>;
+interface Acc {
+  segment: number;
+  doc: number;
+  score: number;
+  matches: Match[];
+  /** line key (field * 1e6 + line) → terms it holds */
+  lines?: Map<number, number[]>;
+  ownName: boolean;
 }
 
-let documentsIndexed = 0;
-
-/** How many documents this process has indexed (a test seam: index work, not index reuse). */
-export function indexedDocuments(): number {
-  return documentsIndexed;
-}
-
-const SEARCH_OPTIONS = {
-  idField: "id",
-  fields: [...FIELDS],
-  tokenize,
-  processTerm: normalizeTerm,
-  searchOptions: { ...SEARCH, boost: BOOST },
-};
-const LINE_OPTIONS = {
-  idField: "id",
-  fields: ["text"],
-  storeFields: ["owner"],
-  tokenize,
-  processTerm: normalizeTerm,
-  searchOptions: SEARCH,
-};
-
-type Line = { id: number; owner: string; text: string };
-
-function buildSegment(documents: readonly KeywordDocument[]): Segment {
-  documentsIndexed += documents.length;
-  const search = new CorpusSearch<Row>(SEARCH_OPTIONS);
-  const lines = new CorpusSearch<Line>(LINE_OPTIONS);
-  let n = 0;
-  lines.addAll(
-    documents.flatMap((d) => (d.keywords ?? []).map((text) => ({ id: n++, owner: d.id, text }))),
-  );
-  search.addAll(documents.map((d) => ({
-    id: d.id,
-    name: d.name,
-    title: d.title ?? "",
-    description: d.description,
-    tags: (d.tags ?? []).join(" "),
-    keywords: (d.keywords ?? []).join("\n"),
-  })));
-  return segmentOf(search, lines, documents);
-}
-
-// Evidence fields are built on a document's first hit: most documents of a large catalog never
-// rank near the top, and tokenizing them all again would double the build.
-function segmentOf(
-  search: CorpusSearch<Row>,
-  lines: CorpusSearch<Line>,
-  documents: readonly KeywordDocument[],
-): Segment {
-  return { search, lines, byId: new Map(documents.map((d) => [d.id, d])), fields: new Map() };
-}
-
-/** A segment as saved between processes: its two minisearch indexes, in minisearch's form. */
-export interface SavedSegment {
-  search: unknown;
-  lines: unknown;
-}
-
-/** The saved form of the segment built under `key` in this process, if there is one. */
-export function savedSegment(key: string): SavedSegment | undefined {
-  const segment = built.get(key);
-  return segment && { search: segment.search.toJSON(), lines: segment.lines.toJSON() };
-}
-
-/** Whether this process holds the segment of `key` (nothing to load). */
-export function hasSegment(key: string): boolean {
-  return built.has(key);
-}
-
-/**
- * Take a saved segment for `key` (documents `documents`) instead of indexing them. Refused
- * (`false`, nothing kept) when it does not load or does not hold exactly these documents and
- * their keyword lines: the caller then indexes them.
- */
-export function adoptSegment(
-  key: string,
-  documents: readonly KeywordDocument[],
-  saved: SavedSegment,
-): boolean {
-  try {
-    const search = CorpusSearch.fromJS<Row>(saved.search, SEARCH_OPTIONS);
-    const lines = CorpusSearch.fromJS<Line>(saved.lines, LINE_OPTIONS);
-    const lineCount = documents.reduce((n, d) => n + (d.keywords?.length ?? 0), 0);
-    if (
-      search.documentCount !== documents.length || lines.documentCount !== lineCount ||
-      !documents.every((d) => search.has(d.id))
-    ) return false;
-    keep(key, segmentOf(search, lines, documents));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * One index over `segments` (document ids unique across them): each segment is searched with
- * the counts of all of them (see _corpus_search.ts), so the ranking is that of one index of
- * every document, while a changed segment is the only one indexed again.
- */
+/** One index over `segments` (document ids unique across them). */
 function combine(segments: readonly Segment[]): KeywordIndex {
-  const several = segments.length > 1;
-  const corpus = several ? corpusOf(segments.map((s) => s.search)) : undefined;
-  const lineCorpus = several ? corpusOf(segments.map((s) => s.lines)) : undefined;
-  const fieldsOf = (id: string) => {
-    for (const segment of segments) {
-      const doc = segment.byId.get(id);
-      if (!doc) continue;
-      let f = segment.fields.get(id);
-      if (!f) segment.fields.set(id, f = evidenceFields(doc));
-      return f;
-    }
-    throw new Error(`no document "${id}"`);
-  };
+  const size = segments.reduce((n, s) => n + s.ids.length, 0);
+  const avg = new Array(FIELDS).fill(0);
+  for (const s of segments) s.lengths.forEach((l, i) => (avg[i % FIELDS] += l));
+  for (let f = 0; f < FIELDS; f++) avg[f] = size > 0 ? avg[f] / size || 1 : 1;
+  const idfOf = (df: number) => Math.log(1 + (size - df + 0.5) / (df + 0.5));
+  const idfMax = idfOf(1);
+  const order = before(segments);
   return {
-    size: segments.reduce((n, s) => n + s.byId.size, 0),
+    size,
     search(query, options = {}) {
       const limit = options.limit ?? 10;
-      const scores = new Map<string, number>();
-      const best = new Map<string, number>();
-      for (const segment of segments) {
-        segment.search.corpus = corpus;
-        segment.lines.corpus = lineCorpus;
-        try {
-          for (const hit of segment.search.search(query)) scores.set(String(hit.id), hit.score);
-          for (const hit of segment.lines.search(query)) {
-            const owner = hit.owner as string;
-            best.set(owner, Math.max(best.get(owner) ?? 0, hit.score));
+      if (typeof query !== "string" || size === 0) return [];
+      const terms: QueryTerm[] = [];
+      const weights: number[] = [];
+      const lists: Array<Array<number[] | undefined>> = [];
+      const dfs: number[] = [];
+      const named: boolean[] = [];
+      const curated: boolean[] = [];
+      let guesses = 0;
+      for (const q of analyzeQuery(query)) {
+        let found = postingsOf(segments, q.term);
+        let weight = 1;
+        if (
+          found.df === 0 && !q.joined && q.shape === "word" && q.term.length >= 5 &&
+          guesses++ < MAX_GUESSES
+        ) {
+          const near = fuzzyTerms(segments, q.term);
+          if (near) {
+            found = postingsOf(segments, near);
+            weight = FUZZY;
           }
-        } finally {
-          segment.search.corpus = undefined;
-          segment.lines.corpus = undefined;
         }
+        if (found.df === 0 && q.joined) continue;
+        terms.push(q);
+        weights.push(weight);
+        lists.push(found.lists);
+        dfs.push(found.df);
+        named.push(segments.some((s) => s.names.has(q.term)));
+        curated.push(found.curated);
       }
-      for (const [owner, score] of best) {
-        scores.set(owner, (scores.get(owner) ?? 0) + LINE_WEIGHT * score);
+      const acc = new Map<number, Acc>();
+      terms.forEach((q, t) => {
+        if (dfs[t] === 0) return;
+        const idf = idfOf(dfs[t]) * weights[t];
+        lists[t].forEach((list, s) => {
+          if (!list) return;
+          const segment = segments[s];
+          const owners = named[t] ? segment.names.get(q.term) : undefined;
+          for (let i = 0; i < list.length;) {
+            const doc = list[i];
+            let tf = 0;
+            let best = FIELDS;
+            const lines: number[] = [];
+            const owner = owners?.includes(doc) ?? false;
+            const quoted = named[t] && !owner;
+            for (; i < list.length && list[i] === doc; i += 4) {
+              const field = list[i + 1];
+              const length = segment.lengths[doc * FIELDS + field];
+              const norm = 1 - B[field] + B[field] * length / avg[field];
+              tf += (quoted && field !== NAME ? QUOTED : 1) * WEIGHT[field] * list[i + 3] / norm;
+              best = Math.min(best, field);
+              if (field >= 2) lines.push(field * 1e6 + list[i + 2]);
+            }
+            const key = s * 2 ** 24 + doc;
+            let a = acc.get(key);
+            if (!a) acc.set(key, a = { segment: s, doc, score: 0, matches: [], ownName: false });
+            a.score += idf * tf * (K1 + 1) / (tf + K1) + (owner ? NAMED * idf : 0);
+            if (owner) a.ownName = true;
+            a.matches.push({
+              term: t,
+              field: best,
+              weight: weights[t],
+              quoted: quoted && best !== NAME,
+            });
+            for (const l of lines) {
+              a.lines ??= new Map();
+              const row = a.lines.get(l);
+              if (row) row.push(t);
+              else a.lines.set(l, [t]);
+            }
+          }
+        });
+      });
+      const specificity = dfs.map((df, t) =>
+        df === 0 ? 0 : (SPEC_BASE + (1 - SPEC_BASE) * idfOf(df) / idfMax) * weights[t]
+      );
+      const lineOfTwo = new Map<Acc, boolean>();
+      for (const a of acc.values()) {
+        let bestLine = 0;
+        let two = false;
+        const taskLengths = segments[a.segment].taskLengths[a.doc];
+        for (const [key, row] of a.lines ?? []) {
+          if (row.length < 2) continue;
+          if (row.some((t) => specificity[t] >= 0.5)) two = true;
+          const sum = row.reduce((s, t) => s + idfOf(dfs[t]) * weights[t], 0);
+          const field = Math.floor(key / 1e6);
+          const cover = field === TASK
+            ? Math.min(1, row.length / (taskLengths[key % 1e6] || 1))
+            : 0;
+          bestLine = Math.max(bestLine, sum * (1 + TASK_COVER * cover));
+        }
+        a.score += LINE * bestLine;
+        lineOfTwo.set(a, two);
       }
-      const terms = queryTerms(query);
-      return top(scores, limit).map((hit) => ({
-        ...hit,
-        evidence: evidence(fieldsOf(hit.id), terms),
-      }));
+      const hits = top([...acc.values()], limit, order);
+      const against = againstOf({ query: terms, specificity, named, curated });
+      return hits.map((a, i) => {
+        const segment = segments[a.segment];
+        const value = evidence({
+          query: terms,
+          specificity,
+          named,
+          curated,
+          matches: a.matches,
+          lineOfTwo: lineOfTwo.get(a)!,
+          ownName: a.ownName,
+          described: segment.described[a.doc],
+          clearWinner: i === 0 && hits.length > 1 && a.score >= MARGIN * hits[1].score,
+          against,
+        });
+        return { id: segment.ids[a.doc], score: a.score, evidence: value };
+      });
     },
   };
 }
 
-/** Build the index (synchronous once minisearch is loaded). */
+/** The postings of `term` in each segment, and how many documents hold it. */
+function postingsOf(segments: readonly Segment[], term: string) {
+  let df = 0;
+  let curated = false;
+  const lists = segments.map((s) => {
+    const list = s.postings.get(term);
+    if (list) {
+      let last = -1;
+      for (let i = 0; i < list.length; i += 4) {
+        if (list[i] !== last) (df++, last = list[i]);
+        if (list[i + 1] <= DESCRIPTION) curated = true;
+      }
+    }
+    return list;
+  });
+  return { df, lists, curated };
+}
+
+/** Higher score first, then id: the one order of every ranking. */
+function before(segments: readonly Segment[]) {
+  return (a: Acc, b: Acc) => {
+    const x = segments[a.segment].ids[a.doc], y = segments[b.segment].ids[b.doc];
+    return b.score - a.score || (x < y ? -1 : x > y ? 1 : 0);
+  };
+}
+
+/** The first `limit` of `hits` in `order` (every hit for an infinite limit). */
+function top(hits: Acc[], limit: number, order: (a: Acc, b: Acc) => number): Acc[] {
+  hits.sort(order);
+  return limit === Infinity ? hits : hits.slice(0, Math.max(0, Math.floor(limit) || 0));
+}
+
+/** Build the index of `documents` (synchronous). */
 export function buildKeywordIndex(documents: readonly KeywordDocument[]): KeywordIndex {
   return combine([buildSegment(documents)]);
 }
@@ -205,6 +234,31 @@ export interface IndexSegment {
 const built = new Map<string, Segment>();
 /** How many segments a process keeps (a few catalog versions of a few dozen sources). */
 const KEEP = 256;
+
+/** The saved form of the segment built under `key` in this process, if there is one. */
+export function savedSegment(key: string): SavedSegment | undefined {
+  const segment = built.get(key);
+  return segment && saveSegment(segment);
+}
+
+/** Whether this process holds the segment of `key` (nothing to load). */
+export function hasSegment(key: string): boolean {
+  return built.has(key);
+}
+
+/**
+ * Take a saved segment for `key` (documents `documents`) instead of indexing them. Refused
+ * (`false`, nothing kept) when it does not load or does not hold exactly these documents.
+ */
+export function adoptSegment(
+  key: string,
+  documents: readonly KeywordDocument[],
+  saved: unknown,
+): boolean {
+  const segment = loadSegment(documents, saved);
+  if (segment) keep(key, segment);
+  return segment !== undefined;
+}
 
 /**
  * The index of `segments`' documents, each segment indexed once per process for the same key: a
@@ -230,41 +284,4 @@ function keep(key: string, segment: Segment): void {
   built.delete(key);
   built.set(key, segment);
   if (built.size > KEEP) built.delete(built.keys().next().value!);
-}
-
-/** Higher score first, then id: the one order of every ranking. */
-function before(a: Hit, b: Hit): number {
-  return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-interface Hit {
-  id: string;
-  score: number;
-}
-
-/**
- * The first `limit` of `scores` in {@link before} order, without sorting them all: a query's
- * common words match thousands of entries, of which a caller wants ten.
- */
-function top(scores: ReadonlyMap<string, number>, limit: number): Hit[] {
-  if (!Number.isInteger(limit) || limit <= 0 || limit >= scores.size / 4) {
-    // A negative limit keeps none (slice would count it from the end).
-    return [...scores].map(([id, score]) => ({ id, score })).sort(before).slice(
-      0,
-      Math.max(0, limit),
-    );
-  }
-  const out: Hit[] = [];
-  for (const [id, score] of scores) {
-    if (out.length === limit) {
-      const last = out[limit - 1];
-      if (score < last.score || (score === last.score && id > last.id)) continue;
-      out.pop();
-    }
-    const hit = { id, score };
-    let i = out.length;
-    while (i > 0 && before(hit, out[i - 1]) < 0) i--;
-    out.splice(i, 0, hit);
-  }
-  return out;
 }

@@ -5,8 +5,9 @@
  * @module
  */
 
-import { EVIDENCE_FLOOR, evidenceFields, queryTerms } from "./_evidence.ts";
-import { normalizeTerm, tokenize } from "./_terms.ts";
+import { EVIDENCE_FLOOR } from "./_evidence.ts";
+import { analyzeQuery, type QueryTerm } from "./_query.ts";
+import { nameTerms, termsOf } from "./_terms.ts";
 import { cleanLine } from "./_text.ts";
 import type { Catalog, CatalogEntry, EntryKind } from "./types.ts";
 
@@ -41,39 +42,21 @@ const MAX_LIMIT = 50;
 /** Most characters of a query read (the rest is ignored). */
 const MAX_QUERY_CHARS = 2_000;
 
-/** Each indexed term of `query` and the query's own word it came from (`sampl` → `sample`). */
-function wordsOf(query: string): Map<string, string> {
-  const words = new Map<string, string>();
-  for (const token of tokenize(query.toLowerCase())) {
-    for (const term of [normalizeTerm(token) ?? []].flat()) {
-      if (!words.has(term)) words.set(term, token);
-    }
-  }
-  return words;
-}
-
 /** The query's words each field of `entry` holds, as one line. */
-function whyMatched(
-  entry: CatalogEntry,
-  terms: readonly string[],
-  words: ReadonlyMap<string, string>,
-): string {
-  const fields = evidenceFields({
-    ...entry,
-    keywords: entry.server ? [...entry.keywords, entry.server] : entry.keywords,
-  });
+function whyMatched(entry: CatalogEntry, query: readonly QueryTerm[]): string {
+  const terms = (texts: readonly string[]) => new Set(texts.flatMap((t) => termsOf(t)));
   const rows: Array<[string, Set<string>]> = [
-    ["name", fields.name],
-    ["tags", fields.tag],
-    ["description", fields.description],
-    ["keywords", fields.weak],
+    ["name", new Set(nameTerms(entry.name))],
+    ["tags", terms([entry.title ?? "", ...entry.tags])],
+    ["description", terms([entry.description])],
+    ["keywords", terms(entry.server ? [...entry.keywords, entry.server] : entry.keywords)],
   ];
   const told = new Set<string>();
   const parts: string[] = [];
   for (const [label, set] of rows) {
-    const found = terms.filter((t) => set.has(t) && !told.has(t));
-    for (const t of found) told.add(t);
-    const shown = [...new Set(found.map((t) => words.get(t) ?? t))];
+    const found = query.filter((q) => set.has(q.term) && !told.has(q.term));
+    for (const q of found) told.add(q.term);
+    const shown = [...new Set(found.map((q) => q.word.toLowerCase()))];
     if (found.length > 0) parts.push(`${label}: ${shown.join(", ")}`);
   }
   return parts.join("; ");
@@ -114,8 +97,7 @@ export function findTools(
     : DEFAULT_LIMIT;
   if (limit === 0) return [];
   const kinds = options.kinds ?? ["tool", "function"];
-  const terms = queryTerms(text);
-  const words = wordsOf(text);
+  const asked = analyzeQuery(text);
   const out: FoundTool[] = [];
   for (const r of catalog.rank(text, { limit: 100, kinds })) {
     if (out.length >= limit) break;
@@ -128,7 +110,7 @@ export function findTools(
       source: entry.source,
       remote: entry.remote,
       description: cleanLine(entry.description || entry.title || entry.name, 200),
-      why: whyMatched(entry, terms, words),
+      why: whyMatched(entry, asked),
       score: Math.round(r.score * 100) / 100,
     });
   }

@@ -1,7 +1,7 @@
 /**
- * Keyword ranking: BM25+ with field boosts (minisearch), the one ranker of the
- * library. The catalog ranks with it, and so does the skills server's
- * `search_skills` tool.
+ * Keyword ranking: BM25F with field weights over skillmux's own index, the one
+ * ranker of the library. The catalog ranks with it, and so do `findTools`, the
+ * skills server's `search_skills` tool and the gateway's discovery.
  *
  * @module
  */
@@ -9,12 +9,15 @@
 import type { KeywordDocument, KeywordIndex } from "./types.ts";
 
 /**
- * Index `documents` for keyword ranking: BM25+ over name (boost 4), tags (3),
- * title (2), description (1.5) and keywords (1), with English stop words
- * dropped, light stemming (`sorting` finds `sort`), compound words searchable
- * whole and by part (`hisat2-build`, `featureCounts`, `chr7:1000-2000`),
- * prefix matching for longer words and small typos forgiven. minisearch is
- * loaded on the first call, so a page that never ranks never downloads it.
+ * Index `documents` for keyword ranking: BM25F over name (weight 5), tags and
+ * title (3), description (3), example tasks (2) and other keywords (0.3), with
+ * Porter2 stems, English stop words checked after stemming, compound words
+ * searchable whole and by part (`hisat2-build`, `featureCounts`,
+ * `chr7:1000-2000`), scripts without spaces cut into words, and a word of five
+ * letters or more that no document holds read one edit away (at half weight).
+ * Each hit carries its `evidence` (see {@linkcode KeywordHit.evidence}). The
+ * index is loaded on the first call, so a page that never ranks never
+ * downloads it.
  *
  * @example
  * ```ts

@@ -17,3 +17,6 @@ export * from "./evaluate.ts";
 export * from "./llm.ts";
 export * from "./find_tools.ts";
 export * from "./held_tools.ts";
+export type * from "./semantic_types.ts";
+export * from "./semantic.ts";
+export * from "./semantic_endpoints.ts";

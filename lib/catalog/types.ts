@@ -161,7 +161,7 @@ export interface RankOptions {
 
 /** A problem met while building the catalog; the rest of the catalog is still usable. */
 export interface CatalogDiagnostic {
-  /** The source concerned: `resolver`, `mcp:<server>`, `host` or `approvals`. */
+  /** The source concerned: `resolver`, `mcp:<server>`, `host`, `approvals` or `feedback`. */
   source: string;
   /**
    * The kind of problem: `timeout` is a server that did not answer in time (slow, not down),
@@ -172,6 +172,14 @@ export interface CatalogDiagnostic {
   message: string;
   /** The entry concerned, when there is one. */
   id?: string;
+}
+
+/** One labelled request of {@linkcode CreateCatalogOptions.feedback}. */
+export interface FeedbackRequest {
+  /** The request as a user typed it. */
+  request: string;
+  /** The ids it is labelled with, or `"none"` (not used for ranking). */
+  expected: readonly string[] | "none";
 }
 
 /** An entry kept out of rendering, ranking and prompts until approved. */
@@ -268,6 +276,29 @@ export interface CreateCatalogOptions {
    * approved. A server with no preview is discovered as before.
    */
   previews?: ToolPreviews;
+  /**
+   * Your own labelled requests (the lines of a `skillmux eval` file, as
+   * {@linkcode parseLabelledRequests} reads them), used to rank the entries they name: each
+   * request becomes one more example task of each entry it is labelled with, so requests worded
+   * like yours find them (requests labelled `"none"` are not used). Explicit and reversible: a
+   * catalog built without it ranks as before, and the index parts saved in `indexStorage` are
+   * keyed by it. A label naming no usable entry is reported as a `feedback` diagnostic.
+   *
+   * @example
+   * ```ts
+   * import { createBuiltinSource, createCatalog, createResolver, parseLabelledRequests } from "@skillmux/core";
+   *
+   * const feedback = parseLabelledRequests(
+   *   '{"request": "how deep is the coverage over my exome targets", "expected": ["mosdepth"]}',
+   * );
+   * const catalog = await createCatalog({
+   *   resolver: createResolver({ sources: [createBuiltinSource()] }),
+   *   feedback,
+   * });
+   * console.log(catalog.rank("how deep is the coverage of these targets?")[0].entry.id); // "mosdepth"
+   * ```
+   */
+  feedback?: readonly FeedbackRequest[];
   /** A cached discovery older than this is refreshed by connecting, in ms (default 1 hour). */
   discoveryMaxAgeMs?: number;
   /**
@@ -293,9 +324,9 @@ export interface KeywordDocument {
   title?: string;
   /** What it does. */
   description: string;
-  /** Tags (boosted). */
+  /** Tags (weighed more than the description). */
   tags?: readonly string[];
-  /** Further words: concepts, example tasks, parameter names. */
+  /** Further words: concepts, example tasks, parameter names (weighed least). */
   keywords?: readonly string[];
   /** Example tasks, one per line (also in `keywords`): a word here weighs like a tag. */
   tasks?: readonly string[];
@@ -305,17 +336,24 @@ export interface KeywordDocument {
 export interface KeywordHit {
   /** The document id. */
   id: string;
-  /** BM25+ score; higher is better. Only comparable within one query. */
+  /** BM25F score; higher is better. Only comparable within one query. */
   score: number;
   /**
    * Absolute relevance, comparable across queries and catalogs: for each
    * distinct word of the query, the weight of the best field it appears in
-   * exactly (after stemming) — name 3, title or tags 2, an example task 1.5,
-   * description 1 (2 for an entry with neither tags nor tasks), other keywords
-   * 0.5 — summed. Everyday words that mean different things in different fields
-   * (`call`, `map`, `sort`, `index`, `tool`…) count a third. Words found only in
-   * tasks and keywords count half, unless a specific query word is in the name,
-   * tags or description, or one example task holds two of the query's words.
+   * exactly (after stemming) — name 3, title or tags 2, an example task or the
+   * description 1.5 (2 for an entry with neither tags nor tasks), other
+   * keywords 0.5 — times how specific the word is in this catalog, summed.
+   * Everyday words that mean different things in different fields (`call`,
+   * `map`, `sort`, `index`, `tool`…) count a third, and a word that is another
+   * entry's whole name a third. Words found only in tasks and keywords count
+   * half, unless a specific query word is in the name, tags or description, or
+   * one example task holds two of the query's words. A lone match (one specific
+   * word, and that word the entry's own name or one many entries hold) of a
+   * request whose other words pull away (words no entry holds, product names
+   * the catalog lacks) is cut below 2; product names the catalog lacks
+   * count against any entry. The first hit, at 2.5 times the second's score and
+   * with evidence of its own, is kept at 2 or more.
    * Selection keeps entries with at least 2.
    */
   evidence: number;

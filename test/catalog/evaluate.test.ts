@@ -20,7 +20,7 @@ const SET = parseLabelledRequests([
   '{"request": "sort and index my BAM file", "expected": ["samtools"]}',
   "// a comment, then a blank line",
   "",
-  '{"request": "trim adapters from my paired-end reads", "expected": ["cutadapt", "fastp"], "kind": "x"}',
+  '{"request": "trim adapters from my paired-end reads", "expected": ["cutadapt", "fastp", "trim-galore"], "kind": "x"}',
   '{"request": "call the echo tool with hello", "expected": "echo"}',
   '{"request": "what is the weather in Paris tomorrow?", "expected": "none"}',
   '{"request": "align PacBio HiFi reads", "expected": ["bwa"]}',

@@ -10,7 +10,8 @@ const terms = (text: string) =>
 test("compound words are searchable whole and by part", () => {
   assert.deepEqual(terms("featureCounts"), ["featurecount", "featur", "count"]);
   assert.deepEqual(terms("hisat2-build"), ["hisat2-build", "hisat2", "build"]);
-  assert.deepEqual(terms("chr7:1000-2000"), ["chr7:1000-2000", "region", "chr7"]);
+  // A region is one term (and the word "region"): its parts are not words of the request.
+  assert.deepEqual(terms("chr7:1000-2000"), ["chr7:1000-2000", "region"]);
   assert.deepEqual(terms("Sorting the sorted sorts"), ["sort", "sort", "sort"]);
   assert.deepEqual(
     terms("base quality score recalibration").sort(),
@@ -43,4 +44,59 @@ test("BM25+ ranks by field boosts, stems, forgives typos and drops what does not
   assert.deepEqual(index.search("weather in Paris"), []);
   const hits = index.search("bam reads", { limit: 1 });
   assert.equal(hits.length, 1);
+});
+
+test("a skill without structured sections is indexed by its body's outline", async () => {
+  const { factsOf } = await import("../../lib/catalog/_collect.ts");
+  const { parseSkill } = await import("../../lib/mod.ts");
+  const { skill: agentSkill } = await parseSkill(
+    [
+      "---",
+      "name: pileup-helper",
+      "description: Helps with sequencing data.",
+      "---",
+      "# Pileup helper",
+      "",
+      "Computes **per-base depth** with [pysam](https://pysam.org) over exons.",
+      "A second line of the same paragraph.",
+      "",
+      "Later prose that is not the first paragraph: zebrafish.",
+      "",
+      "## Count reads over a region",
+      "",
+      "```bash",
+      "# a comment is not a command",
+      "pysam-count --bed exons.bed reads.bam",
+      "more lines of the same block",
+      "```",
+    ].join("\n"),
+  );
+  const facts = factsOf(agentSkill);
+  assert.deepEqual(facts.tasks, []);
+  assert.deepEqual(facts.keywords, [
+    "Computes per-base depth with pysam over exons. A second line of the same paragraph.",
+    "pysam-count --bed exons.bed reads.bam",
+    "Pileup helper",
+    "Count reads over a region",
+  ]);
+  // Found by words only its body holds; prose after the first paragraph is not indexed.
+  const index = await createKeywordIndex([
+    {
+      id: "pileup-helper",
+      name: facts.name,
+      description: facts.description,
+      keywords: facts.keywords,
+      tasks: facts.tasks,
+    },
+    { id: "other", name: "other", description: "Sequencing data helper too" },
+  ]);
+  assert.equal(index.search("per-base depth over exons")[0]?.id, "pileup-helper");
+  assert.deepEqual(index.search("zebrafish"), []);
+  // A skill with structured sections keeps its concepts and tasks.
+  const { skill: structured } = await parseSkill(
+    "---\nname: x\ndescription: y\n---\n## Concepts\n\n- alpha\n\n## Examples\n\n### Do beta\n" +
+      "**Args:** `b`\n**Explanation:** c\n",
+  );
+  assert.deepEqual(factsOf(structured).tasks, ["Do beta"]);
+  assert.deepEqual(factsOf(structured).keywords, ["alpha", "Do beta"]);
 });

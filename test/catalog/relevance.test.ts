@@ -58,9 +58,13 @@ test("evidence weighs fields: a name word beats the same word in prose; everyday
     { id: "peaks", name: "peaks", description: "Find peaks", tags: ["peak-calling"] },
   ]);
   const byId = (q: string) => Object.fromEntries(index.search(q).map((h) => [h.id, h.evidence]));
-  assert.deepEqual(byId("gzip"), { gzip: 3, notes: 0.25 }); // prose only, unanchored: halved
-  assert.deepEqual(byId("call peaks"), { peaks: 3.67 }); // peak: name 3; call: tag 2 / 3
-  assert.deepEqual(byId("call"), { peaks: 0.33 }); // an everyday word alone, unanchored
+  // The name (3, and 1 more for naming the entry whole) against prose that only quotes another
+  // entry's name (0.5, a third for quoting, half for lacking any word of its own: 0.06 with the
+  // word's specificity).
+  const gzip = byId("gzip");
+  assert.ok(gzip.gzip >= 3 && gzip.notes < 0.1, JSON.stringify(gzip));
+  assert.ok(byId("call peaks").peaks >= 3, JSON.stringify(byId("call peaks"))); // name + tag / 3
+  assert.ok(byId("call").peaks < 0.5, JSON.stringify(byId("call"))); // everyday, unanchored
 });
 
 test("the model may answer that nothing fits: none, an empty answer, empty lists", async () => {
@@ -81,4 +85,72 @@ test("the prompt tells the model to answer with empty lists when nothing fits", 
     llm: (messages) => (system = messages[0].content, Promise.resolve("none")),
   });
   assert.match(system, /When nothing in the catalog fits the request[^\n]*empty lists/);
+});
+
+test("feedback: the user's labelled requests rank the entries they name; without it, as before", async () => {
+  const sources = () => createResolver({ sources: [createBuiltinSource()] });
+  const request = "how deep is the coverage of these targets?";
+  assert.equal(catalog.rank(request)[0].entry.id, "deepvariant", "the homonym wins unaided");
+  const told = await createCatalog({
+    resolver: sources(),
+    feedback: [
+      { request: "how deep is the coverage over my exome targets", expected: ["mosdepth"] },
+      // "none" labels say nothing about an entry; a label naming no entry is reported.
+      { request: "how deep is the ocean", expected: "none" },
+      { request: "deep coverage of targets", expected: ["no-such-skill"] },
+    ],
+  });
+  assert.equal(told.rank(request)[0].entry.id, "mosdepth");
+  assert.deepEqual(
+    told.diagnostics.filter((d) => d.source === "feedback").map((d) => [d.id, d.problem]),
+    [["no-such-skill", "invalid"]],
+  );
+  // Only the entries named: another request ranks as it does without feedback.
+  const other = "sort and index a BAM file";
+  assert.deepEqual(
+    told.rank(other).map((r) => r.entry.id),
+    (await createCatalog({ resolver: sources() })).rank(other).map((r) => r.entry.id),
+  );
+  // Reversible: a catalog without it ranks as before.
+  const plain = await createCatalog({ resolver: sources() });
+  assert.equal(plain.rank(request)[0].entry.id, "deepvariant");
+  told.dispose();
+  plain.dispose();
+});
+
+test("a lone word of a name is a homonym when the rest of the request pulls away", async () => {
+  // "salmon" alone in a request about cooking: the words no entry holds count against.
+  const cooking = await selectForRequest(catalog, "salmon recipe for the oven");
+  assert.deepEqual([cooking.skills, cooking.tools], [[], []]);
+  assert.ok(catalog.rank("salmon recipe for the oven")[0].evidence < 2);
+  // The same name with words of its field fits.
+  const fits = await selectForRequest(catalog, "quantify my transcripts with salmon");
+  assert.equal(fits.skills[0], "salmon");
+});
+
+test("a product name the catalog lacks weighs against every entry (1.5)", async () => {
+  const index = await createKeywordIndex([
+    { id: "fold", name: "fold_protein", description: "Predict protein structure from sequence" },
+    { id: "other", name: "send_mail", description: "Send an email" },
+  ]);
+  const evidence = (q: string) => index.search(q).find((h) => h.id === "fold")!.evidence;
+  const base = evidence("predict the protein structure of my sequence");
+  assert.ok(base >= 2, String(base));
+  // Capitalised inside a sentence after "with", or mixed case: a product.
+  assert.equal(evidence("predict the protein structure of my sequence with Rosetta"), base - 1.5);
+  assert.equal(evidence("predict the protein structure of my sequence in DESeq2"), base - 1.5);
+  // A plain word no entry holds is not a product: it counts against lone matches only.
+  assert.equal(evidence("predict the protein structure of my sequence with care"), base);
+});
+
+test("a request word that is an entry's whole name ranks that entry over one that quotes it", async () => {
+  const text = "Aligns long reads to a reference genome";
+  const index = await createKeywordIndex([
+    { id: "a-quoter", name: "polisher", description: text, tags: ["kallisto"] },
+    { id: "kallisto", name: "kallisto", description: text, tags: ["polisher"] },
+  ]);
+  const [first, second] = index.search("kallisto long reads");
+  assert.equal(first.id, "kallisto");
+  assert.ok(first.score > second.score);
+  assert.ok(first.evidence > second.evidence);
 });

@@ -77,9 +77,12 @@ describe("the keyword index in segments", () => {
     // The segment keys are internal: `skillmux catalog --json` printed them (1 MB of keys).
     assert.deepEqual(catalog.entries.filter((e) => "indexKey" in e).map((e) => e.id), []);
     assert.ok(sources.size >= 5, `several segments (${[...sources].join(", ")})`);
+    // A skill's example tasks are a field of their own: the resolver's listing names them.
+    const tasks = new Map((await resolver.list()).skills.map((s) => [s.name, s.tasks]));
     const document = (e: CatalogEntry): KeywordDocument => ({
       ...e,
       keywords: e.server ? [...e.keywords, e.server] : e.keywords,
+      ...(e.kind === "skill" ? { tasks: tasks.get(e.name) } : {}),
     });
     const whole = buildKeywordIndex(catalog.entries.map(document));
     assert.ok(labelled.length > 100);

@@ -1,8 +1,8 @@
 // How words become search terms and how text from elsewhere is cut and checked, where the fourth
 // mutation run of `catalog` found the rules held by no test (the survivors of `_terms.ts` and
-// `_text.ts`): the suffix stripper on real English words that reach each rule's edge (four-letter
-// `-ies`, exactly four letters before `-ation`, `-ise`/`-ize`, `-es`, `-s` and a doubled consonant
-// only at the end of a word), a genomic region only as a whole term, a cut after a surrogate pair,
+// `_text.ts`): the stemmer on real English words (Porter2 since issue 47: the suffix stripper's
+// own edges are gone with it; what is held now is which forms agree, the -ise fold and stop words
+// checked after stemming), a genomic region only as a whole term, a cut after a surrogate pair,
 // the first sentence of a line exactly at its limit, and each variant of the phrases that address
 // the model (singular and plural, with and without `system`, opening and closing tags).
 import assert from "node:assert/strict";
@@ -10,43 +10,44 @@ import { describe, test } from "node:test";
 import { normalizeTerm, stem } from "../../lib/catalog/_terms.ts";
 import { addressesModel, cleanLine, firstSentence } from "../../lib/catalog/_text.ts";
 
-describe("stem: each rule at its edge, on real words", () => {
-  // Each triple: a word, the term it is indexed as, and why.
-  const STEMS: Array<[string, string, string]> = [
-    // -ies → -y only past four letters: a four-letter word just loses its s.
-    ["ties", "tie", "four letters: -ies is not -y"],
-    ["lies", "lie", "four letters: -ies is not -y"],
-    // -ation with exactly four letters before it is folded; the suffix only at the end.
-    ["variation", "variat", "four letters before -ation"],
-    ["variations", "variat", "four letters before -ations"],
-    ["quotation", "quotat", "four letters before -ation"],
-    ["relationship", "relationship", "-ation inside a word is no suffix"],
-    ["stationary", "stationary", "-ation inside a word is no suffix"],
-    // -ise/-ize (and -ised, -ises) at the end only, and only the last one replaced.
-    ["normalised", "normaliz", "-ised"],
-    ["normalises", "normaliz", "-ises"],
-    ["analysed", "analiz", "-ysed"],
-    ["disenfranchised", "disenfranchiz", "the last -ise, not the first"],
-    ["disenfranchises", "disenfranchiz", "the last -ise, not the first"],
-    ["disenchanted", "disenchant", "-ise inside a word: -ed still goes"],
-    ["advertisements", "advertis", "-ise inside a word: -ments still goes"],
-    ["tokenizers", "tokenizer", "-ize inside a word: -s still goes"],
-    // -sses, -xes, -ches, -shes only at the end.
-    ["assessor", "assessor", "-sses inside a word is no suffix"],
-    ["assessing", "assess", "-sses inside a word: -ing still goes"],
-    // -s stays after -ss, -us, -is only at the end.
-    ["tissues", "tissu", "-ss inside a word: the s goes"],
-    ["clusters", "cluster", "-us inside a word: the s goes"],
-    ["lists", "list", "-is inside a word: the s goes"],
-    // A doubled consonant is undone only at the end, and kept only for a final ll, ss, zz.
-    ["annotated", "annotat", "nn inside a word stays"],
-    ["annotating", "annotat", "nn inside a word stays"],
-    ["allotted", "allot", "ll inside a word does not keep tt"],
-    ["misstepped", "misstep", "ss inside a word does not keep pp"],
+describe("stem: Porter2, British spellings folded first, stop words after stemming", () => {
+  // Forms a user writes for one thing, and the one term they are indexed as.
+  const SAME: Array<[string[], string, string]> = [
+    [["sorting", "sorted", "sorts"], "sort", "inflections"],
+    [["calculate", "calculator", "calculation"], "calcul", "derivations Porter2 joins"],
+    [["normalise", "normalised", "normalize", "normalisation"], "normal", "-ise folded to -ize"],
+    [["analysed", "analyzed", "analyses"], "analyz", "-yse folded to -yze"],
+    [["precise", "precisely"], "preciz", "-ise folded before -ly too"],
+    // Two letters before -ise: no fold, so the word and its inflections still agree.
+    [["raise", "raised", "raising"], "rais", "too short to fold"],
+    [["noise", "noises"], "nois", "too short to fold"],
+    [["sample's", "sample", "samples"], "sampl", "a possessive is the word"],
   ];
-  for (const [word, term, why] of STEMS) {
-    test(`${word} → ${term} (${why})`, () => assert.equal(stem(word), term));
+  for (const [words, term, why] of SAME) {
+    test(`${words.join(", ")} → ${term} (${why})`, () => {
+      for (const w of words) assert.equal(stem(w), term, w);
+    });
   }
+
+  test("only a final -ise family is folded; words with digits and of three letters stay", () => {
+    // -ise inside a word is no suffix: `advertisements` is not `advertiz…`.
+    assert.equal(stem("advertisements"), "advertis");
+    assert.equal(stem("hisat2"), "hisat2");
+    assert.equal(stem("bams"), "bam");
+    assert.equal(stem("ies"), "ies");
+  });
+
+  test("stop words are checked after stemming: `runs` is `run`; `news` is not `new`", () => {
+    for (const w of ["runs", "running", "uses", "using", "helps", "shows"]) {
+      assert.equal(normalizeTerm(w), null, w);
+    }
+    assert.equal(normalizeTerm("news"), "news");
+    assert.equal(normalizeTerm("News"), "news");
+    // Numbers say nothing; a file type is its extension.
+    assert.equal(normalizeTerm("2024"), null);
+    assert.equal(normalizeTerm("1,000.5"), null);
+    assert.equal(normalizeTerm(".bam"), "bam");
+  });
 });
 
 describe("normalizeTerm: a genomic region only as a whole term", () => {
