@@ -8,7 +8,8 @@
  * @module
  */
 
-import { evidence, EVIDENCE_FLOOR, evidenceFields, queryTerms } from "./_evidence.ts";
+import { EVIDENCE_FLOOR } from "./_evidence.ts";
+import { buildKeywordIndex } from "./_keyword_index.ts";
 import { cleanLine } from "./_text.ts";
 import type { Catalog, EntryKind } from "./types.ts";
 
@@ -57,19 +58,26 @@ export function findHeldTools(
   options: FindHeldToolsOptions = {},
 ): HeldTool[] {
   if (typeof query !== "string" || query.trim() === "") return [];
-  const terms = queryTerms(query.slice(0, 2_000));
   const kinds = options.kinds ?? ["tool", "function"];
   const limit = Math.min(Math.max(Math.floor(options.limit ?? 5), 0), 50);
-  return catalog.held
-    .filter(({ entry }) => kinds.includes(entry.kind))
-    .map(({ entry }) => {
-      const words = entry.server ? [...entry.keywords, entry.server] : entry.keywords;
-      return { entry, evidence: evidence(evidenceFields({ ...entry, keywords: words }), terms) };
-    })
-    .filter((h) => h.evidence >= EVIDENCE_FLOOR)
-    .sort((a, b) => b.evidence - a.evidence || a.entry.id.localeCompare(b.entry.id))
-    .slice(0, limit)
-    .map(({ entry }) => ({
+  const held = new Map(
+    catalog.held.filter(({ entry }) => kinds.includes(entry.kind)).map(({ entry }) => [
+      entry.id,
+      entry,
+    ]),
+  );
+  if (held.size === 0 || limit === 0) return [];
+  // The held entries weighed as one catalog of their own (the catalog's index holds usable
+  // entries only), a server's name counting as a word of each of its tools.
+  const index = buildKeywordIndex(
+    [...held.values()].map((entry) =>
+      entry.server ? { ...entry, keywords: [...entry.keywords, entry.server] } : entry
+    ),
+  );
+  return index.search(query.slice(0, 2_000), { limit })
+    .filter((hit) => hit.evidence >= EVIDENCE_FLOOR)
+    .map((hit) => held.get(hit.id)!)
+    .map((entry) => ({
       id: entry.id,
       kind: entry.kind,
       source: entry.source,
