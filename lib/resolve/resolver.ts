@@ -9,6 +9,7 @@ import { normalizeSkillName } from "../skill/name.ts";
 import { SkillNotFoundError } from "./errors.ts";
 import type { EntryParser } from "./_query.ts";
 import { displayableListing, displayableResolution } from "./_displayable.ts";
+import { fileReader } from "./_read_file.ts";
 import type {
   Resolution,
   ResolveDiagnostic,
@@ -154,7 +155,8 @@ export function createResolver(options: CreateResolverOptions): Resolver {
           const says = chosen === tiers
             ? await peekAll(below.filter((s) => s.peek), name, scope.signal, timeoutMs)
             : [];
-          return displayableResolution({
+          const files = hit.files ?? [];
+          const resolution = {
             skill: hit.skill,
             source: hit.source,
             location: hit.location,
@@ -165,7 +167,15 @@ export function createResolver(options: CreateResolverOptions): Resolver {
               ? { requestedAllowedTools: hit.requestedAllowedTools }
               : {}),
             diagnostics: [...diagnostics, ...hit.diagnostics],
+            ...(hit.folder === undefined ? {} : { folder: hit.folder }),
+            files,
+          } as Resolution;
+          // Not enumerable: a resolution stays plain data for JSON, comparisons and display.
+          Object.defineProperty(resolution, "readFile", {
+            value: fileReader(hit.skill.name, hit.text, files, hit.readFile),
+            enumerable: false,
           });
+          return displayableResolution(resolution);
         }
       }
       if (call.signal?.aborted) throw call.signal.reason;
