@@ -3,7 +3,7 @@
 // description of 20-1024 characters, and example args that leave the program out.
 
 import type { Skill } from "./types.ts";
-import type { LintSkillOptions } from "./lint.ts";
+import type { LintSkillOptions } from "./_lint_options.ts";
 import { quote } from "./_location.ts";
 import { programNames } from "./_command.ts";
 

@@ -4,7 +4,7 @@
 // recommended size, and a hint when the description does not say when to use the skill.
 
 import type { Skill } from "./types.ts";
-import type { LintSkillOptions } from "./lint.ts";
+import type { LintSkillOptions } from "./_lint_options.ts";
 import type { Add } from "./_lint_bar.ts";
 import { quote } from "./_location.ts";
 import { bodyReferences, normalizeRelative } from "./_references.ts";

@@ -28,12 +28,9 @@ export type SkillKind = "agent-skills" | "skillmux";
  * ```
  */
 export function skillKind(skill: Skill): SkillKind {
-  if (skill.format === "toml" || skill.examples.length > 0 || skill.tags.length > 0) {
-    return "skillmux";
-  }
+  if (skill.format === "toml" || skill.examples.length > 0) return "skillmux";
+  // `category`, `tags` and `author` are common in other collections too: they do not decide.
   const own = [
-    skill.category,
-    skill.author,
     skill.sourceUrl,
     skill.command,
     skill.checkedVersion,
