@@ -224,7 +224,12 @@ async function apply(
   const dir = options.communityDir;
   for (const { change, download } of planned) {
     if (download === undefined) continue;
-    change.path = await placeSkill(dir, download);
+    change.path = await placeSkill(dir, {
+      name: download.entry.name,
+      layout: download.files.length > 0 ? "folder" : "file",
+      document: download.document,
+      files: download.files,
+    });
     lock.skills[change.name] = {
       name: change.name,
       source: download.source,

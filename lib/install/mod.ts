@@ -33,13 +33,18 @@ export {
 } from "./search.ts";
 export { defaultRegistry } from "./config.ts";
 export { readLockFile } from "./lock.ts";
+export { addSkills } from "./local.ts";
 export type {
+  AddSkillsOptions,
+  AddSkillsResult,
   IndexProblem,
   InstallChange,
   InstallerOptions,
   InstallResult,
   LockEntry,
+  LockSourceType,
   RegistryEntry,
   RegistryFile,
   RegistryIndex,
+  SkillVerdict,
 } from "./types.ts";
