@@ -9,6 +9,16 @@ const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** The skill name of an entry: the last folder of its URI, percent-decoded. */
+export function entryName(uri: string): string {
+  const segment = /\/([^/]+)\/SKILL\.md$/.exec(uri)?.[1] ?? "";
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** Why an entry is unusable, or `undefined` when it is fine. */
 export function entryProblem(entry: unknown): string | undefined {
   if (!isObject(entry) || typeof entry.uri !== "string") return "no uri";
@@ -16,9 +26,9 @@ export function entryProblem(entry: unknown): string | undefined {
   if (!isObject(front) || typeof front.name !== "string" || typeof front.description !== "string") {
     return "frontmatter lacks name or description";
   }
-  if (!entry.uri.endsWith(`/${front.name}/SKILL.md`)) {
-    return `uri does not end in /${front.name}/SKILL.md`;
-  }
+  // The skill's name is the URI's last folder (SEP-2640); a front matter that names it otherwise
+  // (a display name, a mismatch) is loaded under that folder name, as a folder on disk is.
+  if (!/\/[^/]+\/SKILL\.md$/.test(entry.uri)) return "uri does not end in /<name>/SKILL.md";
   if (entry.resources === "dynamic") return undefined;
   if (!Array.isArray(entry.resources)) return "resources is missing or malformed";
   const root = entry.uri.slice(0, -"SKILL.md".length);
