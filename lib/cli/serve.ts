@@ -96,6 +96,8 @@ async function serveStdio(
       log,
     });
   }
+  // Stderr is the host's log: a refused skill is named there, with why.
+  await reportRefused(ctx, server);
   const why = await Promise.race([
     server.closed.then(() => "stdin closed"),
     stopped(ctx.io.signal),
@@ -104,6 +106,13 @@ async function serveStdio(
   await server.close();
   await dispose();
   return 0;
+}
+
+/** Warn on stderr of each skill the server holds but does not serve, with why. */
+async function reportRefused(ctx: Ctx, server: SkillsServer): Promise<number> {
+  const { served, refused } = await server.skills().catch(() => ({ served: [], refused: [] }));
+  for (const { name, reason } of refused) ctx.err(`warning: not serving "${name}": ${reason}`);
+  return served.length;
 }
 
 /** `serve`. */
@@ -198,13 +207,14 @@ export const serve: Command = {
         },
       },
     };
+    const count = await reportRefused(ctx, server);
     if (ctx.json) printJson(ctx, { url: server.url, folder: folder ?? null, ...snippet });
     else {
       const what = gateway !== undefined
-        ? "the gateway (skills and approved tools of the registered servers)"
+        ? `the gateway (${count} skills, and the approved tools of the registered servers)`
         : folder
-        ? `skills from ${resolve(folder)}`
-        : "the built-in skills";
+        ? `${count} skills from ${resolve(folder)}`
+        : `the ${count} built-in skills`;
       ctx.out(`Serving ${what} at ${server.url}`);
       ctx.out(
         `Connect with: ${cliInvocation()} mcp add ${server.url} --name skillmux${
