@@ -108,7 +108,7 @@ function origin(entry: LockEntry | undefined): string {
   const ref = entry.ref ? `#${entry.ref}` : "";
   const commit = entry.commit ? ` @${entry.commit.slice(0, 7)}` : "";
   const version = entry.version ? ` ${entry.version}` : "";
-  return clip(`${type} ${entry.source}${ref}${commit}${version}`, 48);
+  return clip(`${type}${commit}${version} ${entry.source}${ref}`, 48);
 }
 
 /** `2.3 kB`. */

@@ -150,6 +150,7 @@ async function addOne(
     ...(origin?.version ? { version: origin.version } : {}),
     ...(origin?.ref ? { ref: origin.ref } : {}),
     ...(origin?.commit ? { commit: origin.commit } : {}),
+    ...(origin?.artifact ? { artifact: origin.artifact } : {}),
     ...(skillPath !== "" ? { skillPath: skillPath.split(p.sep).join("/") } : {}),
     sha256: prepared.sha256,
     ...(prepared.files.length > 0

@@ -34,6 +34,13 @@ export {
 export { defaultRegistry } from "./config.ts";
 export { readLockFile } from "./lock.ts";
 export { addSkills } from "./local.ts";
+export {
+  installFromSource,
+  parseSkillSource,
+  type SkillSourceSpec,
+  type SourceInstallOptions,
+  type SourceInstallResult,
+} from "./source.ts";
 export type {
   AddSkillsOptions,
   AddSkillsResult,

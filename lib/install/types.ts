@@ -79,6 +79,8 @@ export interface LockEntry {
   sha256: string;
   /** Hex sha256 of each supporting file, by path. */
   files?: Record<string, string>;
+  /** Discovery indexes: hex sha256 of the artifact downloaded (the SKILL.md or the archive). */
+  artifact?: string;
   /** ISO 8601 time of the install. */
   installedAt: string;
 }
@@ -129,6 +131,8 @@ export interface InstallResult {
   changes: InstallChange[];
   /** `true` when nothing was written (`dryRun`). */
   dryRun: boolean;
+  /** `updateSkills`: skills of a git, folder or index source that could not be updated, and why. */
+  refused?: Array<{ name: string; reason: string }>;
 }
 
 /** Options of `addSkills`. */
@@ -146,7 +150,7 @@ export interface AddSkillsOptions {
   /** Take only these skills of a collection (by file or folder name). */
   only?: readonly string[];
   /** What the lock file records as the source (default: the path itself, `sourceType: "path"`). */
-  origin?: Pick<LockEntry, "source" | "sourceType" | "version" | "ref" | "commit">;
+  origin?: Pick<LockEntry, "source" | "sourceType" | "version" | "ref" | "commit" | "artifact">;
   /** Cancels the work between files. */
   signal?: AbortSignal;
 }
