@@ -14,7 +14,7 @@ import {
   createResolver,
   type Selection,
 } from "../../lib/mod.ts";
-import { REAL_SKILLS, shapesWithSecrets, tempDir } from "../_agent_skills.ts";
+import { REAL_SKILLS, SHAPES_LOADED, shapesWithSecrets, tempDir } from "../_agent_skills.ts";
 
 let catalog: Catalog;
 let user: string;
@@ -58,6 +58,11 @@ const replyText = (result: { reply: unknown }) =>
   (result.reply as { content: Array<{ text: string }> }).content[0].text;
 
 describe("a skill's files in the prompt", () => {
+  test("the catalog holds the skills the resolver loads, under the same names", () => {
+    const ids = catalog.entries.filter((e) => e.kind === "skill").map((e) => e.id).sort();
+    assert.deepEqual(ids, [...SHAPES_LOADED, "pyzotero"].sort());
+  });
+
   test("inline: the block says where the skill lives and lists its files; the tool reads one", async () => {
     const prompt = await assemblePrompt({
       request: "fill this PDF form",

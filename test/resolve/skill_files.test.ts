@@ -18,6 +18,8 @@ import {
 import {
   DOT_FILES_KEPT,
   REAL_SKILLS,
+  SHAPES_LOADED,
+  SHAPES_REFUSED,
   shapesWithSecrets,
   skillFolders,
   symlinkOut,
@@ -63,6 +65,18 @@ describe("the files of folder skills", () => {
     assert.equal(files, 206 - 2 - 45);
     const rowan = await resolver.resolve("markdown-mermaid-writing");
     assert.equal(rowan.files.length, 36);
+  });
+
+  test("listing the shapes: the loaded ones under their folder names, the refused with why", async () => {
+    const root = await shapesWithSecrets();
+    const { skills, diagnostics } = await (await folderResolver(root)).list();
+    assert.deepEqual(skills.map((s) => s.name), SHAPES_LOADED);
+    for (const [name, reason] of Object.entries(SHAPES_REFUSED)) {
+      const found = diagnostics.filter((d) => d.name === name && d.problem === "invalid");
+      assert.equal(found.length, 1, name);
+      assert.match(found[0].message, reason, name);
+    }
+    assert.equal(diagnostics.filter((d) => d.problem === "invalid").length, 3);
   });
 
   test("the dot-file rule: .gitignore and .env.example are files, .env, keys and .git/ never", async () => {

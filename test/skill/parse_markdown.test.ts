@@ -1,7 +1,21 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { isInvalidSkillNameError, parseSkill, safeParseSkill } from "../../lib/skill/mod.ts";
+import {
+  isInvalidSkillNameError,
+  parseSkill,
+  safeParseSkill,
+  skillKind,
+} from "../../lib/skill/mod.ts";
 import { fixture, parseError, skillText, withoutDigest } from "./_helpers.ts";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  REAL_SKILLS,
+  SHAPES,
+  SHAPES_LOADED,
+  SHAPES_REFUSED,
+  skillFolders,
+} from "../_agent_skills.ts";
 
 describe("parseSkill: Agent Skills SKILL.md", () => {
   test("reads every Agent Skills field of the fixture", async () => {
@@ -429,5 +443,33 @@ describe("safeParseSkill", () => {
   test("bad arguments still throw", async () => {
     await assert.rejects(safeParseSkill(42 as unknown as string), TypeError);
     await assert.rejects(parseSkill(skillText(), { maxBytes: -1 }), RangeError);
+  });
+});
+
+describe("parseSkill: skills as published", () => {
+  test("the 45 vendored skills parse; two warn on list values in metadata", async () => {
+    const warned: string[] = [];
+    for (const name of await skillFolders(REAL_SKILLS)) {
+      const text = await readFile(join(REAL_SKILLS, name, "SKILL.md"), "utf8");
+      const { skill, diagnostics } = await parseSkill(text, { name, source: `${name}/SKILL.md` });
+      assert.equal(skill.name, name);
+      assert.equal(skillKind(skill), "agent-skills", name);
+      assert.deepEqual(skill.examples, [], `${name}: its ## Examples are prose`);
+      if (diagnostics.some((d) => d.field?.startsWith("metadata."))) warned.push(name);
+    }
+    assert.deepEqual(warned, ["markdown-mermaid-writing", "rowan"]);
+  });
+
+  test("each hand-made shape: the loaded ones under their folder name, the refused with why", async () => {
+    for (const name of SHAPES_LOADED) {
+      const text = await readFile(join(SHAPES, name, "SKILL.md"), "utf8");
+      assert.equal((await parseSkill(text, { name })).skill.name, name);
+    }
+    for (const [name, reason] of Object.entries(SHAPES_REFUSED)) {
+      const text = await readFile(join(SHAPES, name, "SKILL.md"), "utf8");
+      const error = await parseError(text, { name, source: `${name}/SKILL.md` });
+      assert.match(error.message, reason, name);
+      assert.match(error.message, new RegExp(`\\(${name}/SKILL\\.md:?\\d*\\)`), "names the file");
+    }
   });
 });
