@@ -12,6 +12,7 @@ import { benchSelectionAccuracy } from "./selection_accuracy.ts";
 import { benchCatalogTokens } from "./catalog_tokens.ts";
 import { benchCatalogScale } from "./catalog_scale.ts";
 import { benchCatalogServers } from "./catalog_servers.ts";
+import { benchAgentSkills } from "./agent_skills.ts";
 
 await benchParse();
 await benchResolveLocal();
@@ -21,6 +22,7 @@ await benchSelectionAccuracy();
 await benchCatalogTokens();
 await benchCatalogScale();
 await benchCatalogServers();
+await benchAgentSkills();
 if (!("Deno" in globalThis)) {
   await (await import("./bundle.ts")).benchBundle();
   await (await import("./big_list.ts")).benchBigList();

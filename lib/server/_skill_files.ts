@@ -49,11 +49,25 @@ export function fileUri(name: string, path: string): string {
 
 const digest = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
+/** Entries by catalog entry: a snapshot's entries are built once, and so are theirs. */
+const entries = new WeakMap<CatalogEntry, Promise<Record<string, unknown>>>();
+
 /**
  * The `skills/list` entry of one served skill. `_meta["io.skillmux/summary"]` carries its concepts
- * and example tasks, so a client ranks it by keywords without reading `SKILL.md`.
+ * and example tasks, so a client ranks it by keywords without reading `SKILL.md`. Built once per
+ * catalog entry (an unchanged folder answers from memory).
  */
-export async function skillEntry(entry: CatalogEntry): Promise<Record<string, unknown>> {
+export function skillEntry(entry: CatalogEntry): Promise<Record<string, unknown>> {
+  let built = entries.get(entry);
+  if (built === undefined) {
+    built = buildEntry(entry);
+    entries.set(entry, built);
+    built.catch(() => entries.delete(entry));
+  }
+  return built;
+}
+
+async function buildEntry(entry: CatalogEntry): Promise<Record<string, unknown>> {
   const uri = `skill://${entry.name}/SKILL.md`;
   const text = new TextEncoder().encode(entry.text);
   return {
