@@ -29,7 +29,8 @@ export const SHAPES_LOADED = [
 export const SHAPES_REFUSED: Record<string, RegExp> = {
   "bad-yaml": /not valid YAML/,
   "no-description": /"description" is missing/,
-  "zoho_mail-automation": /not a valid skill name/,
+  "zoho_mail-automation":
+    /Invalid skill name "zoho_mail-automation"|"zoho_mail-automation" is not a valid skill name/,
 };
 
 /** A fresh temp folder. */

@@ -259,6 +259,14 @@ describe("published skills through the CLI", () => {
       args: "sort -@ 4 -o sorted.bam input.bam",
       explanation: "-@ 4 adds four threads; -o names the output.",
     }]);
+    const companion = /```markdown\n(### Build an index[\s\S]*?)```/.exec(docs)![1];
+    const withIt = await parseSkill(`---\nname: hisat2\ndescription: d\n---\n## Examples\n${companion}`);
+    assert.deepEqual(withIt.skill.examples, [{
+      task: "Build an index",
+      args: "-p 8 genome.fa genome_index",
+      explanation: "The companion indexer writes genome_index.1.ht2 to .8.ht2.",
+      command: "hisat2-build",
+    }]);
   });
 
   test("show lists a folder skill's files; --no-builtin leaves the built-ins out", async () => {
