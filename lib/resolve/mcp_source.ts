@@ -17,9 +17,20 @@ import { listSkillEntries, loadSkill, offersSkills } from "../mcp/skills/client.
 import type { SkillEntry } from "../mcp/skills/types.ts";
 import type { McpServerConfig } from "../mcp/protocol/types.ts";
 import { hasSkillTemplate, skillResources } from "./skill_resources.ts";
-import { entryName } from "../mcp/skills/_verify.ts";
 import { safeNormalizeSkillName } from "../skill/name.ts";
-import { entryFiles, readResourceFiles, resourceFiles } from "./_mcp_files.ts";
+
+/** The skill name of a skills-extension entry: the last folder of its URI (SEP-2640). */
+function entryName(uri: string): string {
+  const segment = /\/([^/]+)\/SKILL\.md$/.exec(uri)?.[1] ?? "";
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The files part of this source, loaded with the first skill read (not on a page's first load). */
+const files = () => import("./_mcp_files.ts");
 import type { SkillSource, SkillSummary, SourceCallOptions, SourceEntry } from "./types.ts";
 
 /** Options of {@linkcode createMcpSkillSource} and {@linkcode createMcpSkillSources}. */
@@ -169,11 +180,11 @@ export function createMcpSkillSource(
       c.listResourceTemplates({ signal }).catch(() => []),
     ]);
     const uris = new Map(skillResources(resources).map((s) => [s.name, s.uri]));
-    const files = new Map([...uris.keys()].map((name) => [name, resourceFiles(resources, name)]));
+    const { resourceFiles } = await files();
     return {
       expiresAt: expiry(c, "resources/list"),
       uris,
-      files,
+      files: new Map([...uris.keys()].map((name) => [name, resourceFiles(resources, name)])),
       open: hasSkillTemplate(templates),
     };
   }
@@ -214,7 +225,7 @@ export function createMcpSkillSource(
       format: "markdown" as const,
       location: entries[0].uri,
       remote: true,
-      ...(withoutFiles ? {} : entryFiles(entries[0], () => session(signal))),
+      ...(withoutFiles ? {} : (await files()).entryFiles(entries[0], () => session(signal))),
     };
   }
 
@@ -275,11 +286,12 @@ export function createMcpSkillSource(
         signal,
         uri === `skill://${name}` ? speculative?.reading : undefined,
       );
-      const files = found.files?.get(name);
-      if (entry === undefined || withoutFiles || files === undefined || files.size === 0) {
+      const paths = found.files?.get(name);
+      if (entry === undefined || withoutFiles || paths === undefined || paths.size === 0) {
         return entry;
       }
-      return { ...entry, ...await readResourceFiles(name, files, await session(signal), signal) };
+      const { readResourceFiles } = await files();
+      return { ...entry, ...await readResourceFiles(name, paths, await session(signal), signal) };
     },
     async list({ signal }: SourceCallOptions): Promise<string[]> {
       const found = await list(signal);

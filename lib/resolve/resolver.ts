@@ -9,7 +9,6 @@ import { normalizeSkillName } from "../skill/name.ts";
 import { SkillNotFoundError } from "./errors.ts";
 import type { EntryParser } from "./_query.ts";
 import { displayableListing, displayableResolution } from "./_displayable.ts";
-import { fileReader } from "./_read_file.ts";
 import type {
   Resolution,
   ResolveDiagnostic,
@@ -38,6 +37,7 @@ interface Machinery {
   askTier: typeof import("./_query.ts").askTier;
   peekAll: typeof import("./_query.ts").peekAll;
   listSources: typeof import("./_list.ts").listSources;
+  fileReader: typeof import("./_read_file.ts").fileReader;
   parse: EntryParser;
 }
 
@@ -101,10 +101,12 @@ export function createResolver(options: CreateResolverOptions): Resolver {
       import("./_query.ts"),
       import("./_list.ts"),
       import("./_parse_cache.ts"),
-    ]).then(([query, list, cache]) => ({
+      import("./_read_file.ts"),
+    ]).then(([query, list, cache, read]) => ({
       askTier: query.askTier,
       peekAll: query.peekAll,
       listSources: list.listSources,
+      fileReader: read.fileReader,
       parse: cache.createEntryParser(options.parse ?? {}),
     }), (error) => {
       machinery = undefined; // a chunk that failed to download may load on the next call
@@ -144,7 +146,7 @@ export function createResolver(options: CreateResolverOptions): Resolver {
     );
     const diagnostics: ResolveDiagnostic[] = [];
     try {
-      const { askTier, peekAll, parse } = await load();
+      const { askTier, peekAll, parse, fileReader } = await load();
       for (const tier of chosen) {
         if (scope.signal.aborted) break;
         const answer = await askTier(tier, name, scope.signal, timeoutMs, parse);

@@ -7,7 +7,6 @@
 import type { SkillFormat } from "../skill/types.ts";
 import type { Storage } from "../storage/types.ts";
 import { createEntryCache } from "./_entry_cache.ts";
-import { storageSkillFiles } from "./_storage_files.ts";
 import type { SkillFolderAccess, SkillSource, SourceCallOptions, SourceEntry } from "./types.ts";
 
 /** Options of {@linkcode createStorageSource}. */
@@ -69,7 +68,10 @@ export function createStorageSource(options: StorageSourceOptions): SkillSource 
   const { label, storage, timeoutMs } = options;
   const prefix = options.prefix ?? "";
   const cache = createEntryCache(storage, prefix);
-  const access = options.files ?? storageSkillFiles(storage);
+  // The default access loads with the first folder skill read, not with a page.
+  let access: SkillFolderAccess | undefined = options.files;
+  const accessOf = async () =>
+    access ??= (await import("./_storage_files.ts")).storageSkillFiles(storage);
   /** A folder skill's entry with its folder, files and reader, listed on every read. */
   const withFiles = async (
     entry: SourceEntry | undefined,
@@ -78,13 +80,14 @@ export function createStorageSource(options: StorageSourceOptions): SkillSource 
   ): Promise<SourceEntry | undefined> => {
     if (entry === undefined || entry.location !== `${prefix}${name}/SKILL.md`) return entry;
     const dir = `${prefix}${name}/`;
-    const listing = await access.list(dir, { signal });
+    const files = await accessOf();
+    const listing = await files.list(dir, { signal });
     return {
       ...entry,
       folder: listing.folder,
       files: listing.files,
       ...(listing.notes?.length ? { notes: listing.notes } : {}),
-      readFile: (path: string, call: SourceCallOptions) => access.read(dir, path, call),
+      readFile: (path: string, call: SourceCallOptions) => files.read(dir, path, call),
     };
   };
   const read = async (name: string, signal: AbortSignal): Promise<SourceEntry | undefined> => {

@@ -7,6 +7,7 @@ import { defineData, kindName, type RawField, type RawValue } from "./_raw.ts";
 import type { Report } from "./_report.ts";
 import { quote } from "./_location.ts";
 import { commandProblem } from "./_command.ts";
+import { KNOWN_KEYS, splitTools } from "./_keys.ts";
 
 /** The front-matter part of a skill. */
 export type Header = Pick<
@@ -40,24 +41,6 @@ const OPTIONAL_STRINGS = {
   license: "license",
   compatibility: "compatibility",
 } as const;
-
-/** Every front-matter key with a meaning, in the order {@linkcode renderSkill} writes them. */
-export const KNOWN_KEYS: readonly string[] = [
-  "name",
-  "description",
-  "category",
-  "tags",
-  "author",
-  "source_url",
-  "command",
-  "checked_version",
-  "min_version",
-  "max_version",
-  "license",
-  "compatibility",
-  "metadata",
-  "allowed-tools",
-];
 
 const DESCRIPTION_MAX = 1024;
 const COMPATIBILITY_MAX = 500;
@@ -215,26 +198,6 @@ function readString(field: RawField | undefined, report: Report): string | undef
     at(field, field.key),
   );
   return undefined;
-}
-
-/**
- * `allowed-tools` written as one string: entries separated by spaces (the specification) or
- * commas (as some hosts accept), never inside parentheses (`Bash(git commit:*)` is one entry).
- */
-export function splitTools(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let current = "";
-  for (const char of text) {
-    if (char === "(") depth++;
-    else if (char === ")" && depth > 0) depth--;
-    if (depth === 0 && (char === "," || /\s/.test(char))) {
-      if (current !== "") out.push(current);
-      current = "";
-    } else current += char;
-  }
-  if (current !== "") out.push(current);
-  return out;
 }
 
 /** A list of strings, also given as one string split by `separator`. */

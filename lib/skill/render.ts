@@ -5,7 +5,7 @@
  */
 
 import type { Skill } from "./types.ts";
-import { KNOWN_KEYS, splitTools } from "./_header.ts";
+import { KNOWN_KEYS, splitTools } from "./_keys.ts";
 import { defineData } from "./_raw.ts";
 import { exampleProgram } from "./command.ts";
 import { bodyWithCommands, codeSpan, commandLine } from "./_render_parts.ts";

@@ -9,16 +9,6 @@ const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The skill name of an entry: the last folder of its URI, percent-decoded. */
-export function entryName(uri: string): string {
-  const segment = /\/([^/]+)\/SKILL\.md$/.exec(uri)?.[1] ?? "";
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 /** Why an entry is unusable, or `undefined` when it is fine. */
 export function entryProblem(entry: unknown): string | undefined {
   if (!isObject(entry) || typeof entry.uri !== "string") return "no uri";
