@@ -95,10 +95,15 @@ describe("a skill's files in the prompt", () => {
       replyText(missing),
       /has no file "\.\.\/csv-tools\/SKILL\.md"; its files: LICENSE\.txt/,
     );
+    // A file of a skill this prompt did not select is not read, though the catalog has it.
     const other = await prompt.executeToolCall(
-      call("read_skill_file", { skill: "csv-tools", path: "SKILL.md" }),
+      call("read_skill_file", { skill: "dot-files", path: "assets/.env.example" }),
     );
-    assert.equal(other.isError, true, "a skill not in the prompt is not read");
+    assert.equal(other.isError, true);
+    assert.match(
+      replyText(other),
+      /^No skill "dot-files" to read files of; choose one of: pdf-form$/,
+    );
   });
 
   test("the dot-file rule: secrets and .git/ are not listed and not read; binary files are named", async () => {

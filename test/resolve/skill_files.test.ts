@@ -14,6 +14,7 @@ import {
   createStorageSource,
   isSkillFileError,
   type Resolver,
+  type Storage,
 } from "../../lib/mod.ts";
 import {
   DOT_FILES_KEPT,
@@ -129,6 +130,13 @@ describe("the files of folder skills", () => {
     const root = await shapesWithSecrets();
     const resolver = await folderResolver(root);
     const hit = await resolver.resolve("pdf-form");
+    // Same size, other bytes: only the digest tells.
+    const list = await readFile(join(root, "pdf-form/scripts/list_fields.py"), "utf8");
+    await writeFile(join(root, "pdf-form/scripts/list_fields.py"), list.replace("argv", "ARGV"));
+    await assert.rejects(
+      hit.readFile("scripts/list_fields.py"),
+      (e) => isSkillFileError(e) && e.reason === "changed" && /its digest differs/.test(e.message),
+    );
     await writeFile(join(root, "pdf-form/scripts/fill.py"), "print('changed')\n");
     await assert.rejects(
       hit.readFile("scripts/fill.py"),
@@ -157,6 +165,33 @@ describe("the files of folder skills", () => {
       /notes\.txt is a symbolic link; left out/,
     );
     await assert.rejects(hit.readFile("notes.txt"), isSkillFileError);
+  });
+
+  test("README.md and CONTRIBUTING.md beside skills are not skills, even where names fold case", async () => {
+    const inner = createMemoryStorage({
+      initial: {
+        "README.md": "# My skills\n",
+        "CONTRIBUTING.md": "# How to help\n",
+        "pdf.md": "---\nname: pdf\ndescription: PDFs. Use for PDFs.\n---\n",
+      },
+    });
+    // As on macOS and Windows: readme.md finds README.md.
+    const folded: Storage = {
+      set: (key, value, options) => inner.set(key, value, options),
+      delete: (key, options) => inner.delete(key, options),
+      keys: (prefix, options) => inner.keys(prefix, options),
+      get: async (key, options) => {
+        const keys = await inner.keys("", options);
+        const found = keys.find((k) => k.toLowerCase() === key.toLowerCase());
+        return found === undefined ? undefined : await inner.get(found, options);
+      },
+    };
+    const resolver = createResolver({
+      sources: [createStorageSource({ label: "user", storage: folded })],
+    });
+    const { skills, diagnostics } = await resolver.list();
+    assert.deepEqual(skills.map((s) => s.name), ["pdf"]);
+    assert.deepEqual(diagnostics, []);
   });
 
   test("any storage: the other keys under the folder are its files, by the same rule", async () => {

@@ -120,6 +120,13 @@ describe("lintSkill by format", () => {
     const thin = { ...samtoolsSkill, examples: [] };
     assert.deepEqual(fields(thin), ["error:examples"]);
     assert.deepEqual(fields(thin, { bar: "spec" }), []);
+    // Worked examples alone make a skill one of skillmux's format, front matter or not.
+    const worked = await agent(
+      "name: pdf\ndescription: Fill PDF forms. Use for PDFs.\n",
+      "## Examples\n\n### Fill a form\n\n**Args:** `fill in.pdf` **Explanation:** Fills it.\n",
+    );
+    assert.equal(skillKind(worked), "skillmux");
+    assert.ok(fields(worked).includes("error:concepts"));
   });
 
   test("a minimal valid skill (name, description, one Concepts bullet) is lint-clean", async () => {
@@ -189,6 +196,20 @@ describe("lintSkill by format", () => {
       [
         [4, 'Skill "pdf": the body names "references/guide.md", which is not a file of the skill'],
         [4, 'Skill "pdf": the body names "assets/logo.png", which is not a file of the skill'],
+      ],
+    );
+    // A path in running text or in a code block counts as much as a link.
+    const scripts = lintSkill(skill, {
+      files: ["references/guide.md", "assets/logo.png", "assets/.env.example"],
+    });
+    assert.deepEqual(
+      scripts.filter((d) => d.severity === "error").map((d) => [d.line, d.message]),
+      [
+        [
+          2,
+          'Skill "pdf": the body names "scripts/office/unpack.py", which is not a file of the skill',
+        ],
+        [4, 'Skill "pdf": the body names "scripts/fill.py", which is not a file of the skill'],
       ],
     );
     // Without the folder's files the check is skipped.
