@@ -16,6 +16,7 @@ import { CliError } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { type Context, printJson, table } from "./_context.ts";
 import { add } from "./skill_add.ts";
+import { formatBytes } from "../_bytes.ts";
 import { removeSkill } from "../install/_place.ts";
 import { readLockFile } from "../install/lock.ts";
 import type { LockEntry } from "../install/types.ts";
@@ -111,14 +112,7 @@ function origin(entry: LockEntry | undefined): string {
   return clip(`${type}${commit}${version} ${entry.source}${ref}`, 48);
 }
 
-/** `2.3 kB`. */
-function bytes(n: number): string {
-  return n < 1024
-    ? `${n} B`
-    : n < 1024 ** 2
-    ? `${(n / 1024).toFixed(1)} kB`
-    : `${(n / 1024 ** 2).toFixed(1)} MB`;
-}
+const bytes = formatBytes;
 
 const show: Command = {
   words: ["skill", "show"],

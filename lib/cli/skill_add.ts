@@ -5,19 +5,14 @@ import { sep } from "node:path";
 import { addSkills } from "../install/local.ts";
 import type { SkillVerdict } from "../install/types.ts";
 import { builtinSkillNames } from "../resolve/builtin_source.ts";
+import { formatBytes } from "../_bytes.ts";
 import { CliError, str } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { type Context, ensureConfigDir, printJson } from "./_context.ts";
 
 /** `12 files, 1.4 MB`. */
 function size(verdict: SkillVerdict): string {
-  const bytes = verdict.bytes;
-  const shown = bytes < 1024
-    ? `${bytes} B`
-    : bytes < 1024 * 1024
-    ? `${(bytes / 1024).toFixed(1)} kB`
-    : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  return `${verdict.files} file${verdict.files === 1 ? "" : "s"}, ${shown}`;
+  return `${verdict.files} file${verdict.files === 1 ? "" : "s"}, ${formatBytes(verdict.bytes)}`;
 }
 
 /** A count such as `1000` or `50M`/`50MB`/`2G` (bytes), or a usage error naming the flag. */

@@ -4,6 +4,7 @@
 // anything else named but not shown. Nothing of a skill is ever run.
 
 import { cleanLine } from "../catalog/_text.ts";
+import { formatBytes } from "../_bytes.ts";
 import type { CatalogEntry } from "../catalog/types.ts";
 import type { Resolution } from "../resolve/types.ts";
 import type { ToolDefinition } from "./_tool_defs.ts";
@@ -16,12 +17,7 @@ export const FILE_MAX_CHARS = 32_000;
 /** Files listed in a skill's block before "… n more". */
 const LISTED = 100;
 
-const size = (n: number) =>
-  n < 1024
-    ? `${n} B`
-    : n < 1024 ** 2
-    ? `${(n / 1024).toFixed(1)} kB`
-    : `${(n / 1024 ** 2).toFixed(1)} MB`;
+const size = formatBytes;
 
 /**
  * The lines after a skill's text: where it lives and its files, for a model that reads them with

@@ -5,6 +5,7 @@
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { safeNormalizeSkillName } from "../skill/name.ts";
+import { formatBytes } from "../_bytes.ts";
 import type { SkillCatalog } from "./_catalog.ts";
 import { searchSkills } from "./_search.ts";
 import { fileContents, fileUri } from "./_skill_files.ts";
@@ -19,12 +20,7 @@ const failure = (text: string): CallToolResult => ({
   isError: true,
 });
 
-const size = (n: number) =>
-  n < 1024
-    ? `${n} B`
-    : n < 1024 ** 2
-    ? `${(n / 1024).toFixed(1)} kB`
-    : `${(n / 1024 ** 2).toFixed(1)} MB`;
+const size = formatBytes;
 
 /** The answer for a name that is not served: refused (with why), invalid, or unknown. */
 async function missing(catalog: SkillCatalog, raw: string, name: string | undefined) {
