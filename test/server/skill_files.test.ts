@@ -8,7 +8,9 @@ import { after, describe, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { serveSkills } from "../../lib/server/mod.ts";
+import { serveGateway, serveSkills } from "../../lib/server/mod.ts";
+import { createDefaultSources, createResolver } from "../../lib/mod.ts";
+import { registered } from "./_gateway.ts";
 import type { SkillsServer } from "../../lib/server/types.ts";
 import {
   DOT_FILES_KEPT,
@@ -17,6 +19,7 @@ import {
   SHAPES_REFUSED,
   shapesWithSecrets,
   skillFolders,
+  tempDir,
 } from "../_agent_skills.ts";
 import { checkServedFiles, skillsList } from "./_served_files.ts";
 
@@ -87,6 +90,32 @@ describe("serving the files of folder skills (HTTP, the SDK client)", () => {
     }
     const unknown = await client.callTool({ name: "get_skill", arguments: { name: "nope" } });
     assert.match((unknown.content as Array<{ text: string }>)[0].text, /^No skill named "nope"/);
+  });
+
+  test("the gateway over HTTP serves the user folder's skills and files the same way", async () => {
+    const { registry, approvals } = await registered([]);
+    const config = await tempDir();
+    const sources = await createDefaultSources({
+      userDir: REAL_SKILLS,
+      communityDir: config,
+      configDir: config,
+      env: {},
+      builtin: false,
+    });
+    const gateway = await serveGateway({
+      registry,
+      approvals,
+      resolver: createResolver({ sources }),
+    });
+    servers.push(gateway);
+    const client = new Client({ name: "sdk-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
+    clients.push(client);
+    const names = await skillFolders(REAL_SKILLS);
+    assert.deepEqual(await checkServedFiles(client, REAL_SKILLS, names.slice(0, 8)), {
+      skills: 8,
+      files: 20,
+    });
   });
 
   test("get_skill names the files with their URIs; read_skill_file of a missing path lists them", async () => {
