@@ -11,6 +11,7 @@ import type { ServeSkillsOptions, SkillsServer } from "../server/types.ts";
 import type { GatewayServer, ServeGatewayOptions } from "../server/gateway_types.ts";
 import { createResolver } from "../resolve/resolver.ts";
 import { createDefaultSources } from "../resolve/default_sources.ts";
+import { builtinEnabled } from "../resolve/_fs_defaults.ts";
 import type { SkillSource } from "../resolve/types.ts";
 import { stdio } from "../mcp/transport/stdio.ts";
 import { createFsStorage } from "../storage/fs.ts";
@@ -157,6 +158,16 @@ export const serve: Command = {
     if (gateway !== undefined && folder !== undefined) {
       throw new CliError(
         "--gateway serves the skills of every source (user, community, MCP, built-in): drop the folder",
+      );
+    }
+    if (
+      gateway === undefined && folder === undefined && values["print-config"] !== true &&
+      !await builtinEnabled(ctx.sourceOptions)
+    ) {
+      throw new CliError(
+        "serve without a folder serves the built-in skills, which are turned off (--no-builtin, " +
+          "SKILLMUX_NO_BUILTIN or [skills] builtin = false): " +
+          "give a folder, or use --gateway for the skills of every source",
       );
     }
     if (values["print-config"] === true) {

@@ -125,3 +125,14 @@ test("serve <folder> names each skill it refuses, with why, on stderr", {
     );
   }
 });
+
+test("serve with the built-ins turned off and no folder says so instead of serving them", async () => {
+  const off = await cli(["serve", "--no-builtin"], {});
+  assert.equal(off.code, 1);
+  assert.match(
+    off.stderr,
+    /serve without a folder serves the built-in skills, which are turned off/,
+  );
+  const env = await cli(["serve"], { SKILLMUX_NO_BUILTIN: "1" });
+  assert.equal(env.code, 1);
+});
