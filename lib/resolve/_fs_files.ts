@@ -40,8 +40,15 @@ export function fsSkillFiles(root: string, options: FsSkillFilesOptions = {}): S
   const { fs, path } = nodeBuiltins("Reading a skill folder");
   const maxFiles = options.maxFiles ?? SKILL_FOLDER_LIMITS.maxFiles;
   const maxBytes = options.maxBytes ?? SKILL_FOLDER_LIMITS.maxBytes;
+  // The root's real path, once it exists (a folder made later is looked up again).
+  let rooted: Promise<string> | undefined;
+  const realRootOf = () => {
+    rooted ??= fs.realpath(root);
+    rooted.catch(() => (rooted = undefined));
+    return rooted;
+  };
   const inside = async (dir: string): Promise<string> => {
-    const realRoot = await fs.realpath(root);
+    const realRoot = await realRootOf();
     const real = await fs.realpath(path.join(root, dir));
     if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
       throw new Error(`Cannot read the skill folder ${dir}: it leads out of ${root}`);
