@@ -260,7 +260,9 @@ describe("published skills through the CLI", () => {
       explanation: "-@ 4 adds four threads; -o names the output.",
     }]);
     const companion = /```markdown\n(### Build an index[\s\S]*?)```/.exec(docs)![1];
-    const withIt = await parseSkill(`---\nname: hisat2\ndescription: d\n---\n## Examples\n${companion}`);
+    const withIt = await parseSkill(
+      `---\nname: hisat2\ndescription: d\n---\n## Examples\n${companion}`,
+    );
     assert.deepEqual(withIt.skill.examples, [{
       task: "Build an index",
       args: "-p 8 genome.fa genome_index",
