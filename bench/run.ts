@@ -13,6 +13,7 @@ import { benchRetrieval } from "./retrieval.ts";
 import { benchCatalogTokens } from "./catalog_tokens.ts";
 import { benchCatalogScale } from "./catalog_scale.ts";
 import { benchCatalogServers } from "./catalog_servers.ts";
+import { benchAgentSkills } from "./agent_skills.ts";
 
 await benchParse();
 await benchResolveLocal();
@@ -23,6 +24,7 @@ await benchRetrieval();
 await benchCatalogTokens();
 await benchCatalogScale();
 await benchCatalogServers();
+await benchAgentSkills();
 if (!("Deno" in globalThis)) {
   await (await import("./bundle.ts")).benchBundle();
   await (await import("./big_list.ts")).benchBigList();

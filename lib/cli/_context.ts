@@ -94,6 +94,8 @@ export function createContext(io: CliIo, values: Values): Context {
     userDir: str(values, "user-dir"),
     communityDir: str(values, "community-dir"),
     configDir: str(values, "config-dir"),
+    // --no-builtin; else SKILLMUX_NO_BUILTIN or [skills] builtin in config.toml decide.
+    ...(values["no-builtin"] === true ? { builtin: false } : {}),
   };
   const folders = async () => (await defaultSkillFolders(sourceOptions))!;
   const oauthStore = async () =>

@@ -9,6 +9,8 @@ const GLOBAL = [
   "--config-dir <dir>     folder of config.toml (MCP servers)",
   "--user-dir <dir>       user skills folder",
   "--community-dir <dir>  community skills folder",
+  "--no-builtin           leave the built-in skills out (also SKILLMUX_NO_BUILTIN=1, or",
+  "                       builtin = false under [skills] in config.toml)",
   "-h, --help             show help",
 ];
 

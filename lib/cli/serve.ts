@@ -11,6 +11,7 @@ import type { ServeSkillsOptions, SkillsServer } from "../server/types.ts";
 import type { GatewayServer, ServeGatewayOptions } from "../server/gateway_types.ts";
 import { createResolver } from "../resolve/resolver.ts";
 import { createDefaultSources } from "../resolve/default_sources.ts";
+import { builtinEnabled } from "../resolve/_fs_defaults.ts";
 import type { SkillSource } from "../resolve/types.ts";
 import { createFsStorage } from "../storage/fs.ts";
 import { CliError, str } from "./_args.ts";
@@ -100,6 +101,8 @@ async function serveStdio(
       log,
     });
   }
+  // Stderr is the host's log: a refused skill is named there, with why.
+  await reportRefused(ctx, server);
   const why = await Promise.race([
     server.closed.then(() => "stdin closed"),
     stopped(ctx.io.signal),
@@ -108,6 +111,13 @@ async function serveStdio(
   await server.close();
   await dispose();
   return 0;
+}
+
+/** Warn on stderr of each skill the server holds but does not serve, with why. */
+async function reportRefused(ctx: Ctx, server: SkillsServer): Promise<number> {
+  const { served, refused } = await server.skills().catch(() => ({ served: [], refused: [] }));
+  for (const { name, reason } of refused) ctx.err(`warning: not serving "${name}": ${reason}`);
+  return served.length;
 }
 
 /** `serve`. */
@@ -152,6 +162,16 @@ export const serve: Command = {
     if (gateway !== undefined && folder !== undefined) {
       throw new CliError(
         "--gateway serves the skills of every source (user, community, MCP, built-in): drop the folder",
+      );
+    }
+    if (
+      gateway === undefined && folder === undefined && values["print-config"] !== true &&
+      !await builtinEnabled(ctx.sourceOptions)
+    ) {
+      throw new CliError(
+        "serve without a folder serves the built-in skills, which are turned off (--no-builtin, " +
+          "SKILLMUX_NO_BUILTIN or [skills] builtin = false): " +
+          "give a folder, or use --gateway for the skills of every source",
       );
     }
     if (values["print-config"] === true) {
@@ -213,13 +233,14 @@ export const serve: Command = {
         },
       },
     };
+    const count = await reportRefused(ctx, server);
     if (ctx.json) printJson(ctx, { url: server.url, folder: folder ?? null, ...snippet });
     else {
       const what = gateway !== undefined
-        ? "the gateway (skills and approved tools of the registered servers)"
+        ? `the gateway (${count} skills, and the approved tools of the registered servers)`
         : folder
-        ? `skills from ${resolve(folder)}`
-        : "the built-in skills";
+        ? `${count} skills from ${resolve(folder)}`
+        : `the ${count} built-in skills`;
       ctx.out(`Serving ${what} at ${server.url}`);
       ctx.out(
         `Connect with: ${cliInvocation()} mcp add ${server.url} --name skillmux${

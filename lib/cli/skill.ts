@@ -6,19 +6,21 @@
  * @module
  */
 
-import { readFile, stat } from "node:fs/promises";
-import { join, sep } from "node:path";
 import { listSkills, resolveSkill } from "../resolve/default_sources.ts";
-import { builtinSkillNames, createBuiltinSource } from "../resolve/builtin_source.ts";
+import { createBuiltinSource } from "../resolve/builtin_source.ts";
 import { isSkillNotFoundError } from "../resolve/errors.ts";
 import { normalizeSkillName } from "../skill/name.ts";
-import { parseSkill } from "../skill/parse.ts";
 import { renderSkill } from "../skill/render.ts";
-import { lintSkill } from "../skill/lint.ts";
 import { createFsStorage } from "../storage/fs.ts";
 import { CliError } from "./_args.ts";
 import type { Command } from "./_command.ts";
-import { type Context, ensureConfigDir, printJson, table } from "./_context.ts";
+import { type Context, printJson, table } from "./_context.ts";
+import { add } from "./skill_add.ts";
+import { formatBytes } from "../_bytes.ts";
+import { removeSkill } from "../install/_place.ts";
+import { readLockFile } from "../install/lock.ts";
+import type { LockEntry } from "../install/types.ts";
+import { readLock, writeLock } from "../install/_lock.ts";
 import { lint } from "./skill_lint.ts";
 import { suggesting } from "./_suggest.ts";
 import { installCommands } from "./skill_install.ts";
@@ -32,31 +34,40 @@ const list: Command = {
   summary: "List every skill once: winning source, shadowed sources, description",
   async run(ctx) {
     const { skills, diagnostics } = await listSkills({ ...ctx.sourceOptions, deadlineMs: 20_000 });
+    const locks = await installedFrom(ctx);
+    const lockOf = (s: { name: string; source: string }) => locks.get(`${s.source}:${s.name}`);
     if (ctx.json) {
       // What a person or a script wants of a listing; the ranking material (keywords, tasks,
       // allowed tools) stays out.
-      const rows = skills.map(({ name, source, location, description, shadows, digest, tags }) => ({
-        name,
-        source,
-        location,
-        description,
-        shadows,
-        digest,
-        tags,
-      }));
+      const rows = skills.map(({ name, source, location, description, shadows, digest, tags }) => {
+        const locked = lockOf({ name, source });
+        return {
+          name,
+          source,
+          location,
+          description,
+          shadows,
+          digest,
+          tags,
+          ...(locked ? { installed: locked } : {}),
+        };
+      });
       return printJson(ctx, { skills: rows, diagnostics }), 0;
     }
     for (const d of diagnostics) {
       ctx.err(`warning: ${d.source}${d.name ? ` "${d.name}"` : ""}: ${d.message}`);
     }
+    const from = skills.some((s) => lockOf(s) !== undefined);
     const rows = skills.map((s) => [
       ctx.paint.bold(s.name),
       s.source.startsWith("mcp:") ? `${s.source} (MCP)` : s.source,
       s.shadows.length > 0 ? s.shadows.join(",") : "-",
+      ...(from ? [origin(lockOf(s))] : []),
       clip(s.description),
     ]);
     if (rows.length > 0) {
-      table([["NAME", "SOURCE", "SHADOWS", "DESCRIPTION"], ...rows]).forEach(ctx.out);
+      const head = ["NAME", "SOURCE", "SHADOWS", ...(from ? ["FROM"] : []), "DESCRIPTION"];
+      table([head, ...rows]).forEach(ctx.out);
     }
     const counts = new Map<string, number>(
       ["user", "community", "from MCP servers", "builtin"].map((tier) => [tier, 0]),
@@ -77,6 +88,32 @@ const list: Command = {
   },
 };
 
+/** Lock entries of the user and community folders, by `<tier>:<name>`. */
+async function installedFrom(ctx: Context): Promise<Map<string, LockEntry>> {
+  const folders = await ctx.folders();
+  const out = new Map<string, LockEntry>();
+  for (const tier of ["user", "community"] as const) {
+    const entries = await readLockFile(folders[tier]).catch((error: Error) => {
+      ctx.err(`warning: ${error.message}`);
+      return [];
+    });
+    for (const entry of entries) out.set(`${tier}:${entry.name}`, entry);
+  }
+  return out;
+}
+
+/** `git github.com/acme/skills#v1 @1a2b3c4`, `path /src/skills`, `registry 1.2.0`, or `-`. */
+function origin(entry: LockEntry | undefined): string {
+  if (entry === undefined) return "-";
+  const type = entry.sourceType ?? "registry";
+  const ref = entry.ref ? `#${entry.ref}` : "";
+  const commit = entry.commit ? ` @${entry.commit.slice(0, 7)}` : "";
+  const version = entry.version ? ` ${entry.version}` : "";
+  return clip(`${type}${commit}${version} ${entry.source}${ref}`, 48);
+}
+
+const bytes = formatBytes;
+
 const show: Command = {
   words: ["skill", "show"],
   args: "<name>",
@@ -92,86 +129,30 @@ const show: Command = {
     );
     const { skill } = hit;
     if (ctx.json) {
-      const { source, location, diagnostics } = hit;
-      return printJson(ctx, { name: skill.name, source, location, diagnostics, skill }), 0;
+      const { source, location, diagnostics, folder, files } = hit;
+      return printJson(ctx, {
+        name: skill.name,
+        source,
+        location,
+        ...(folder === undefined ? {} : { folder }),
+        files,
+        diagnostics,
+        skill,
+      }),
+        0;
     }
     for (const d of hit.diagnostics) ctx.err(`warning: ${d.source}: ${d.message}`);
     ctx.out(ctx.paint.dim(`Source:   ${hit.source}${hit.location ? ` (${hit.location})` : ""}`));
+    if (hit.folder !== undefined) ctx.out(ctx.paint.dim(`Folder:   ${hit.folder}`));
     ctx.out(ctx.paint.dim(`Digest:   ${skill.digest}`));
+    if (hit.files.length > 0) {
+      const total = hit.files.reduce((n, f) => n + f.size, 0);
+      ctx.out(ctx.paint.dim(`Files:    ${hit.files.length} (${bytes(total)})`));
+      table(hit.files.map((f) => [`  ${f.path}`, bytes(f.size), f.digest.slice(0, 19)]))
+        .forEach((line) => ctx.out(ctx.paint.dim(line)));
+    }
     ctx.out();
     ctx.io.stdout(renderSkill(skill));
-    return 0;
-  },
-};
-
-async function readSkillFile(file: string): Promise<{ path: string; text: string }> {
-  try {
-    const path = (await stat(file)).isDirectory() ? join(file, "SKILL.md") : file;
-    return { path, text: await readFile(path, "utf8") };
-  } catch (error) {
-    throw new CliError(`Cannot read ${file}: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-const add: Command = {
-  words: ["skill", "add"],
-  args: "<file>",
-  min: 1,
-  summary: "Install a skill file (or a folder with SKILL.md) into the user or community folder",
-  options: [
-    "--community    install into the community folder instead of the user folder",
-    "--force        replace a skill of the same name in that folder, or install one with lint errors",
-  ],
-  spec: { community: { type: "boolean" }, force: { type: "boolean" } },
-  async run(ctx, [file], values) {
-    const { path, text } = await readSkillFile(file);
-    const { skill, diagnostics } = await parseSkill(text, { source: path });
-    const tier = values.community === true ? "community" : "user";
-    const folders = await ctx.folders();
-    const root = folders[tier];
-    const storage = createFsStorage({ root });
-    const existing = [];
-    for (const layout of LAYOUTS) {
-      if (await storage.get(`${skill.name}${layout}`) !== undefined) {
-        existing.push(`${skill.name}${layout}`);
-      }
-    }
-    if (existing.length > 0 && values.force !== true) {
-      throw new CliError(
-        `Skill "${skill.name}" is already installed in the ${tier} folder (${
-          existing[0]
-        }); use --force to replace it`,
-      );
-    }
-    // A skill that fails the quality bar would still win over a curated built-in in every
-    // prompt: refused unless --force, naming the built-in it would shadow.
-    const errors = lintSkill(skill).filter((d) => d.severity === "error");
-    const builtin = (await builtinSkillNames()).includes(skill.name);
-    const shadows = builtin ? `; it would shadow the built-in "${skill.name}" skill` : "";
-    if (errors.length > 0 && values.force !== true) {
-      throw new CliError(
-        `Skill "${skill.name}" fails skillmux skill lint with ${errors.length} error${
-          errors.length === 1 ? "" : "s"
-        } (first: ${errors[0].message})${shadows}; fix them or use --force to install it anyway`,
-      );
-    }
-    if ((root + sep).startsWith(folders.config + sep)) await ensureConfigDir(ctx);
-    const key = `${skill.name}${skill.format === "toml" ? ".toml" : ".md"}`;
-    await storage.set(key, text);
-    for (const old of existing) if (old !== key) await storage.delete(old);
-    for (const d of diagnostics) ctx.err(`warning: ${d.message}`);
-    if (errors.length > 0) {
-      ctx.err(
-        `note: "${skill.name}" misses the quality bar (${errors.length} problems); see skillmux skill lint ${file}`,
-      );
-    }
-    if (builtin) ctx.err(`note: "${skill.name}" now shadows the built-in "${skill.name}" skill`);
-    if (ctx.json) {
-      return printJson(ctx, { name: skill.name, source: tier, path: join(root, key) }), 0;
-    }
-    ctx.out(
-      `${ctx.paint.ok("✓")} Installed "${skill.name}" in the ${tier} skills: ${join(root, key)}`,
-    );
     return 0;
   },
 };
@@ -181,13 +162,21 @@ async function removeFrom(
   tier: "user" | "community",
   name: string,
 ): Promise<string[]> {
-  const storage = createFsStorage({ root: (await ctx.folders())[tier] });
+  const dir = (await ctx.folders())[tier];
+  const storage = createFsStorage({ root: dir });
   const removed: string[] = [];
   for (const layout of LAYOUTS) {
     const key = `${name}${layout}`;
     if (await storage.get(key) !== undefined) removed.push(key);
   }
-  for (const key of removed) await storage.delete(key);
+  if (removed.length === 0) return removed;
+  // A folder skill goes with all its files, and its lock entry with it.
+  await removeSkill(dir, name);
+  const lock = await readLock(dir);
+  if (lock.skills[name] !== undefined) {
+    delete lock.skills[name];
+    await writeLock(dir, lock);
+  }
   return removed;
 }
 

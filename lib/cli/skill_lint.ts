@@ -1,45 +1,18 @@
-// `skillmux skill lint <file-or-folder>`: parse (lenient, or --strict) and check the quality bar.
+// `skillmux skill lint <file-or-folder>`: parse (lenient, or --strict) and check each skill by
+// its format, with its folder's files. A folder is one skill (it holds SKILL.md) or a collection:
+// its skill files and the skill folders below it; README.md and the like are not skills.
 
-import { readdir, readFile, stat } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { findSkills, type FoundSkill } from "../install/_discover.ts";
+import { walkSkillFolder } from "../resolve/_fs_folder.ts";
 import { isSkillParseError } from "../skill/errors.ts";
+import { SKILL_FOLDER_LIMITS } from "../skill/files.ts";
 import { lintSkill } from "../skill/lint.ts";
 import { parseSkill } from "../skill/parse.ts";
 import type { SkillDiagnostic } from "../skill/types.ts";
 import { CliError } from "./_args.ts";
 import type { Command } from "./_command.ts";
 import { printJson } from "./_context.ts";
-
-/** The skill files of a folder: `x.md`, `x/SKILL.md`, `x.toml`, sorted. */
-async function skillFiles(target: string): Promise<string[]> {
-  let info;
-  try {
-    info = await stat(target);
-  } catch (error) {
-    throw new CliError(`Cannot read ${target}: ${(error as Error).message}`, { cause: error });
-  }
-  if (!info.isDirectory()) return [target];
-  const files: string[] = [];
-  for (const entry of await readdir(target, { withFileTypes: true })) {
-    if (entry.name.startsWith(".")) continue;
-    const path = join(target, entry.name);
-    if (entry.isFile() && /\.(md|toml)$/.test(entry.name)) files.push(path);
-    else if (entry.isDirectory()) {
-      const inner = join(path, "SKILL.md");
-      if (await stat(inner).then((s) => s.isFile(), () => false)) files.push(inner);
-    }
-  }
-  if (files.length === 0) {
-    throw new CliError(`No skill files (*.md, */SKILL.md, *.toml) in ${target}`);
-  }
-  return files.sort();
-}
-
-/** The expected skill name of a path: `x.md`, `x.toml`, `x/SKILL.md` → `x`. */
-function expectedName(path: string): string {
-  const base = basename(path);
-  return base === "SKILL.md" ? basename(dirname(path)) : base.replace(/\.(md|toml)$/, "");
-}
 
 /** The line a field or section starts on, for diagnostics that carry none. */
 function lineOf(text: string, field: string | undefined): number | undefined {
@@ -53,10 +26,17 @@ function lineOf(text: string, field: string | undefined): number | undefined {
 interface FileReport {
   file: string;
   name?: string;
+  /** Files of its folder, for a folder skill. */
+  files?: number;
   diagnostics: SkillDiagnostic[];
 }
 
-async function lintFile(file: string, strict: boolean): Promise<FileReport> {
+async function lintFound(
+  found: FoundSkill,
+  strict: boolean,
+  bar: "auto" | "skillmux",
+): Promise<FileReport> {
+  const file = found.document;
   const text = await readFile(file, "utf8").catch((error: Error) => {
     throw new CliError(`Cannot read ${file}: ${error.message}`, { cause: error });
   });
@@ -68,10 +48,31 @@ async function lintFile(file: string, strict: boolean): Promise<FileReport> {
   try {
     const { skill, diagnostics } = await parseSkill(text, {
       source: file,
-      name: expectedName(file),
+      name: found.name,
       strict,
     });
-    return { file, name: skill.name, diagnostics: [...diagnostics, ...lintSkill(skill)].map(at) };
+    const walk = found.folder === undefined ? undefined : await walkSkillFolder(found.folder, {
+      maxFiles: SKILL_FOLDER_LIMITS.maxFiles,
+      maxBytes: SKILL_FOLDER_LIMITS.maxBytes,
+    });
+    const lines = text.replace(/\r\n?/g, "\n").split("\n").length;
+    const lint = lintSkill(skill, {
+      bar,
+      files: walk?.files.map((f) => f.path) ?? [],
+      bodyLine: lines - skill.body.split("\n").length + 1,
+    });
+    const notes: SkillDiagnostic[] = (walk?.notes ?? []).map((note) => ({
+      severity: "warning",
+      message: `Skill "${skill.name}": ${note}`,
+      skill: skill.name,
+      field: "files",
+    }));
+    return {
+      file,
+      name: skill.name,
+      ...(walk ? { files: walk.files.length } : {}),
+      diagnostics: [...diagnostics, ...lint, ...notes].map(at),
+    };
   } catch (error) {
     if (!isSkillParseError(error)) throw error;
     const found = error.diagnostics.length > 0 ? error.diagnostics : [{
@@ -89,19 +90,38 @@ export const lint: Command = {
   words: ["skill", "lint"],
   args: "<file-or-folder>",
   min: 1,
-  summary: "Check skills against the quality bar; exit 1 on any error",
-  options: ["--strict     treat parser warnings as errors"],
-  spec: { strict: { type: "boolean" } },
+  summary: "Check skills by their format (Agent Skills spec, skillmux's bar); exit 1 on any error",
+  options: [
+    "--strict     treat parser warnings as errors (for publishers)",
+    "--bar        hold every skill to the Concepts/Pitfalls/Examples bar, not only skillmux-format ones",
+  ],
+  details: [
+    "Every skill is checked against the Agent Skills specification: its name equals its folder,",
+    "description and compatibility lengths, allowed-tools, and every relative path its body names",
+    "is a file of the skill. Skills in skillmux's format also need 5 examples, 3 concepts, 3 pitfalls.",
+    "A folder is one skill (it holds SKILL.md) or a collection; README.md and the like are skipped.",
+  ],
+  spec: { strict: { type: "boolean" }, bar: { type: "boolean" } },
   async run(ctx, [target], values) {
-    const reports: FileReport[] = [];
-    for (const file of await skillFiles(target)) {
-      reports.push(await lintFile(file, values.strict === true));
+    let found;
+    try {
+      found = await findSkills(target);
+    } catch (error) {
+      throw new CliError(`Cannot read ${target}: ${(error as Error).message}`, { cause: error });
     }
+    if (found.skills.length === 0) {
+      throw new CliError(
+        `No skills in ${target} (*.md, *.toml, or folders holding SKILL.md)`,
+      );
+    }
+    const bar = values.bar === true ? "skillmux" : "auto";
+    const reports: FileReport[] = [];
+    for (const one of found.skills) reports.push(await lintFound(one, values.strict === true, bar));
     const all = reports.flatMap((r) => r.diagnostics);
     const errors = all.filter((d) => d.severity === "error").length;
     const warnings = all.length - errors;
     if (ctx.json) {
-      printJson(ctx, { files: reports, errors, warnings });
+      printJson(ctx, { files: reports, errors, warnings, notes: found.notes });
       return errors > 0 ? 1 : 0;
     }
     for (const r of reports) {
@@ -112,11 +132,13 @@ export const lint: Command = {
         ctx.out(`${where}: ${severity}${d.field ? ` [${d.field}]` : ""}: ${d.message}`);
       }
     }
+    for (const note of found.notes) ctx.err(`note: ${note}`);
+    const clean = reports.filter((r) => r.diagnostics.every((d) => d.severity !== "error")).length;
     const files = `${reports.length} file${reports.length === 1 ? "" : "s"}`;
     ctx.out(
       `${files}: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${
         warnings === 1 ? "" : "s"
-      }`,
+      }${reports.length > 1 ? `; ${clean} of ${reports.length} lint-clean` : ""}`,
     );
     return errors > 0 ? 1 : 0;
   },

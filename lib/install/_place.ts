@@ -6,7 +6,16 @@
 
 import { nodeBuiltins } from "../_node.ts";
 import { writeFileAtomic } from "../storage/_fs_write.ts";
-import type { DownloadedSkill } from "./_download.ts";
+
+/** What {@linkcode placeSkill} writes: a document and, for a folder skill, its files. */
+export interface Placeable {
+  name: string;
+  /** `"file"`: `<name>.md` (or `.toml`); `"folder"`: `<name>/SKILL.md` plus the files. */
+  layout: "file" | "folder";
+  extension?: ".md" | ".toml";
+  document: Uint8Array;
+  files: ReadonlyArray<{ path: string; bytes: Uint8Array }>;
+}
 
 const builtins = () => nodeBuiltins("The skill installer");
 
@@ -32,26 +41,26 @@ export async function readInstalled(dir: string, layout: string): Promise<Uint8A
 }
 
 /** Write `skill` into `dir`; returns its layout (`<name>.md` or `<name>/SKILL.md`). */
-export async function placeSkill(dir: string, skill: DownloadedSkill): Promise<string> {
+export async function placeSkill(dir: string, skill: Placeable): Promise<string> {
   const { fs, path } = builtins();
-  const { name } = skill.entry;
+  const { name } = skill;
   await fs.mkdir(dir, { recursive: true });
-  if (skill.files.length === 0) {
-    await writeFileAtomic(
-      path.join(dir, `${name}.md`),
-      new TextDecoder().decode(skill.document),
-      0o644,
-    );
-    await removeLayouts(dir, [`${name}`, `${name}.toml`]);
-    return `${name}.md`;
+  if (skill.layout === "file") {
+    const extension = skill.extension ?? ".md";
+    const file = `${name}${extension}`;
+    await writeFileAtomic(path.join(dir, file), new TextDecoder().decode(skill.document), 0o644);
+    await removeLayouts(dir, [`${name}`, `${name}.md`, `${name}.toml`].filter((f) => f !== file));
+    return file;
   }
   const staging = path.join(dir, `.tmp-${name}-${randomId()}`);
   try {
     await fs.mkdir(staging);
     await fs.writeFile(path.join(staging, "SKILL.md"), skill.document, { flag: "wx" });
     for (const file of skill.files) {
-      const target = path.resolve(staging, file.path);
-      if (!target.startsWith(staging + path.sep)) throw new Error(`bad file path ${file.path}`);
+      const target = path.resolve(staging, ...file.path.split("/"));
+      if (!target.startsWith(staging + path.sep) || file.path === "SKILL.md") {
+        throw new Error(`bad file path ${file.path}`);
+      }
       await fs.mkdir(path.dirname(target), { recursive: true });
       await fs.writeFile(target, file.bytes, { flag: "wx" });
     }

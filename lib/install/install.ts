@@ -10,6 +10,7 @@ import { fetchRegistryIndex } from "./registry.ts";
 import { type DownloadedSkill, downloadSkill, sha256Hex } from "./_download.ts";
 import { type Lock, readLock, writeLock } from "./_lock.ts";
 import { findInstalled, placeSkill, readInstalled, removeSkill } from "./_place.ts";
+import { updateFromSources } from "./_update_sources.ts";
 import type { InstallChange, InstallerOptions, InstallResult, RegistryIndex } from "./types.ts";
 
 /**
@@ -49,10 +50,13 @@ export async function installSkills(
 }
 
 /**
- * Update installed community skills to the registry's current version: every
- * skill in the lock file, or only `names`. A skill whose version and digest
- * match the index is left unchanged; one edited by hand since it was installed
- * is only replaced with `force`. Same checks and atomicity as {@linkcode installSkills}.
+ * Update installed community skills: every skill in the lock file, or only `names`. A skill from
+ * a registry goes to the registry's current version; one from a git repository is read again at
+ * the ref it was installed from (a branch or tag may have moved; a commit stays), one from a
+ * folder or a discovery index from there. A skill whose content is unchanged is left
+ * `unchanged`; one edited by hand since it was installed is only replaced with `force` (without
+ * it, a registry skill fails the call; a skill of another source is listed in `refused`). Same
+ * checks and atomicity as {@linkcode installSkills}.
  *
  * @param names Skills to update; empty for every locked skill.
  * @param options The registry, the community folder and HTTP options.
@@ -75,24 +79,39 @@ export async function updateSkills(
   options: InstallerOptions,
 ): Promise<InstallResult> {
   const lock = await readLock(options.communityDir);
-  const wanted = names.length === 0
-    ? Object.keys(lock.skills).sort()
-    : unique(names.map(checkName));
-  for (const name of wanted) {
+  const all = names.length === 0 ? Object.keys(lock.skills).sort() : unique(names.map(checkName));
+  for (const name of all) {
     if (lock.skills[name] === undefined) {
       throw new InstallError(
         "not-installed",
-        `Skill "${name}" was not installed from a registry (it is not in the lock file); ` +
+        `Skill "${name}" was not installed by skill install (it is not in the lock file); ` +
           "use skill install",
         { skill: name },
       );
     }
   }
-  if (wanted.length === 0) return { changes: [], dryRun: options.dryRun === true };
-  const index = await fetchRegistryIndex(options);
-  const planned = [];
-  for (const name of wanted) planned.push(await plan(name, index, lock, options));
-  return await apply(planned, lock, options);
+  // Skills from a git repository, a folder or a discovery index are read from there again.
+  const fromRegistry = (name: string) =>
+    (lock.skills[name].sourceType ?? "registry") === "registry";
+  const wanted = all.filter(fromRegistry);
+  const others = all.filter((name) => !fromRegistry(name)).map((name) => lock.skills[name]);
+  const sources = others.length === 0
+    ? { changes: [], refused: [] }
+    : await updateFromSources(others, options);
+  const result = wanted.length === 0
+    ? { changes: [], dryRun: options.dryRun === true }
+    : await (async () => {
+      const index = await fetchRegistryIndex(options);
+      const planned = [];
+      for (const name of wanted) planned.push(await plan(name, index, lock, options));
+      return await apply(planned, await readLock(options.communityDir), options);
+    })();
+  const changes = [...result.changes, ...sources.changes].sort((a, b) => a.name < b.name ? -1 : 1);
+  return {
+    changes,
+    dryRun: result.dryRun,
+    ...(sources.refused.length > 0 ? { refused: sources.refused } : {}),
+  };
 }
 
 /**
@@ -224,7 +243,12 @@ async function apply(
   const dir = options.communityDir;
   for (const { change, download } of planned) {
     if (download === undefined) continue;
-    change.path = await placeSkill(dir, download);
+    change.path = await placeSkill(dir, {
+      name: download.entry.name,
+      layout: download.files.length > 0 ? "folder" : "file",
+      document: download.document,
+      files: download.files,
+    });
     lock.skills[change.name] = {
       name: change.name,
       source: download.source,

@@ -33,13 +33,25 @@ export {
 } from "./search.ts";
 export { defaultRegistry } from "./config.ts";
 export { readLockFile } from "./lock.ts";
+export { addSkills } from "./local.ts";
+export {
+  installFromSource,
+  parseSkillSource,
+  type SkillSourceSpec,
+  type SourceInstallOptions,
+  type SourceInstallResult,
+} from "./source.ts";
 export type {
+  AddSkillsOptions,
+  AddSkillsResult,
   IndexProblem,
   InstallChange,
   InstallerOptions,
   InstallResult,
   LockEntry,
+  LockSourceType,
   RegistryEntry,
   RegistryFile,
   RegistryIndex,
+  SkillVerdict,
 } from "./types.ts";

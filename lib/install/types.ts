@@ -5,6 +5,7 @@
  */
 
 import type { UrlPolicyOptions } from "../mcp/policy/url.ts";
+import type { SkillDiagnostic } from "../skill/types.ts";
 
 /** A supporting file of a folder skill, as the index lists it. */
 export interface RegistryFile {
@@ -52,18 +53,34 @@ export interface IndexProblem {
   message: string;
 }
 
+/** Where an installed skill came from. */
+export type LockSourceType = "registry" | "git" | "path" | "well-known";
+
 /** What the lock file records about one installed skill. */
 export interface LockEntry {
   /** The skill's name. */
   name: string;
-  /** The index URL it was installed from. */
+  /**
+   * Where it was installed from: the registry's or the discovery index's URL, the git
+   * repository's URL or path, or the folder's absolute path.
+   */
   source: string;
-  /** The version installed. */
-  version: string;
+  /** The kind of source; absent in lock files written before it existed (a registry). */
+  sourceType?: LockSourceType;
+  /** The version installed (registries and discovery indexes that give one). */
+  version?: string;
+  /** git: the ref asked for (`#main`, `#v1.2.0`, a commit), absent for the default branch. */
+  ref?: string;
+  /** git: the commit installed (40 hex). */
+  commit?: string;
+  /** git and paths: the skill's folder inside the source, `/`-separated (`skills/pdf`). */
+  skillPath?: string;
   /** Hex sha256 of the installed skill document. */
   sha256: string;
   /** Hex sha256 of each supporting file, by path. */
   files?: Record<string, string>;
+  /** Discovery indexes: hex sha256 of the artifact downloaded (the SKILL.md or the archive). */
+  artifact?: string;
   /** ISO 8601 time of the install. */
   installedAt: string;
 }
@@ -113,5 +130,61 @@ export interface InstallResult {
   /** One entry per skill asked for (or, for `updateSkills()` with no names, per locked skill). */
   changes: InstallChange[];
   /** `true` when nothing was written (`dryRun`). */
+  dryRun: boolean;
+  /** `updateSkills`: skills of a git, folder or index source that could not be updated, and why. */
+  refused?: Array<{ name: string; reason: string }>;
+}
+
+/** Options of `addSkills`. */
+export interface AddSkillsOptions {
+  /** The folder to add into: the user or the community skills folder. */
+  into: string;
+  /** Replace a skill of the same name that is there with other content. */
+  force?: boolean;
+  /** Check and report; write nothing. */
+  dryRun?: boolean;
+  /** Most files per skill (besides `SKILL.md`). Default 1000. */
+  maxFiles?: number;
+  /** Most bytes per skill, all files together. Default 50 MiB. */
+  maxBytes?: number;
+  /** Take only these skills of a collection (by file or folder name). */
+  only?: readonly string[];
+  /** What the lock file records as the source (default: the path itself, `sourceType: "path"`). */
+  origin?: Pick<LockEntry, "source" | "sourceType" | "version" | "ref" | "commit" | "artifact">;
+  /** Cancels the work between files. */
+  signal?: AbortSignal;
+}
+
+/** What became of one skill of an `addSkills` call. */
+export interface SkillVerdict {
+  /** The skill's name (the name it installs under; for a refused skill, its file or folder). */
+  name: string;
+  /** `install`, `update` (replaced with `force`), `unchanged` (same bytes) or `refused`. */
+  action: "install" | "update" | "unchanged" | "refused";
+  /** Why it was refused. */
+  reason?: string;
+  /** Where it is (or would be) in the folder added into, e.g. `pdf/SKILL.md`. */
+  path?: string;
+  /** Supporting files copied with it. */
+  files: number;
+  /** Bytes of the document and its files. */
+  bytes: number;
+  /** Parser warnings (and, for a refused skill, the parse errors). */
+  diagnostics: SkillDiagnostic[];
+  /** What `lintSkill` says of it, its files known. */
+  lint: SkillDiagnostic[];
+  /** Files of its folder the file rule leaves out (`.env`, `.git/`), with the reason. */
+  excluded: Array<{ path: string; reason: string }>;
+}
+
+/** What `addSkills` did. */
+export interface AddSkillsResult {
+  /** `skill`: the path was one skill; `collection`: a folder of skills. */
+  kind: "skill" | "collection";
+  /** One verdict per skill, in path order. */
+  skills: SkillVerdict[];
+  /** Why the search of a collection stopped short or skipped something (symlinks). */
+  notes: string[];
+  /** `true` when nothing was written. */
   dryRun: boolean;
 }

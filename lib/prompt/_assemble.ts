@@ -3,9 +3,10 @@
 
 import { countTokens } from "../catalog/tokens.ts";
 import type { CatalogEntry } from "../catalog/types.ts";
-import type { Skill } from "../skill/types.ts";
+import type { Resolution } from "../resolve/types.ts";
 import { cut, fence, flag, skillText } from "./_fence.ts";
 import { activateDefinition, entryDefinition, toAnthropic, toOpenAi } from "./_tool_defs.ts";
+import { filesNote, readFileDefinition } from "./_skill_files.ts";
 import { executeToolCall } from "./execute.ts";
 import { createToolSession } from "./_session.ts";
 import type { AssembledPrompt, AssemblePromptOptions, PromptDiagnostic } from "./types.ts";
@@ -15,16 +16,22 @@ const DEFAULT_REMOTE_MAX = 16_000;
 /** A skill is cut rather than left out while at least this many tokens remain for it. */
 const MIN_SKILL_TOKENS = 200;
 
+/** An attribute value safe inside `"…"`. */
+const attr = (text: string) => text.replace(/["<>&\n\r]/g, "_").slice(0, 300);
+
 /**
  * One skill as it enters the prompt: plain for the user's own and built-in skills, fenced for
- * remote ones and for community skills the catalog does not trust.
+ * remote ones and for community skills the catalog does not trust; a folder skill says where it
+ * lives and lists its files (after the text, so a cut never drops the list).
  */
 export function skillBlock(
   entry: CatalogEntry,
-  skill: Skill,
+  hit: Pick<Resolution, "skill" | "folder" | "files">,
   max: number,
   diagnostics: PromptDiagnostic[],
 ): string {
+  const { skill } = hit;
+  const note = filesNote(hit, entry.id);
   const text = skillText(skill);
   if (!entry.remote && !entry.fenced) {
     const body = cut(text, max);
@@ -35,11 +42,13 @@ export function skillBlock(
         message: `Skill "${entry.id}" was cut to fit`,
       });
     }
-    return `<skill name="${entry.id}" source="${entry.source}">\n${body.text.trimEnd()}\n</skill>`;
+    const where = hit.folder === undefined ? "" : ` location="${attr(hit.folder)}"`;
+    return `<skill name="${entry.id}" source="${entry.source}"${where}>\n${body.text.trimEnd()}${note}\n</skill>`;
   }
   const what = `${entry.remote ? "Remote" : "Community"} skill "${entry.id}"`;
   diagnostics.push(...flag(entry.id, `${what} (${entry.source})`, text));
-  const fenced = fence(entry.source, "skill", entry.id, text, max);
+  // Its file names came from the same untrusted source: inside the fence, after the cut text.
+  const fenced = fence(entry.source, "skill", entry.id, text, max, note);
   if (fenced.cut) {
     diagnostics.push({
       id: entry.id,
@@ -118,7 +127,7 @@ export async function assemble(options: AssemblePromptOptions): Promise<Assemble
   const reading = onDemand
     ? []
     : skills.map((entry) =>
-      catalog.loadSkill(entry.id, { signal }).then((hit) => hit.skill, (error: Error) => error)
+      catalog.loadSkill(entry.id, { signal }).then((hit) => hit, (error: Error) => error)
     );
   for (const [i, entry] of chosen.entries()) {
     if (!entry) continue;
@@ -141,6 +150,7 @@ export async function assemble(options: AssemblePromptOptions): Promise<Assemble
     tools.push(entry);
   }
   const loadedSkills: AssembledPrompt["loaded"]["skills"] = [];
+  const withFiles: string[] = [];
   const blocks: string[] = [];
   const remoteTools = tools.filter((t) => t.remote);
   let hasRemote = remoteTools.length > 0;
@@ -170,7 +180,8 @@ export async function assemble(options: AssemblePromptOptions): Promise<Assemble
       });
       continue;
     }
-    const skill: Skill = loaded;
+    const hit: Resolution = loaded;
+    const skill = hit.skill;
     hasRemote ||= entry.remote || entry.fenced === true;
     const left = budget - await count(compose());
     if (left < MIN_SKILL_TOKENS) {
@@ -185,10 +196,16 @@ export async function assemble(options: AssemblePromptOptions): Promise<Assemble
     let max = Math.min(entry.remote || entry.fenced ? remoteMax : Infinity, left * 4);
     for (;;) {
       const scratch: PromptDiagnostic[] = [];
-      blocks.push(skillBlock(entry, skill, max, scratch));
+      blocks.push(skillBlock(entry, hit, max, scratch));
       if (await count(compose()) <= budget) {
         diagnostics.push(...scratch);
-        loadedSkills.push({ id: entry.id, source: entry.source, inline: true });
+        loadedSkills.push({
+          id: entry.id,
+          source: entry.source,
+          inline: true,
+          ...(hit.folder === undefined ? {} : { folder: hit.folder, files: hit.files.length }),
+        });
+        if (hit.files.length > 0) withFiles.push(entry.id);
         break;
       }
       blocks.pop();
@@ -205,6 +222,9 @@ export async function assemble(options: AssemblePromptOptions): Promise<Assemble
   }
   const definitions = tools.map(entryDefinition);
   if (onDemand && skills.length > 0) definitions.push(activateDefinition(skills));
+  // On demand, which skills have files is known only once activated: every one may be read.
+  const readable = onDemand ? skills.map((s) => s.id) : withFiles;
+  if (readable.length > 0) definitions.push(readFileDefinition(readable));
   const system = compose();
   const offered = new Set(definitions.map((d) => d.name));
   return {
@@ -232,6 +252,7 @@ export async function assemble(options: AssemblePromptOptions): Promise<Assemble
         session,
         allow: [...offered],
         skills: onDemand ? skills.map((s) => s.id) : [],
+        skillFiles: readable,
         signal: callOptions.signal,
       }),
   };

@@ -15,6 +15,7 @@ import {
   withinBudget,
 } from "./_safe_schema.ts";
 import { ACTIVATE_SKILL } from "./_tool_defs.ts";
+import { FILE_MAX_CHARS, filesNote, fileText, isFenced, READ_SKILL_FILE } from "./_skill_files.ts";
 import { createToolSession } from "./_session.ts";
 import type { ExecuteToolCallOptions, ToolCall, ToolCallResult } from "./types.ts";
 
@@ -123,6 +124,7 @@ export async function execute(
   if (read.problem) return fail(read.name, `Tool "${read.name}": ${read.problem}`);
   const args = read.args!;
   if (read.name === ACTIVATE_SKILL) return await activate(read, args, options);
+  if (read.name === READ_SKILL_FILE) return await readFile(read, args, options);
   const entry = catalog.get(read.name);
   const allowed = options.allow === undefined || options.allow.includes(read.name);
   if (!entry || entry.kind === "skill" || !allowed) {
@@ -194,10 +196,13 @@ async function activate(
   }
   try {
     const entry = options.catalog.get(name)!;
-    const { skill } = await options.catalog.loadSkill(name, { signal: options.signal });
-    const text = skillText(skill);
+    const hit = await options.catalog.loadSkill(name, { signal: options.signal });
+    const body = skillText(hit.skill);
+    const note = filesNote(hit, name);
+    const text = `${body}${note}`;
     const fenced = entry.remote || entry.fenced === true;
-    const shown = fenced ? fence(entry.source, "skill", name, text, 16_000).text : text;
+    // The file list goes after the cut text, so a long skill still names its files.
+    const shown = fenced ? fence(entry.source, "skill", name, body, 16_000, note).text : text;
     const what = entry.remote ? "Remote" : "Community";
     const flags = fenced ? addressesModel(text).map((why) => `${what} skill "${name}" ${why}`) : [];
     return reply(
@@ -211,5 +216,52 @@ async function activate(
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     return fail(`Cannot load skill "${name}": ${(error as Error).message}`);
+  }
+}
+
+/** `read_skill_file`: one listed file of a selected skill, fenced as the skill is. */
+async function readFile(
+  read: ReturnType<typeof readCall>,
+  args: Record<string, unknown>,
+  options: ExecuteToolCallOptions,
+): Promise<ToolCallResult> {
+  const name = typeof args.skill === "string" ? args.skill : "";
+  const path = typeof args.path === "string" ? args.path.replace(/^\.\//, "") : "";
+  const answer = (text: string, isError: boolean, flags: string[] = []) =>
+    reply(read.format, read.callId, READ_SKILL_FILE, isError, [{ type: "text", text }], flags);
+  if (!(options.skillFiles ?? []).includes(name)) {
+    return answer(
+      `No skill "${name.slice(0, 80)}" to read files of; choose one of: ${
+        (options.skillFiles ?? []).join(", ")
+      }`,
+      true,
+    );
+  }
+  try {
+    const entry = options.catalog.get(name)!;
+    const hit = await options.catalog.loadSkill(name, { signal: options.signal });
+    if (!hit.files.some((f) => f.path === path)) {
+      const some = hit.files.slice(0, 20).map((f) => f.path).join(", ");
+      return answer(
+        `Skill "${name}" has no file ${JSON.stringify(path.slice(0, 200))}${
+          some ? `; its files: ${some}` : "; it has no files"
+        }`,
+        true,
+      );
+    }
+    const { text, binary } = fileText(path, await hit.readFile(path, { signal: options.signal }));
+    if (binary) return answer(text, false);
+    const fenced = isFenced(entry);
+    const shown = fenced
+      ? fence(entry.source, "skill-file", `${name}/${path}`, text, FILE_MAX_CHARS).text
+      : text.length > FILE_MAX_CHARS
+      ? `${text.slice(0, FILE_MAX_CHARS)}\n[… ${text.length - FILE_MAX_CHARS} characters cut]`
+      : text;
+    const what = entry.remote ? "A file of remote skill" : "A file of community skill";
+    const flags = fenced ? addressesModel(text).map((why) => `${what} "${name}" ${why}`) : [];
+    return answer(shown, false, flags);
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    return answer(`Cannot read ${path} of skill "${name}": ${(error as Error).message}`, true);
   }
 }

@@ -41,9 +41,15 @@ const FENCE_LIKE = new RegExp(
   "gi",
 );
 
+/** `text` without hidden characters, its fence-like tags neutralised (`<` written `&lt;`). */
+function clean(text: string): string {
+  return stripHidden(text).replace(FENCE_LIKE, (tag) => `&lt;${tag.slice(1)}`);
+}
+
 /**
  * `text` from `source` inside an `<untrusted-data>` fence. Any fence-like tag inside is
- * neutralised (its `<` written `&lt;`) so the content cannot close the fence early.
+ * neutralised (its `<` written `&lt;`) so the content cannot close the fence early. `after`
+ * (cleaned the same way) follows the cut text, so a cut never drops it.
  */
 export function fence(
   source: string,
@@ -51,13 +57,13 @@ export function fence(
   name: string,
   text: string,
   max: number,
+  after = "",
 ): { text: string; cut: boolean } {
-  const clean = stripHidden(text).replace(FENCE_LIKE, (tag) => `&lt;${tag.slice(1)}`);
-  const body = cut(clean, max);
+  const body = cut(clean(text), max);
   return {
     text: `<untrusted-data source="${attr(source)}" kind="${kind}" name="${
       attr(name)
-    }">\n${body.text.trimEnd()}\n</untrusted-data>`,
+    }">\n${body.text.trimEnd()}${clean(after)}\n</untrusted-data>`,
     cut: body.cut,
   };
 }

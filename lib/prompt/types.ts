@@ -137,7 +137,10 @@ export interface AssembledPrompt {
   system: string;
   /** Its token count. */
   tokens: number;
-  /** Tool definitions of the selected tools (and `activate_skill` in `tool` mode). */
+  /**
+   * Tool definitions of the selected tools, `activate_skill` in `tool` mode, and
+   * `read_skill_file` when a selected skill has files (in `tool` mode: for every selected skill).
+   */
   tools: { openai: OpenAiTool[]; anthropic: AnthropicTool[] };
   /** Ready-made first messages: OpenAI `messages`, Anthropic `system` + `messages`. */
   messages: {
@@ -146,7 +149,15 @@ export interface AssembledPrompt {
   };
   /** What was loaded: skills (inline or on demand) and tools (with whether their server is connected). */
   loaded: {
-    skills: Array<{ id: string; source: string; inline: boolean }>;
+    skills: Array<{
+      id: string;
+      source: string;
+      inline: boolean;
+      /** Where an inline folder skill lives (a path, key prefix or `skill://` URI). */
+      folder?: string;
+      /** How many files an inline folder skill's block lists. */
+      files?: number;
+    }>;
     tools: Array<{ id: string; source: string; connected: boolean }>;
   };
   /** Problems: unavailable entries, cut content, flagged injections, unapproved tool requests. */
@@ -167,6 +178,8 @@ export interface ExecuteToolCallOptions {
   allow?: readonly string[];
   /** Skill ids `activate_skill` may load (default none: the tool is refused). */
   skills?: readonly string[];
+  /** Skill ids whose files `read_skill_file` may read (default none: the tool is refused). */
+  skillFiles?: readonly string[];
   /** Cancels the call. */
   signal?: AbortSignal;
   /**

@@ -14,6 +14,7 @@ import { createServerRegistry } from "../mcp/registry/registry.ts";
 import { stdio } from "../mcp/transport/stdio.ts";
 import { createMcpSkillSources } from "./mcp_source.ts";
 import { createStorageSource } from "./storage_source.ts";
+import { fsSkillFiles } from "./_fs_files.ts";
 import { unavailableSource } from "./_unavailable_source.ts";
 import type { DefaultSkillFolders, DefaultSourcesOptions } from "./default_options.ts";
 import type { SkillSource, SourceTier } from "./types.ts";
@@ -103,7 +104,11 @@ function locate(folder: Folder, options: DefaultSourcesOptions): { dir: string }
 function folderSource(label: "user" | "community", options: DefaultSourcesOptions): SkillSource {
   const at = locate(label, options);
   return "dir" in at
-    ? createStorageSource({ label, storage: createFsStorage({ root: at.dir }) })
+    ? createStorageSource({
+      label,
+      storage: createFsStorage({ root: at.dir }),
+      files: fsSkillFiles(at.dir),
+    })
     : unavailableSource(label, at.why);
 }
 
@@ -143,4 +148,36 @@ export async function fsSources(options: DefaultSourcesOptions = {}): Promise<So
     folderSource("community", options),
     ...await mcpSources(options),
   ];
+}
+
+const NO = /^(?:1|true|yes|on)$/i;
+
+/**
+ * Whether the built-ins are in the chain: `options.builtin`, else not when `SKILLMUX_NO_BUILTIN`
+ * says so, else `[skills] builtin` of `config.toml` (a file that cannot be read or parsed leaves
+ * them on; the MCP source reports its problems), else on.
+ */
+export async function builtinEnabled(options: DefaultSourcesOptions = {}): Promise<boolean> {
+  if (options.builtin !== undefined) return options.builtin;
+  const { fs, path, env: processEnv } = nodeBuiltins("The default skill folders");
+  let flag: string | undefined;
+  try {
+    flag = (options.env ?? processEnv).SKILLMUX_NO_BUILTIN;
+  } catch (error) {
+    // Deno without --allow-env: the built-ins stay, as everywhere else; other failures are errors.
+    if (!isPermissionError(error)) throw error;
+    flag = undefined;
+  }
+  if (flag !== undefined && flag !== "") return !NO.test(flag);
+  const at = locate("config", options);
+  if (!("dir" in at)) return true;
+  const text = await fs.readFile(path.join(at.dir, "config.toml"), "utf8").catch(() => undefined);
+  if (text === undefined || !/^\s*builtin\s*=/m.test(text)) return true;
+  try {
+    const { parse } = await import("smol-toml");
+    const skills = (parse(text) as { skills?: { builtin?: unknown } }).skills;
+    return skills?.builtin !== false;
+  } catch {
+    return true;
+  }
 }

@@ -20,3 +20,8 @@ export function skillFolders(_options: DefaultSourcesOptions = {}): DefaultSkill
 export function fsSources(_options: DefaultSourcesOptions = {}): Promise<SourceTier[]> {
   return Promise.reject(new Error(`Cannot read the default skill folders: ${WHY}`));
 }
+
+/** The built-ins, as `options.builtin` says (there is no environment or config file to read). */
+export function builtinEnabled(options: DefaultSourcesOptions = {}): Promise<boolean> {
+  return Promise.resolve(options.builtin !== false);
+}

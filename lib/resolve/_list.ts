@@ -126,7 +126,9 @@ async function listOne(
     unread,
     PER_SOURCE_CONCURRENCY,
     (name) =>
-      signal.aborted ? Promise.resolve(undefined) : askOne(source, name, signal, timeoutMs, parse),
+      signal.aborted
+        ? Promise.resolve(undefined)
+        : askOne(source, name, signal, timeoutMs, parse, true),
   );
   answers.forEach((answer, i) => {
     if (answer?.hit) hits.set(unread[i], { read: answer.hit });

@@ -6,7 +6,14 @@ import { isSkillParseError } from "../skill/errors.ts";
 import { parseSkill } from "../skill/parse.ts";
 import { displayableSkill } from "../skill/_displayable.ts";
 import type { Skill } from "../skill/types.ts";
-import type { ResolveDiagnostic, ResolverParseOptions, SkillSource, SourceEntry } from "./types.ts";
+import type { SkillFileInfo } from "../skill/files.ts";
+import type {
+  ResolveDiagnostic,
+  ResolverParseOptions,
+  SkillSource,
+  SourceCallOptions,
+  SourceEntry,
+} from "./types.ts";
 
 /** A parsed entry of one source. */
 export interface SourceHit {
@@ -17,6 +24,12 @@ export interface SourceHit {
   /** A remote skill's `allowed-tools`, kept apart. */
   requestedAllowedTools?: string[];
   diagnostics: ResolveDiagnostic[];
+  /** The skill document exactly as the source gave it. */
+  text: string;
+  /** A folder skill's folder, files and reader (attached after parsing: never cached). */
+  folder?: string;
+  files?: SkillFileInfo[];
+  readFile?: (path: string, options: SourceCallOptions) => Promise<Uint8Array>;
 }
 
 /** Run `call` against `source` with its timeout; failures become a diagnostic. */
@@ -67,6 +80,7 @@ export async function parseEntry(
       skill: entry.remote ? displayableSkill({ ...skill, allowedTools: [] }) : skill,
       ...(requested === undefined ? {} : { requestedAllowedTools: requested }),
       location: entry.location,
+      text: entry.text,
       diagnostics: diagnostics.map((d) => ({
         source: source.label,
         name,
@@ -110,13 +124,14 @@ export async function askOne(
   signal: AbortSignal,
   timeoutMs: number,
   parse: EntryParser,
+  withoutFiles = false,
 ): Promise<TierAnswer> {
   const got = await callSource(
     source,
     signal,
     timeoutMs,
     name,
-    (s) => source.get(name, { signal: s }),
+    (s) => source.get(name, withoutFiles ? { signal: s, withoutFiles } : { signal: s }),
   );
   if (!got.ok) return { diagnostics: [got.diagnostic] };
   if (got.value === undefined) return { diagnostics: [] };
@@ -125,7 +140,35 @@ export async function askOne(
     return { diagnostics: [invalid(source, name, "the source answered without text")] };
   }
   const parsed = await parse(source, name, got.value);
-  return isHit(parsed) ? { hit: parsed, diagnostics: [] } : { diagnostics: [parsed] };
+  if (!isHit(parsed)) return { diagnostics: [parsed] };
+  return { hit: withFolder(parsed, got.value, source, name), diagnostics: [] };
+}
+
+/** `hit` with the folder, files and reader of `entry` (fresh on every read, unlike the parse). */
+function withFolder(
+  hit: SourceHit,
+  entry: SourceEntry,
+  source: SkillSource,
+  name: string,
+): SourceHit {
+  const files = Array.isArray(entry.files) ? entry.files : undefined;
+  const notes = Array.isArray(entry.notes) ? entry.notes.filter((n) => typeof n === "string") : [];
+  if (entry.folder === undefined && files === undefined && notes.length === 0) return hit;
+  return {
+    ...hit,
+    ...(typeof entry.folder === "string" ? { folder: entry.folder } : {}),
+    ...(files === undefined ? {} : { files }),
+    ...(typeof entry.readFile === "function" ? { readFile: entry.readFile.bind(entry) } : {}),
+    diagnostics: [
+      ...hit.diagnostics,
+      ...notes.map((message): ResolveDiagnostic => ({
+        source: source.label,
+        name,
+        problem: "warning",
+        message: `Skill "${name}": ${message}`,
+      })),
+    ],
+  };
 }
 
 /**

@@ -17,6 +17,12 @@ export interface DefaultSourcesOptions {
   env?: Record<string, string | undefined>;
   /** Browser: the IndexedDB database holding user skills under `skills/` (default `skillmux`). */
   dbName?: string;
+  /**
+   * Include the built-in skills (the lowest tier). Default `true`, unless (Deno/Node) the
+   * environment variable `SKILLMUX_NO_BUILTIN` is set to `1`/`true`/`yes`, or `config.toml` in
+   * the config folder says `[skills] builtin = false`. This option wins over both.
+   */
+  builtin?: boolean;
 }
 
 /** The folders the zero-config resolver reads on Deno and Node. */

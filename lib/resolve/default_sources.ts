@@ -25,7 +25,9 @@ export type { DefaultSkillFolders, DefaultSourcesOptions } from "./default_optio
 /**
  * The default sources for this platform, highest priority first. On Deno and
  * Node: the user folder, the community folder, the MCP servers registered in
- * `config.toml` (one group, asked in parallel), then the built-ins. In a
+ * `config.toml` (one group, asked in parallel), then the built-ins (unless turned off:
+ * `builtin: false`, `SKILLMUX_NO_BUILTIN=1` or `[skills] builtin = false` in `config.toml`).
+ * Folder skills (`x/SKILL.md`) come with their files, read from disk byte for byte. In a
  * browser: user skills in IndexedDB (keys `skills/<name>.md`), the MCP servers
  * registered there (key `config.toml`), then the built-ins.
  *
@@ -42,7 +44,9 @@ export async function createDefaultSources(
   options: DefaultSourcesOptions = {},
 ): Promise<SourceTier[]> {
   if (hasNodeBuiltins()) {
-    return [...await (await import("./_fs_defaults.ts")).fsSources(options), createBuiltinSource()];
+    const fs = await import("./_fs_defaults.ts");
+    const builtin = await fs.builtinEnabled(options);
+    return [...await fs.fsSources(options), ...(builtin ? [createBuiltinSource()] : [])];
   }
   if (typeof indexedDB !== "undefined") {
     const { createIndexedDbStorage } = await import("../storage/indexed_db.ts");
@@ -51,10 +55,10 @@ export async function createDefaultSources(
     return [
       createStorageSource({ label: "user", storage, prefix: "skills/" }),
       ...(mcp.length > 0 ? [mcp] : []),
-      createBuiltinSource(),
+      ...(options.builtin === false ? [] : [createBuiltinSource()]),
     ];
   }
-  return [createBuiltinSource()];
+  return options.builtin === false ? [] : [createBuiltinSource()];
 }
 
 /**

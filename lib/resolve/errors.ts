@@ -63,3 +63,55 @@ export class SkillNotFoundError extends Error {
 export function isSkillNotFoundError(error: unknown): error is SkillNotFoundError {
   return error instanceof Error && error.name === "SkillNotFoundError";
 }
+
+/**
+ * Thrown by `Resolution.readFile` for a path the skill does not list (`not-listed`: not a file of
+ * the skill, or one the file rule leaves out, such as `.env`), and for a file whose bytes no
+ * longer match the size and digest listed (`changed`: resolve the skill again).
+ *
+ * @example
+ * ```ts
+ * import { isSkillFileError, resolveSkill } from "@skillmux/core";
+ * const hit = await resolveSkill("samtools");
+ * await hit.readFile("../../etc/passwd").catch((error) => {
+ *   if (isSkillFileError(error)) console.log(error.reason); // "not-listed"
+ * });
+ * ```
+ */
+export class SkillFileError extends Error {
+  /** The skill name. */
+  readonly skill: string;
+  /** The path asked for. */
+  readonly path: string;
+  /** Why the read failed. */
+  readonly reason: "not-listed" | "changed";
+
+  /** Build the error for `path` of `skill`. */
+  constructor(skill: string, path: string, reason: "not-listed" | "changed", detail?: string) {
+    const shown = JSON.stringify(path.length > 200 ? `${path.slice(0, 200)}…` : path);
+    super(
+      reason === "not-listed"
+        ? `Skill "${skill}" has no file ${shown}${detail ? ` (${detail})` : ""}`
+        : `The file ${shown} of skill "${skill}" changed since it was listed${
+          detail ? ` (${detail})` : ""
+        }; resolve the skill again`,
+    );
+    this.name = "SkillFileError";
+    this.skill = skill;
+    this.path = path;
+    this.reason = reason;
+  }
+}
+
+/**
+ * Whether `error` is a {@linkcode SkillFileError} (checks `name`).
+ *
+ * @example
+ * ```ts
+ * import { isSkillFileError } from "@skillmux/core";
+ * console.log(isSkillFileError(new Error("x"))); // false
+ * ```
+ */
+export function isSkillFileError(error: unknown): error is SkillFileError {
+  return error instanceof Error && error.name === "SkillFileError";
+}

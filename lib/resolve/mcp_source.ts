@@ -17,6 +17,20 @@ import { listSkillEntries, loadSkill, offersSkills } from "../mcp/skills/client.
 import type { SkillEntry } from "../mcp/skills/types.ts";
 import type { McpServerConfig } from "../mcp/protocol/types.ts";
 import { hasSkillTemplate, skillResources } from "./skill_resources.ts";
+import { safeNormalizeSkillName } from "../skill/name.ts";
+
+/** The skill name of a skills-extension entry: the last folder of its URI (SEP-2640). */
+function entryName(uri: string): string {
+  const segment = /\/([^/]+)\/SKILL\.md$/.exec(uri)?.[1] ?? "";
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The files part of this source, loaded with the first skill read (not on a page's first load). */
+const files = () => import("./_mcp_files.ts");
 import type { SkillSource, SkillSummary, SourceCallOptions, SourceEntry } from "./types.ts";
 
 /** Options of {@linkcode createMcpSkillSource} and {@linkcode createMcpSkillSources}. */
@@ -60,6 +74,8 @@ interface Listing {
   expiresAt: number;
   /** Resource URIs by skill name (resources) … */
   uris: Map<string, string>;
+  /** … and the `skill://<name>/<path>` files of each, by path (resources servers only). */
+  files?: Map<string, Map<string, string>>;
   /** … or SEP-2640 entries by skill name (two or more: ambiguous within the server). */
   entries?: Map<string, SkillEntry[]>;
   /** Whether names not listed may still exist (a `skill://{name}` template). */
@@ -151,8 +167,8 @@ export function createMcpSkillSource(
       const { skills } = await listSkillEntries(c, { signal });
       const entries = new Map<string, SkillEntry[]>();
       for (const entry of skills) {
-        const name = entry.frontmatter.name.toLowerCase();
-        entries.set(name, [...entries.get(name) ?? [], entry]);
+        const name = safeNormalizeSkillName(entryName(entry.uri));
+        if (name !== undefined) entries.set(name, [...entries.get(name) ?? [], entry]);
       }
       return { expiresAt: expiry(c, "skills/list"), uris: new Map(), entries, open: false };
     }
@@ -164,7 +180,13 @@ export function createMcpSkillSource(
       c.listResourceTemplates({ signal }).catch(() => []),
     ]);
     const uris = new Map(skillResources(resources).map((s) => [s.name, s.uri]));
-    return { expiresAt: expiry(c, "resources/list"), uris, open: hasSkillTemplate(templates) };
+    const { resourceFiles } = await files();
+    return {
+      expiresAt: expiry(c, "resources/list"),
+      uris,
+      files: new Map([...uris.keys()].map((name) => [name, resourceFiles(resources, name)])),
+      open: hasSkillTemplate(templates),
+    };
   }
 
   function expiry(c: McpClient, method: string): number {
@@ -185,7 +207,12 @@ export function createMcpSkillSource(
     return await next;
   }
 
-  async function getEntry(name: string, entries: SkillEntry[], signal: AbortSignal) {
+  async function getEntry(
+    name: string,
+    entries: SkillEntry[],
+    signal: AbortSignal,
+    withoutFiles?: boolean,
+  ): Promise<SourceEntry> {
     if (entries.length > 1) {
       throw new Error(
         `"${name}" is ambiguous on ${server.name}: ${entries.map((e) => e.uri).join(", ")}`,
@@ -198,6 +225,7 @@ export function createMcpSkillSource(
       format: "markdown" as const,
       location: entries[0].uri,
       remote: true,
+      ...(withoutFiles ? {} : (await files()).entryFiles(entries[0], () => session(signal))),
     };
   }
 
@@ -241,16 +269,29 @@ export function createMcpSkillSource(
       if (found.entries?.has(name) || found.uris.has(name)) return true;
       return found.open && !listedOnly ? undefined : false;
     },
-    async get(name: string, { signal }: SourceCallOptions): Promise<SourceEntry | undefined> {
+    async get(
+      name: string,
+      { signal, withoutFiles }: SourceCallOptions,
+    ): Promise<SourceEntry | undefined> {
       // Cold listing of a resources server: read skill://<name> while listing, so a cold lookup
       // costs one round trip after connecting, not two; the listing still decides.
       const speculative = listing === undefined ? await guess(name, signal) : undefined;
       const found = await list(signal);
       const entries = found.entries?.get(name);
-      if (entries) return await getEntry(name, entries, signal);
+      if (entries) return await getEntry(name, entries, signal, withoutFiles);
       const uri = found.uris.get(name) ?? (found.open ? `skill://${name}` : undefined);
       if (uri === undefined) return undefined;
-      return await read(uri, signal, uri === `skill://${name}` ? speculative?.reading : undefined);
+      const entry = await read(
+        uri,
+        signal,
+        uri === `skill://${name}` ? speculative?.reading : undefined,
+      );
+      const paths = found.files?.get(name);
+      if (entry === undefined || withoutFiles || paths === undefined || paths.size === 0) {
+        return entry;
+      }
+      const { readResourceFiles } = await files();
+      return { ...entry, ...await readResourceFiles(name, paths, await session(signal), signal) };
     },
     async list({ signal }: SourceCallOptions): Promise<string[]> {
       const found = await list(signal);
@@ -295,8 +336,10 @@ function summaryOf(entry: SkillEntry): SkillSummary[] {
   const meta = (entry._meta as Record<string, unknown> | undefined)?.[SUMMARY_META] as
     | { keywords?: unknown; tasks?: unknown }
     | undefined;
+  const name = safeNormalizeSkillName(entryName(entry.uri));
+  if (name === undefined) return [];
   return [{
-    name: front.name.toLowerCase(),
+    name,
     description: front.description,
     digest: file.digest,
     tags: listOf(front.tags, /,/),

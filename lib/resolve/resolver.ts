@@ -37,6 +37,7 @@ interface Machinery {
   askTier: typeof import("./_query.ts").askTier;
   peekAll: typeof import("./_query.ts").peekAll;
   listSources: typeof import("./_list.ts").listSources;
+  fileReader: typeof import("./_read_file.ts").fileReader;
   parse: EntryParser;
 }
 
@@ -100,10 +101,12 @@ export function createResolver(options: CreateResolverOptions): Resolver {
       import("./_query.ts"),
       import("./_list.ts"),
       import("./_parse_cache.ts"),
-    ]).then(([query, list, cache]) => ({
+      import("./_read_file.ts"),
+    ]).then(([query, list, cache, read]) => ({
       askTier: query.askTier,
       peekAll: query.peekAll,
       listSources: list.listSources,
+      fileReader: read.fileReader,
       parse: cache.createEntryParser(options.parse ?? {}),
     }), (error) => {
       machinery = undefined; // a chunk that failed to download may load on the next call
@@ -143,7 +146,7 @@ export function createResolver(options: CreateResolverOptions): Resolver {
     );
     const diagnostics: ResolveDiagnostic[] = [];
     try {
-      const { askTier, peekAll, parse } = await load();
+      const { askTier, peekAll, parse, fileReader } = await load();
       for (const tier of chosen) {
         if (scope.signal.aborted) break;
         const answer = await askTier(tier, name, scope.signal, timeoutMs, parse);
@@ -154,7 +157,8 @@ export function createResolver(options: CreateResolverOptions): Resolver {
           const says = chosen === tiers
             ? await peekAll(below.filter((s) => s.peek), name, scope.signal, timeoutMs)
             : [];
-          return displayableResolution({
+          const files = hit.files ?? [];
+          const resolution = {
             skill: hit.skill,
             source: hit.source,
             location: hit.location,
@@ -165,7 +169,15 @@ export function createResolver(options: CreateResolverOptions): Resolver {
               ? { requestedAllowedTools: hit.requestedAllowedTools }
               : {}),
             diagnostics: [...diagnostics, ...hit.diagnostics],
+            ...(hit.folder === undefined ? {} : { folder: hit.folder }),
+            files,
+          } as Resolution;
+          // Not enumerable: a resolution stays plain data for JSON, comparisons and display.
+          Object.defineProperty(resolution, "readFile", {
+            value: fileReader(hit.skill.name, hit.text, files, hit.readFile),
+            enumerable: false,
           });
+          return displayableResolution(resolution);
         }
       }
       if (call.signal?.aborted) throw call.signal.reason;

@@ -5,6 +5,7 @@
  */
 
 import type { Skill, SkillDiagnostic, SkillFormat } from "../skill/types.ts";
+import type { SkillFileInfo } from "../skill/files.ts";
 import type { ParseSkillOptions } from "../skill/parse.ts";
 
 /**
@@ -25,6 +26,11 @@ export interface SourceCallOptions {
    * source of the group lists the name: a listed copy is read, not a guess.
    */
   listedOnly?: boolean;
+  /**
+   * `get` only: the caller lists skills and needs no folder files (`SourceEntry.files`); a source
+   * may skip listing them. The resolver's `list` sets it.
+   */
+  withoutFiles?: boolean;
 }
 
 /** Raw skill text as a source holds it; the resolver parses and validates it. */
@@ -40,6 +46,49 @@ export interface SourceEntry {
    * (`Resolution.requestedAllowedTools`), never granted through `skill.allowedTools`.
    */
   remote?: boolean;
+  /** A folder skill: where its folder is (a path, key prefix or URI), for people and models. */
+  folder?: string;
+  /** A folder skill: its files besides the skill document (see `skillFileExclusion`). */
+  files?: SkillFileInfo[];
+  /** Reads one of `files` by its path; the resolver checks the path is listed first. */
+  readFile?(path: string, options: SourceCallOptions): Promise<Uint8Array>;
+  /** Sentences about files left out (symlinks, a cap reached), reported as warnings. */
+  notes?: string[];
+}
+
+/** What {@linkcode SkillFolderAccess.list} returns: the files of one folder skill. */
+export interface SkillFolderListing {
+  /** Where the folder is, for people and models (an absolute path on disk, a key prefix). */
+  folder: string;
+  /** Its files besides `SKILL.md`, in path order. */
+  files: SkillFileInfo[];
+  /** Sentences about what was left out for safety or the caps. */
+  notes?: string[];
+}
+
+/**
+ * How a storage source reaches the supporting files of its folder skills (`x/SKILL.md` plus
+ * `x/scripts/…`). The default reads them through the storage's keys as UTF-8 text; the
+ * zero-config sources and the skills server use the disk itself, byte for byte.
+ *
+ * @example Files kept in a map
+ * ```ts
+ * import { createMemoryStorage, createResolver, createStorageSource, type SkillFolderAccess } from "@skillmux/core";
+ * const bytes = new TextEncoder().encode("print('hi')\n");
+ * const files: SkillFolderAccess = {
+ *   list: () => Promise.resolve({ folder: "pdf/", files: [{ path: "run.py", size: bytes.length, digest: "sha256:" + "0".repeat(64) }] }),
+ *   read: () => Promise.resolve(bytes),
+ * };
+ * const storage = createMemoryStorage({ initial: { "pdf/SKILL.md": "---\nname: pdf\ndescription: PDFs. Use for PDFs.\n---\n" } });
+ * const hit = await createResolver({ sources: [createStorageSource({ label: "user", storage, files })] }).resolve("pdf");
+ * console.log(hit.files.map((f) => f.path)); // ["run.py"]
+ * ```
+ */
+export interface SkillFolderAccess {
+  /** The files of the folder skill under key prefix `dir` (such as `pdf/`). */
+  list(dir: string, options: SourceCallOptions): Promise<SkillFolderListing>;
+  /** The bytes of `path` (as listed) in the folder under `dir`. */
+  read(dir: string, path: string, options: SourceCallOptions): Promise<Uint8Array>;
 }
 
 /**
@@ -155,6 +204,20 @@ export interface Resolution {
   requestedAllowedTools?: string[];
   /** Parser warnings for the winning entry, and problems with higher sources that were skipped. */
   diagnostics: ResolveDiagnostic[];
+  /**
+   * Where the skill's folder is, for a folder skill (`x/SKILL.md`): an absolute path on disk
+   * for the folder sources of Deno and Node, a key prefix for other storage, a `skill://` URI for
+   * an MCP server. Absent for a single-file skill.
+   */
+  folder?: string;
+  /** The skill's files besides its document, with sizes and digests (empty for a single file). */
+  files: SkillFileInfo[];
+  /**
+   * The bytes of one file of the skill: a path of `files`, or `SKILL.md` for the skill document
+   * exactly as the source gave it. Each read is checked against the listed size and digest;
+   * throws `SkillFileNotFoundError` for a path that is not listed.
+   */
+  readFile(path: string, options?: { signal?: AbortSignal }): Promise<Uint8Array>;
 }
 
 /** One row of {@linkcode Resolver.list}. */

@@ -111,6 +111,10 @@ export async function serveHttp(
   const listening = await listen(handle, { host, port: options.port, log: options.log });
   return {
     url: listening.url,
+    // One user's view: the single user's, or (with users) the first token's user.
+    skills: async () =>
+      await (await viewOf(options.users ? Object.values(options.users.tokens)[0] : "")).skills
+        .served(),
     closed: listening.closed,
     refresh,
     close: () =>

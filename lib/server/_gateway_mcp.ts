@@ -9,18 +9,20 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { buildMcpServer, getSkill, search } from "./_mcp.ts";
+import { buildMcpServer } from "./_mcp.ts";
+import { callSkillTool } from "./_skill_tools.ts";
 import { SKILL_TOOLS } from "./_tools.ts";
 import type { GatewayView } from "./_gateway_view.ts";
 import { type CallSettings, type HandlerExtra, proxyCall } from "./_gateway_call.ts";
 import { callTool, findTools, META_TOOLS } from "./_gateway_discover.ts";
 
 /** Gateway instructions for the model. */
-const INSTRUCTIONS =
-  "Skills are Markdown documents at skill://<name>: search_skills finds one, get_skill reads it. " +
+const SKILLS =
+  "Skills are Markdown documents at skill://<name>, their files at skill://<name>/<path>: " +
+  "search_skills finds one, get_skill reads it and lists its files, read_skill_file reads a file. ";
+const INSTRUCTIONS = SKILLS +
   "The other tools are those of the user's MCP servers, named <server>__<tool>.";
-const DISCOVER_INSTRUCTIONS =
-  "Skills are Markdown documents at skill://<name>: search_skills finds one, get_skill reads it. " +
+const DISCOVER_INSTRUCTIONS = SKILLS +
   "The tools of the user's MCP servers are found with find_tools and run with call_tool.";
 
 /** A gateway session's server and a way to detach it from the view when it closes. */
@@ -59,8 +61,8 @@ export function buildGatewayServer(
     const name = request.params.name;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const ex = extra as unknown as HandlerExtra;
-    if (name === "search_skills") return await search(view.skills, args);
-    if (name === "get_skill") return await getSkill(view.skills, args);
+    const skillAnswer = await callSkillTool(view.skills, name, args);
+    if (skillAnswer !== undefined) return skillAnswer;
     if (discover) {
       if (name === "find_tools") return findTools(view, args, settings.approveCommand);
       if (name === "call_tool") return await callTool(view, args, ex, settings);

@@ -1,74 +1,49 @@
-// Private: the MCP server of one session (or one stateless request) over a skill catalog:
-// `skill://{name}` resources with a list callback, and the tools `search_skills` and `get_skill`.
+// Private: the MCP server of one session (or one stateless request) over a skill catalog, on the
+// official SDK: the skills as `skill://{name}` resources and their files as
+// `skill://{name}/{+path}`, the skills extension's `skills/list` and `skills/get`, and the tools
+// `search_skills`, `get_skill` and `read_skill_file`. The answers are those of _skill_rpc.ts and
+// _skill_tools.ts, so stdio and HTTP (either era) say the same.
 
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
-import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import {
   CallToolRequestSchema,
-  type CallToolResult,
   ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { SkillCatalog } from "./_catalog.ts";
-import { safeNormalizeSkillName } from "../skill/name.ts";
-import { searchSkills } from "./_search.ts";
+import { skillResult } from "./_skill_rpc.ts";
+import { callSkillTool } from "./_skill_tools.ts";
 import { SKILL_TOOLS } from "./_tools.ts";
-import { decodeUriName } from "./_uri_name.ts";
+import { MalformedUriError } from "./_uri_name.ts";
+
+export { getSkill, search } from "./_skill_tools.ts";
 
 /** Called before each skills request with a way to send `list_changed` on that request's stream. */
 export type BeforeRequest = (notifyListChanged: () => Promise<void>) => Promise<void>;
 
-const MARKDOWN = "text/markdown";
 /** The server's instructions for the model. */
 export const INSTRUCTIONS =
-  "Skills are Markdown documents at skill://<name>. Use search_skills to find one and get_skill to read it.";
+  "Skills are Markdown documents at skill://<name>; a skill's folder may hold files (scripts, " +
+  "references, assets) at skill://<name>/<path>. Use search_skills to find one, get_skill to " +
+  "read it and list its files, and read_skill_file to read a file it names.";
 const RESOURCE_NOT_FOUND = -32002;
-const DEFAULT_LIMIT = 10;
-const MAX_LIMIT = 50;
 
-const failure = (text: string): CallToolResult => ({
-  content: [{ type: "text", text }],
-  isError: true,
-});
-
-/** `get_skill`. */
-export async function getSkill(catalog: SkillCatalog, args: Record<string, unknown>) {
-  if (typeof args.name !== "string" || args.name === "") {
-    return failure('get_skill needs a "name" string argument, e.g. { "name": "samtools" }');
-  }
-  const name = safeNormalizeSkillName(args.name);
-  const entry = name === undefined ? undefined : await catalog.get(name);
-  if (entry !== undefined) return { content: [{ type: "text", text: entry.text }] };
-  const close = await searchSkills(await catalog.snapshot(), args.name, 5);
-  const hint = close.length > 0
-    ? ` Did you mean ${close.map((hit) => `"${hit.name}"`).join(", ")}?`
-    : "";
-  if (name === undefined) {
-    return failure(
-      `${JSON.stringify(args.name)} is not a skill name: names are 1-64 lowercase ASCII ` +
-        `letters, digits and single hyphens.${hint} Use search_skills to find skills.`,
-    );
-  }
-  return failure(`No skill named "${args.name}".${hint} Use search_skills to find skills.`);
-}
-
-/** `search_skills`. */
-export async function search(catalog: SkillCatalog, args: Record<string, unknown>) {
-  const { query, limit = DEFAULT_LIMIT } = args;
-  if (typeof query !== "string") {
-    return failure('search_skills needs a "query" string argument, e.g. { "query": "sort bam" }');
-  }
-  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1) {
-    return failure('search_skills: "limit" must be a positive integer');
-  }
-  const hits = await searchSkills(await catalog.snapshot(), query, Math.min(limit, MAX_LIMIT));
-  const results = hits.map((hit) => ({ ...hit, uri: `skill://${hit.name}` }));
-  const text = results.length === 0
-    ? `No skill matches "${query}".`
-    : results.map((hit) => `- ${hit.name} (${hit.uri}): ${hit.description}`).join("\n");
-  return { content: [{ type: "text", text }], structuredContent: { results } };
+/**
+ * A request schema for a method the SDK does not know (`skills/list`, `skills/get`): what its
+ * `setRequestHandler` reads of a schema (the method literal, and a parse that keeps the request
+ * as sent; the handler checks the params itself).
+ */
+function methodSchema(method: string) {
+  return {
+    shape: { method: { _def: { value: method } } },
+    safeParse: (data: unknown) => ({ success: true, data }),
+  } as unknown as typeof ListToolsRequestSchema;
 }
 
 /**
@@ -94,48 +69,56 @@ export function buildMcpServer(
   type Extra = {
     sendNotification(n: { method: "notifications/resources/list_changed" }): Promise<void>;
   };
-  const hook = (extra: Extra) =>
-    before?.(() => extra.sendNotification({ method: "notifications/resources/list_changed" }));
-  const template = new ResourceTemplate("skill://{name}", {
-    list: async (extra) => {
-      await hook(extra);
-      const { entries } = await catalog.snapshot();
-      return {
-        resources: [...entries.values()].map((entry) => ({
-          uri: `skill://${entry.name}`,
-          name: entry.name,
-          description: entry.description,
-          mimeType: MARKDOWN,
-        })),
-      };
-    },
-  });
-  mcp.registerResource(
-    "skill",
-    template,
-    { description: "A skill by name, as Markdown", mimeType: MARKDOWN },
-    async (uri, { name }, extra) => {
-      await hook(extra);
-      let decoded: string;
-      try {
-        decoded = decodeUriName(String(name), uri.href);
-      } catch (error) {
-        throw new McpError(ErrorCode.InvalidParams, (error as Error).message, { uri: uri.href });
+  const hook = (extra: unknown) =>
+    before?.(() =>
+      (extra as Extra).sendNotification({ method: "notifications/resources/list_changed" })
+    );
+  /** `method` answered by _skill_rpc.ts; a URI that names nothing is `code`. */
+  const answer = (method: string, code: number) => async (request: unknown, extra: unknown) => {
+    await hook(extra);
+    const params = (request as { params?: Record<string, unknown> }).params ?? {};
+    let found;
+    try {
+      found = await skillResult(catalog, method, params);
+    } catch (error) {
+      if (error instanceof MalformedUriError) {
+        throw new McpError(ErrorCode.InvalidParams, error.message, { uri: params.uri });
       }
-      const wanted = safeNormalizeSkillName(decoded);
-      const entry = wanted === undefined ? undefined : await catalog.get(wanted);
-      if (entry === undefined) {
-        throw new McpError(RESOURCE_NOT_FOUND, `Resource ${uri.href} not found`, { uri: uri.href });
-      }
-      return { contents: [{ uri: uri.href, mimeType: MARKDOWN, text: entry.text }] };
-    },
+      throw error;
+    }
+    if (found === null || found === undefined) {
+      const uri = String(params.uri);
+      throw new McpError(
+        code,
+        code === RESOURCE_NOT_FOUND ? `Resource ${uri} not found` : `${uri} not found`,
+        {
+          uri,
+        },
+      );
+    }
+    return found;
+  };
+  const server = mcp.server;
+  server.setRequestHandler(ListResourcesRequestSchema, answer("resources/list", 0));
+  server.setRequestHandler(
+    ListResourceTemplatesRequestSchema,
+    answer("resources/templates/list", 0),
   );
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: SKILL_TOOLS }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(
+    ReadResourceRequestSchema,
+    answer("resources/read", RESOURCE_NOT_FOUND),
+  );
+  server.setRequestHandler(methodSchema("skills/list"), answer("skills/list", 0));
+  server.setRequestHandler(
+    methodSchema("skills/get"),
+    answer("skills/get", ErrorCode.InvalidParams),
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: SKILL_TOOLS }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     await hook(extra);
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    if (request.params.name === "search_skills") return await search(catalog, args);
-    if (request.params.name === "get_skill") return await getSkill(catalog, args);
+    const result = await callSkillTool(catalog, request.params.name, args);
+    if (result !== undefined) return result;
     throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
   });
   return mcp;

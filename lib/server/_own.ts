@@ -5,11 +5,11 @@
 
 import type { IncomingMessage } from "node:http";
 import type { SkillCatalog } from "./_catalog.ts";
-import { getSkill, INSTRUCTIONS, search } from "./_mcp.ts";
-import { fileContents, skillEntry } from "./_skill_files.ts";
+import { INSTRUCTIONS } from "./_mcp.ts";
+import { skillResult } from "./_skill_rpc.ts";
+import { callSkillTool } from "./_skill_tools.ts";
 import { SKILL_TOOLS } from "./_tools.ts";
-import { decodeUriName, MalformedUriError } from "./_uri_name.ts";
-import { safeNormalizeSkillName } from "../skill/name.ts";
+import { MalformedUriError } from "./_uri_name.ts";
 
 const MODERN = "2026-07-28";
 const SKILLS = "io.modelcontextprotocol/skills";
@@ -73,27 +73,6 @@ function headerProblem(req: IncomingMessage, rpc: Rpc, version: string): string 
   return undefined;
 }
 
-async function readUri(catalog: SkillCatalog, uri: string) {
-  const match = /^skill:\/\/([^/]+)(?:\/(.+))?$/.exec(uri);
-  if (!match) return undefined;
-  // Normalised, not lowercased: a look-alike (the Kelvin sign) must not lowercase to ASCII.
-  const name = safeNormalizeSkillName(decodeUriName(match[1], uri));
-  if (name === undefined) return undefined;
-  const entry = await catalog.get(name);
-  if (entry === undefined) return undefined;
-  if (match[2] === undefined || match[2] === "SKILL.md") {
-    return { uri, mimeType: "text/markdown", text: entry.text };
-  }
-  const file = (await catalog.files(name)).find((f) => f.path === match[2]);
-  return file === undefined ? undefined : fileContents(uri, file);
-}
-
-async function entryOf(catalog: SkillCatalog, uri: unknown) {
-  const match = /^skill:\/\/([^/]+)\/SKILL\.md$/.exec(String(uri));
-  const entry = match ? await catalog.get(match[1]) : undefined;
-  return entry === undefined ? undefined : await skillEntry(entry, await catalog.files(entry.name));
-}
-
 /** The result of one method, or `undefined` for an unknown one. */
 async function result(catalog: SkillCatalog, method: string, params: Record<string, unknown>) {
   switch (method) {
@@ -109,46 +88,12 @@ async function result(catalog: SkillCatalog, method: string, params: Record<stri
       return { tools: SKILL_TOOLS, ...TTL };
     case "tools/call": {
       const args = (params.arguments ?? {}) as Record<string, unknown>;
-      if (params.name === "search_skills") return await search(catalog, args);
-      if (params.name === "get_skill") return await getSkill(catalog, args);
-      return null;
+      return await callSkillTool(catalog, String(params.name), args) ?? null;
     }
-    case "resources/list": {
-      const { entries } = await catalog.snapshot();
-      const resources = [...entries.values()].map((e) => ({
-        uri: `skill://${e.name}`,
-        name: e.name,
-        description: e.description,
-        mimeType: "text/markdown",
-      }));
-      return { resources, ...TTL };
+    default: {
+      const found = await skillResult(catalog, method, params);
+      return found === null || found === undefined ? found : { ...found, ...TTL };
     }
-    case "resources/templates/list":
-      return {
-        resourceTemplates: [{
-          uriTemplate: "skill://{name}",
-          name: "skill",
-          mimeType: "text/markdown",
-        }],
-        ...TTL,
-      };
-    case "resources/read": {
-      const contents = await readUri(catalog, String(params.uri));
-      return contents === undefined ? null : { contents: [contents], ...TTL };
-    }
-    case "skills/list": {
-      const { entries } = await catalog.snapshot();
-      const skills = await Promise.all(
-        [...entries.values()].map(async (e) => skillEntry(e, await catalog.files(e.name))),
-      );
-      return { skills, ...TTL };
-    }
-    case "skills/get": {
-      const skill = await entryOf(catalog, params.uri);
-      return skill === undefined ? null : { skill, ...TTL };
-    }
-    default:
-      return undefined;
   }
 }
 

@@ -10,10 +10,11 @@ import type { ServeSkillsOptions, SkillsServer } from "./types.ts";
 
 /** Serve on this process's stdin/stdout; `closed` settles when stdin ends or `close()` is called. */
 export async function serveStdio(options: ServeSkillsOptions): Promise<SkillsServer> {
-  const mcp = buildMcpServer(new SkillCatalog(options));
+  const catalog = new SkillCatalog(options);
+  const mcp = buildMcpServer(catalog);
   const served = await onStdio(mcp, options.log, async () => await mcp.close().catch(() => {}));
   options.log?.("serving skills on stdio");
-  return { url: "stdio:", ...served };
+  return { url: "stdio:", skills: () => catalog.served(), ...served };
 }
 
 /**

@@ -106,7 +106,7 @@ export async function serveGateway(options: ServeGatewayOptions = {}): Promise<G
     await shutdown();
   });
   options.log?.(`gateway on stdio: ${view.tools.length} approved tools`);
-  return { url: "stdio:", ...served, refresh };
+  return { url: "stdio:", skills: () => view.skills.served(), ...served, refresh };
 }
 
 /** A resolver that asks the user's chain at each call (chains are cached and rebuilt by `resolvers`). */

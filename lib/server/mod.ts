@@ -21,7 +21,7 @@ import { importPeer } from "../_peer.ts";
 import type { ServeSkillsOptions, SkillsServer } from "./types.ts";
 import type { GatewayServer, ServeGatewayOptions } from "./gateway_types.ts";
 
-export type { ServeSkillsOptions, SkillsServer } from "./types.ts";
+export type { ServedSkills, ServeSkillsOptions, SkillsServer } from "./types.ts";
 export type { GatewayServer, GatewayUsers, ServeGatewayOptions } from "./gateway_types.ts";
 
 /**

@@ -84,6 +84,7 @@ export async function serveSkills(options: ServeSkillsOptions = {}): Promise<Ski
   const listening = await listen(handle, { host, port: options.port, log: options.log });
   return {
     url: listening.url,
+    skills: () => catalog.served(),
     closed: listening.closed,
     close: () => listening.close(async () => await sessions?.close()),
   };

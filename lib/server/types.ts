@@ -32,10 +32,20 @@ export interface ServeSkillsOptions {
   log?: (line: string) => void;
 }
 
+/** What a skills server serves now, and what it holds but refuses (see `SkillsServer.skills`). */
+export interface ServedSkills {
+  /** The names served, sorted. */
+  served: string[];
+  /** Skills of the folder that are not served, with why (no description, YAML that does not parse, an invalid folder name). */
+  refused: Array<{ name: string; reason: string }>;
+}
+
 /** A running skills server. */
 export interface SkillsServer {
   /** The MCP endpoint, e.g. `http://127.0.0.1:3737/mcp`; `"stdio:"` over stdio. */
   readonly url: string;
+  /** The skills served now and those refused with why (the folder is read again if it changed). */
+  skills(): Promise<ServedSkills>;
   /** Settles once the server has closed: after `close()`, or over stdio when stdin ends. */
   readonly closed: Promise<void>;
   /** Stop accepting, finish in-flight requests, close sessions and watchers. Idempotent. */

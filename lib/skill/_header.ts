@@ -7,6 +7,7 @@ import { defineData, kindName, type RawField, type RawValue } from "./_raw.ts";
 import type { Report } from "./_report.ts";
 import { quote } from "./_location.ts";
 import { commandProblem } from "./_command.ts";
+import { KNOWN_KEYS, splitTools } from "./_keys.ts";
 
 /** The front-matter part of a skill. */
 export type Header = Pick<
@@ -26,6 +27,7 @@ export type Header = Pick<
   | "metadata"
   | "allowedTools"
   | "meta"
+  | "declaredName"
 >;
 
 /** Front-matter keys this library reads, mapped to `Skill` properties. */
@@ -40,24 +42,6 @@ const OPTIONAL_STRINGS = {
   compatibility: "compatibility",
 } as const;
 
-/** Every front-matter key with a meaning, in the order {@linkcode renderSkill} writes them. */
-export const KNOWN_KEYS: readonly string[] = [
-  "name",
-  "description",
-  "category",
-  "tags",
-  "author",
-  "source_url",
-  "command",
-  "checked_version",
-  "min_version",
-  "max_version",
-  "license",
-  "compatibility",
-  "metadata",
-  "allowed-tools",
-];
-
 const DESCRIPTION_MAX = 1024;
 const COMPATIBILITY_MAX = 500;
 
@@ -69,14 +53,16 @@ export function readHeader(
 ): Header {
   const byKey = new Map<string, RawField>();
   for (const field of fields) if (!byKey.has(field.key)) byKey.set(field.key, field);
+  const named = readName(byKey.get("name"), report, expectedName);
   const header: Header = {
-    name: readName(byKey.get("name"), report, expectedName) ?? "",
+    name: named?.name ?? "",
     description: readDescription(byKey.get("description"), report),
     tags: readList(byKey.get("tags"), report, /,/),
     metadata: readMetadata(byKey.get("metadata"), report),
-    allowedTools: readList(byKey.get("allowed-tools"), report, /\s+/),
+    allowedTools: readList(byKey.get("allowed-tools"), report, splitTools),
     meta: {},
   };
+  if (named?.declared !== undefined) header.declaredName = named.declared;
   for (const [key, prop] of Object.entries(OPTIONAL_STRINGS)) {
     const text = readString(byKey.get(key), report);
     if (text !== undefined && text.trim() !== "") header[prop] = text;
@@ -101,41 +87,69 @@ export function readHeader(
   return header;
 }
 
+/** The name a skill loads under, and the name its front matter declared when that differs. */
+interface Named {
+  name: string;
+  declared?: string;
+}
+
+/**
+ * The `name` field. Lenient as the Agent Skills client guide asks: a display name (`Ahrefs
+ * Automation`) or a name that differs from the file or folder loads under the folder's name, with
+ * a warning (an error when strict). Without a valid folder name, an invalid `name` is an error.
+ */
 function readName(
   field: RawField | undefined,
   report: Report,
   expected: string | undefined,
-): string | undefined {
-  const given = readString(field, report);
+): Named | undefined {
+  const valid = expected !== undefined && isValidSkillName(expected) ? expected : undefined;
+  const given = field?.value.kind === "scalar" ? field.value.text : undefined;
   if (given === undefined) {
-    if (field !== undefined && field.value.kind !== "null") return undefined; // reported
-    if (expected === undefined) {
-      return void report.error('field "name" is missing', at(field, "name"));
-    }
-    if (!isValidSkillName(expected)) {
+    const wrongKind = field !== undefined && field.value.kind !== "null";
+    const what = wrongKind
+      ? `field "name" must be a string, not ${kindName(field!.value)}`
+      : 'field "name" is missing';
+    if (valid === undefined) {
       return void report.error(
-        `field "name" is missing and the expected name ${quote(expected)} is not a valid ` +
-          "skill name",
+        expected === undefined
+          ? what
+          : `${what} and the expected name ${quote(expected)} is not a valid skill name`,
         at(field, "name"),
       );
     }
-    report.skill = expected;
-    report.warn(`field "name" is missing; using ${quote(expected)}`, at(field, "name"));
-    return expected;
+    report.skill = valid;
+    report.warn(`${what}; using the folder name ${quote(valid)}`, at(field, "name"));
+    return { name: valid };
   }
+  let problem: unknown;
   try {
     assertSkillName(given);
   } catch (error) {
-    return void report.error(`field "name": ${(error as Error).message}`, at(field, "name"), error);
+    problem = error;
   }
-  report.skill = given;
-  if (expected !== undefined && expected !== given) {
+  if (problem !== undefined) {
+    const detail = `field "name": ${(problem as Error).message}`;
+    if (valid === undefined) return void report.error(detail, at(field, "name"), problem);
+    report.skill = valid;
     report.warn(
-      `field "name" is ${quote(given)} but the file or folder name says ${quote(expected)}`,
+      `field "name" is ${quote(given)}, which is not a skill name (1-64 lowercase letters, ` +
+        `digits and single hyphens); loaded under the folder name ${quote(valid)}`,
       at(field, "name"),
     );
+    return { name: valid, declared: given };
   }
-  return given;
+  if (valid !== undefined && valid !== given) {
+    report.skill = valid;
+    report.warn(
+      `field "name" is ${quote(given)} but the file or folder name says ${quote(valid)}; ` +
+        `loaded as ${quote(valid)} (the Agent Skills specification wants them equal)`,
+      at(field, "name"),
+    );
+    return { name: valid, declared: given };
+  }
+  report.skill = given;
+  return { name: given };
 }
 
 /** The `command` field: the program as typed, checked by {@linkcode commandProblem}. */
@@ -148,43 +162,61 @@ function readCommand(field: RawField | undefined, report: Report): string | unde
 }
 
 function readDescription(field: RawField | undefined, report: Report): string {
-  const text = readString(field, report);
-  if (text === undefined) {
-    if (field === undefined || field.value.kind === "null") {
-      report.error('field "description" is missing', at(field, "description"));
-    }
+  if (field === undefined || field.value.kind === "null") {
+    report.error('field "description" is missing', at(field, "description"));
     return "";
   }
+  if (field.value.kind !== "scalar") {
+    report.error(
+      `field "description" must be a string, not ${kindName(field.value)}`,
+      at(field, "description"),
+    );
+    return "";
+  }
+  const text = field.value.text;
   if (text.trim() === "") {
     report.error('field "description" must not be empty', at(field, "description"));
   } else if (text.length > DESCRIPTION_MAX) {
     report.warn(
-      `field "description" is longer than ${DESCRIPTION_MAX} characters`,
+      `field "description" is ${text.length} characters, longer than the ${DESCRIPTION_MAX} ` +
+        "the Agent Skills specification allows",
       at(field, "description"),
     );
   }
   return text;
 }
 
-/** A string field: `undefined` when absent, empty or of the wrong kind (reported). */
+/**
+ * A string field: `undefined` when absent, empty or of the wrong kind. A wrong kind is a warning
+ * (the field is left out; an error when strict): only the description is required.
+ */
 function readString(field: RawField | undefined, report: Report): string | undefined {
   if (field === undefined || field.value.kind === "null") return undefined;
   if (field.value.kind === "scalar") return field.value.text;
-  report.error(
-    `field ${quote(field.key)} must be a string, not ${kindName(field.value)}`,
+  report.warn(
+    `field ${quote(field.key)} must be a string, not ${kindName(field.value)}; it is ignored`,
     at(field, field.key),
   );
   return undefined;
 }
 
 /** A list of strings, also given as one string split by `separator`. */
-function readList(field: RawField | undefined, report: Report, separator: RegExp): string[] {
+function readList(
+  field: RawField | undefined,
+  report: Report,
+  separator: RegExp | ((text: string) => string[]),
+): string[] {
   if (field === undefined || field.value.kind === "null") return [];
   const value = field.value;
-  if (value.kind === "scalar") return value.text.split(separator).map(trim).filter(Boolean);
+  if (value.kind === "scalar") {
+    const parts = typeof separator === "function"
+      ? separator(value.text)
+      : value.text.split(separator);
+    return parts.map(trim).filter(Boolean);
+  }
   if (value.kind === "map") {
-    report.error(
-      `field ${quote(field.key)} must be a list of strings, not a map`,
+    report.warn(
+      `field ${quote(field.key)} must be a list of strings, not a map; it is ignored`,
       at(field, field.key),
     );
     return [];
@@ -194,10 +226,10 @@ function readList(field: RawField | undefined, report: Report, separator: RegExp
     if (item.kind === "scalar") {
       if (item.text.trim() !== "") out.push(item.text.trim());
     } else if (item.kind !== "null") {
-      report.error(
+      report.warn(
         `field ${quote(field.key)} must be a list of strings; item ${index + 1} is ${
           kindName(item)
-        }`,
+        } and is left out`,
         { line: item.line ?? field.line, field: field.key },
       );
     }
@@ -205,12 +237,16 @@ function readList(field: RawField | undefined, report: Report, separator: RegExp
   return out;
 }
 
+/**
+ * The `metadata` map. The specification wants string values; other values (a list, a map) are
+ * kept as their JSON text with a warning, as the reference parser stringifies them.
+ */
 function readMetadata(field: RawField | undefined, report: Report): Record<string, string> {
   const out: Record<string, string> = {};
   if (field === undefined || field.value.kind === "null") return out;
   if (field.value.kind !== "map") {
-    report.error(
-      `field "metadata" must be a map of strings, not ${kindName(field.value)}`,
+    report.warn(
+      `field "metadata" must be a map of strings, not ${kindName(field.value)}; it is ignored`,
       at(field, "metadata"),
     );
     return out;
@@ -221,10 +257,11 @@ function readMetadata(field: RawField | undefined, report: Report): Record<strin
     if (value.kind === "scalar" || value.kind === "null") {
       defineData(out, entry.key, value.kind === "scalar" ? value.text : "");
     } else {
-      report.error(`field ${quote(name)} must be a string, not ${kindName(value)}`, {
-        line: value.line ?? entry.line,
-        field: name,
-      });
+      defineData(out, entry.key, JSON.stringify(entry.toJS()) ?? "");
+      report.warn(
+        `field ${quote(name)} is ${kindName(value)}, not a string; kept as its JSON text`,
+        { line: value.line ?? entry.line, field: name },
+      );
     }
   }
   return out;

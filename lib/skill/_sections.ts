@@ -24,9 +24,8 @@ const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*))?$/s;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 const BULLET = /^[-*](?:[ \t]+(.*))?$/s;
-const COMMAND = /^[ \t]*\*\*command:?\*\*:?(.*)$/is;
-const ARGS = /^[ \t]*\*\*args:?\*\*:?(.*)$/is;
-const EXPLANATION = /^[ \t]*\*\*explanation:?\*\*:?(.*)$/is;
+/** `**Command:**`, `**Args:**` or `**Explanation:**` (colon inside, outside or both), at a position. */
+const MARKER = /\*\*(command|args|explanation):?\*\*:?/iy;
 
 interface Draft {
   task: string;
@@ -39,6 +38,8 @@ interface Draft {
   argsLine?: number;
   /** Whether the next plain line continues the explanation. */
   open: boolean;
+  /** Whether any `**Command:**`, `**Args:**` or `**Explanation:**` marker was seen. */
+  marked?: boolean;
 }
 
 /** Where a kept example's `**Args:**` line is, and whether it has a `**Command:**` line. */
@@ -124,34 +125,64 @@ export function readSections(
   return out;
 }
 
-function readExampleLine(draft: Draft, line: string, at: number): void {
-  const command = COMMAND.exec(line);
-  if (command !== null) {
-    draft.command ??= { text: unwrapCode(command[1]!), line: at };
-    draft.open = false;
-    return;
-  }
-  const args = ARGS.exec(line);
-  if (args !== null) {
-    if (draft.args === undefined) {
-      draft.args = unwrapCode(args[1]!);
-      draft.argsLine = at;
+type Marker = "command" | "args" | "explanation";
+
+/**
+ * The markers of a line and the text each one carries, when the line starts with one:
+ * `**Args:** \`x\` **Explanation:** y` on one line is two segments, as docs/skills.md writes it.
+ * Markers inside a code span (`` `**Args:**` ``) are text.
+ */
+export function markerSegments(line: string): Array<{ marker: Marker; text: string }> | undefined {
+  const starts: Array<{ marker: Marker; at: number; end: number }> = [];
+  let i = /^[ \t]*/.exec(line)![0].length;
+  const first = i;
+  while (i < line.length) {
+    if (line[i] === "`") {
+      const run = /^`+/.exec(line.slice(i))![0];
+      const close = line.indexOf(run, i + run.length);
+      // An unclosed run is literal text, as in CommonMark.
+      i = close === -1 ? i + run.length : close + run.length;
+      continue;
     }
-    draft.open = false;
+    MARKER.lastIndex = i;
+    const found = MARKER.exec(line);
+    if (found !== null) {
+      starts.push({ marker: found[1]!.toLowerCase() as Marker, at: i, end: MARKER.lastIndex });
+      i = MARKER.lastIndex;
+    } else i++;
+  }
+  if (starts[0]?.at !== first) return undefined;
+  return starts.map((s, k) => ({
+    marker: s.marker,
+    text: line.slice(s.end, starts[k + 1]?.at ?? line.length),
+  }));
+}
+
+function readExampleLine(draft: Draft, line: string, at: number): void {
+  const segments = markerSegments(line);
+  if (segments === undefined) {
+    const text = line.trim();
+    if (text === "") draft.open = false;
+    else if (draft.open) {
+      draft.explanation = draft.explanation === "" ? text : `${draft.explanation} ${text}`;
+    }
     return;
   }
-  const explanation = EXPLANATION.exec(line);
-  if (explanation !== null) {
-    if (draft.explanation === undefined) {
-      draft.explanation = explanation[1]!.trim();
+  for (const { marker, text } of segments) {
+    draft.marked = true;
+    if (marker === "command") {
+      draft.command ??= { text: unwrapCode(text), line: at };
+      draft.open = false;
+    } else if (marker === "args") {
+      if (draft.args === undefined) {
+        draft.args = unwrapCode(text);
+        draft.argsLine = at;
+      }
+      draft.open = false;
+    } else if (draft.explanation === undefined) {
+      draft.explanation = text.trim();
       draft.open = true;
     }
-    return;
-  }
-  const text = line.trim();
-  if (text === "") draft.open = false;
-  else if (draft.open) {
-    draft.explanation = draft.explanation === "" ? text : `${draft.explanation} ${text}`;
   }
 }
 
@@ -179,6 +210,9 @@ function keepExample(draft: Draft, examples: SkillExample[], report: Report): bo
     examples.push(example);
     return true;
   }
+  // A `### …` under `## Examples` with no marker at all is prose (an Agent Skills body's own
+  // examples), not a worked example of this format: nothing to warn about.
+  if (draft.marked !== true) return false;
   report.warn(
     `example ${quote(draft.task)} has no ${missing.join(" and no ")}; it was left out`,
     { line: draft.line, field: "examples" },

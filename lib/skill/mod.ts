@@ -40,3 +40,10 @@ export { renderSkill, type RenderSkillOptions, renderSkillSections } from "./ren
 export { exampleCommandLine, exampleProgram } from "./command.ts";
 export { readFrontMatter } from "./front_matter.ts";
 export { isLintClean, lintSkill, type LintSkillOptions } from "./lint.ts";
+export { type SkillKind, skillKind } from "./kind.ts";
+export {
+  isSkillFile,
+  SKILL_FOLDER_LIMITS,
+  skillFileExclusion,
+  type SkillFileInfo,
+} from "./files.ts";

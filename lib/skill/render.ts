@@ -5,7 +5,7 @@
  */
 
 import type { Skill } from "./types.ts";
-import { KNOWN_KEYS } from "./_header.ts";
+import { KNOWN_KEYS, splitTools } from "./_keys.ts";
 import { defineData } from "./_raw.ts";
 import { exampleProgram } from "./command.ts";
 import { bodyWithCommands, codeSpan, commandLine } from "./_render_parts.ts";
@@ -127,10 +127,13 @@ export function renderSkill(skill: Skill, options: RenderSkillOptions = {}): str
   put("license", skill.license);
   put("compatibility", skill.compatibility);
   put("metadata", skill.metadata);
+  // One space-separated string (the specification's form) when it reads back as the same list.
+  const joined = skill.allowedTools.join(" ");
+  const split = splitTools(joined);
   put(
     "allowed-tools",
-    skill.allowedTools.every((tool) => /^\S+$/.test(tool))
-      ? skill.allowedTools.join(" ")
+    split.length === skill.allowedTools.length && split.every((t, i) => t === skill.allowedTools[i])
+      ? joined
       : skill.allowedTools,
   );
   for (const key of Object.keys(skill.meta)) {

@@ -37,8 +37,17 @@ export interface SkillExample {
  * ```
  */
 export interface Skill {
-  /** 1–64 characters: lowercase letters, digits and single `-` inside. */
+  /**
+   * 1–64 characters: lowercase letters, digits and single `-` inside. When the front matter's
+   * `name` is not a valid name or differs from the file or folder name, a lenient parse loads the
+   * skill under the folder's name (see `declaredName`).
+   */
   name: string;
+  /**
+   * The front matter's `name` as written, when the skill loaded under another name: a display
+   * name (`Ahrefs Automation`) or a name that differs from its folder. Absent otherwise.
+   */
+  declaredName?: string;
   /** What the skill does and when to use it. */
   description: string;
   /** The layout it was read from. */
@@ -103,7 +112,11 @@ export interface SkillDiagnostic {
 
 /** Options of `parseSkill` and `safeParseSkill`. */
 export interface ParseSkillOptions {
-  /** The name the caller expects, e.g. from the file or folder name. */
+  /**
+   * The name the file or folder gives the skill (`x` for `x.md` or `x/SKILL.md`). A lenient parse
+   * loads the skill under it when the front matter's `name` is missing, not a valid name or
+   * different (with a warning; an error when `strict`).
+   */
   name?: string;
   /** A file path or label, used in messages. */
   source?: string;

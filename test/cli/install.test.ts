@@ -1,10 +1,15 @@
 // `skillmux skill install|update|uninstall|search` end to end against a registry on 127.0.0.1:
 // in-process and as a real subprocess of the current runtime (Deno or Node).
 import assert from "node:assert/strict";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { cli, sub, tempHome } from "./_helpers.ts";
+import { SHAPES } from "../_agent_skills.ts";
+
+const run = promisify(execFile);
 import {
   publish,
   setIndex,
@@ -95,9 +100,13 @@ test("failures are one line with exit code 1: wrong digest, unknown name, bad na
   const missing = await cli(["skill", "install", "nope", "--registry", registry.url], home.env);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /has no skill named "nope"/);
-  const bad = await cli(["skill", "install", "../x"], home.env);
+  const bad = await cli(["skill", "install", "Bad Name"], home.env);
   assert.equal(bad.code, 1);
-  assert.match(bad.stderr, /^skillmux: Invalid skill name "\.\.\/x"/);
+  assert.match(bad.stderr, /^skillmux: Invalid skill name "bad name"/);
+  // A path is a folder to install from, not a name: a missing one says so.
+  const path = await cli(["skill", "install", "../x"], home.env);
+  assert.equal(path.code, 1);
+  assert.match(path.stderr, /^skillmux: Cannot read \.\.\/x/);
   const none = await cli(["skill", "install", "x"], { ...home.env, XDG_CONFIG_HOME: home.dir });
   assert.equal(none.code, 1);
   assert.match(none.stderr, /No skill registry is configured/);
@@ -115,4 +124,49 @@ test("install as a real subprocess of this runtime", async () => {
     await readFile(join(community, "bowtie3.md"), "utf8"),
     skillText("bowtie3", "0.9.0"),
   );
+});
+
+test("install from a git repository with #ref: pinned, listed with its origin, updated, never run", async () => {
+  const own = await tempHome();
+  try {
+    const repo = join(own.dir, "repo");
+    await mkdir(join(repo, "skills"), { recursive: true });
+    await cp(join(SHAPES, "pdf-form"), join(repo, "skills/pdf-form"), { recursive: true });
+    const git = (...args: string[]) =>
+      run("git", ["-c", "user.email=t@example.org", "-c", "user.name=t", ...args], { cwd: repo });
+    await git("init", "-q", "-b", "main");
+    await git("add", "-A");
+    await git("commit", "-qm", "one");
+    const commit = (await git("rev-parse", "HEAD")).stdout.trim();
+    const installed = await cli(["skill", "install", `file://${repo}#main`], own.env);
+    assert.equal(installed.code, 0, installed.stdout + installed.stderr);
+    assert.match(
+      installed.stdout,
+      new RegExp(`^From git file://\\S+#main at ${commit.slice(0, 12)}:\\n`),
+    );
+    assert.match(
+      installed.stdout,
+      /✓ Added "pdf-form" in the community skills: pdf-form\/SKILL\.md \(4 files/,
+    );
+    const listed = await cli(["skill", "list", "--no-builtin"], own.env);
+    assert.match(
+      listed.stdout,
+      new RegExp(`pdf-form\\s+community\\s+-\\s+git @${commit.slice(0, 7)} file://`),
+    );
+    const json = JSON.parse(
+      (await cli(["skill", "list", "--json", "--no-builtin"], own.env)).stdout,
+    );
+    assert.deepEqual(
+      [json.skills[0].installed.sourceType, json.skills[0].installed.commit],
+      ["git", commit],
+    );
+    const updated = await cli(["skill", "update"], own.env);
+    assert.equal(updated.code, 0, updated.stderr);
+    assert.match(updated.stdout, /"pdf-form" [0-9a-f]{7} is up to date/);
+    const many = await cli(["skill", "install", `file://${repo}`, "kraken2"], own.env);
+    assert.equal(many.code, 1);
+    assert.match(many.stderr, /one git repository, folder or site at a time/);
+  } finally {
+    await own.close();
+  }
 });

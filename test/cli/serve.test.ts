@@ -9,6 +9,7 @@ import { test } from "node:test";
 import { connect } from "../../lib/mcp/client/client.ts";
 import { cli, command, INVOKE, ROOT, tempHome } from "./_helpers.ts";
 import { waitUntil, within } from "../_wait.ts";
+import { SHAPES, SHAPES_REFUSED } from "../_agent_skills.ts";
 
 const hasServer = existsSync(join(ROOT, "lib/server/mod.ts"));
 
@@ -101,4 +102,40 @@ test("serve on a taken port says how to pick another", { skip: !hasServer }, asy
   } finally {
     taken.close();
   }
+});
+
+test("serve <folder> names each skill it refuses, with why, on stderr", {
+  skip: !hasServer,
+  timeout: 30_000,
+}, async () => {
+  const controller = new AbortController();
+  let stdout = "";
+  const running = cli(["serve", SHAPES, "--port", "0"], {}, {
+    signal: controller.signal,
+    onStdout: (text) => {
+      stdout += text;
+      if (/Press Ctrl\+C/.test(stdout)) controller.abort();
+    },
+  });
+  const out = await within(running, 20_000, "serve to start and stop");
+  assert.equal(out.code, 0, out.stderr);
+  assert.match(stdout, /^Serving 7 skills from \S+agent-shapes at http:/);
+  for (const [name, reason] of Object.entries(SHAPES_REFUSED)) {
+    assert.match(
+      out.stderr,
+      new RegExp(`warning: not serving "${name}": .*${reason.source}`),
+      name,
+    );
+  }
+});
+
+test("serve with the built-ins turned off and no folder says so instead of serving them", async () => {
+  const off = await cli(["serve", "--no-builtin"], {});
+  assert.equal(off.code, 1);
+  assert.match(
+    off.stderr,
+    /serve without a folder serves the built-in skills, which are turned off/,
+  );
+  const env = await cli(["serve"], { SKILLMUX_NO_BUILTIN: "1" });
+  assert.equal(env.code, 1);
 });

@@ -10,10 +10,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { connect } from "../../lib/mcp/client/client.ts";
 import { stdio } from "../../lib/mcp/transport/stdio.ts";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { command, IS_DENO, ROOT, sub } from "./_helpers.ts";
+import { createMcpSkillSource, createResolver } from "../../lib/mod.ts";
+import { REAL_SKILLS, SHAPES, SHAPES_LOADED, skillFolders, tempDir } from "../_agent_skills.ts";
+import { checkServedFiles, skillsList } from "../server/_served_files.ts";
 import { within } from "../_wait.ts";
 
 const [file, args] = command(["serve", "--stdio"]);
@@ -148,3 +151,58 @@ test(
     assert.match(wrong.stderr, /Unknown --for "emacs": expected one of claude, cursor, vscode/);
   },
 );
+
+// The form every desktop host config uses: skills over stdio answer exactly as over HTTP
+// (test/server/skill_files.test.ts): skills/list, resources/read of files, the tools.
+for (const gateway of [false, true]) {
+  const how = gateway ? "serve --gateway --stdio" : "serve --stdio <folder>";
+  test(`${how}: the published skills and every file, through the SDK client`, {
+    timeout: 120_000,
+  }, async () => {
+    const home = await tempDir("skillmux-stdio-");
+    const argv = gateway
+      ? ["serve", "--gateway", "--stdio", "--no-builtin", "--home", home, "--user-dir", REAL_SKILLS]
+      : ["serve", "--stdio", REAL_SKILLS];
+    const [bin, binArgs] = command(argv);
+    const client = new Client({ name: "sdk-test", version: "0.0.0" });
+    await client.connect(new StdioClientTransport({ command: bin, args: binArgs, cwd: ROOT, env }));
+    try {
+      const names = await skillFolders(REAL_SKILLS);
+      assert.equal((await skillsList(client)).length, 45);
+      const checked = await checkServedFiles(client, REAL_SKILLS, names);
+      assert.deepEqual(checked, { skills: 45, files: 159 });
+      const tools = (await client.listTools()).tools.map((t) => t.name);
+      assert.ok(["get_skill", "read_skill_file", "search_skills"].every((t) => tools.includes(t)));
+    } finally {
+      await client.close();
+    }
+  });
+}
+
+test("this project's client registered against its own stdio server lists and loads its skills", {
+  timeout: 60_000,
+}, async () => {
+  const [bin, binArgs] = command(["serve", "--stdio", SHAPES]);
+  const source = createMcpSkillSource(
+    { name: "own", command: bin, args: binArgs, cwd: ROOT, env },
+    { connect: { stdio: stdio(), timeoutMs: 30_000 } },
+  );
+  try {
+    const resolver = createResolver({ sources: [[source]] });
+    const listed = (await resolver.list()).skills.map((s) => s.name);
+    assert.deepEqual(listed, SHAPES_LOADED);
+    const hit = await resolver.resolve("pdf-form");
+    assert.equal(hit.source, "mcp:own");
+    assert.equal(hit.folder, "skill://pdf-form/");
+    assert.deepEqual(hit.files.map((f) => f.path), [
+      "LICENSE.txt",
+      "references/fields.md",
+      "scripts/fill.py",
+      "scripts/list_fields.py",
+    ]);
+    const fill = await readFile(join(SHAPES, "pdf-form/scripts/fill.py"));
+    assert.deepEqual(await hit.readFile("scripts/fill.py"), new Uint8Array(fill));
+  } finally {
+    await source.dispose();
+  }
+});

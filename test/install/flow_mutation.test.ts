@@ -169,7 +169,7 @@ test("each refusal names its skill, and the registry where it looked", async () 
   assert.deepEqual([notLocked.code, notLocked.skill, notLocked.message], [
     "not-installed",
     "kraken2",
-    'Skill "kraken2" was not installed from a registry (it is not in the lock file); use skill install',
+    'Skill "kraken2" was not installed by skill install (it is not in the lock file); use skill install',
   ]);
   const absent = await failure(uninstallSkills(["kraken2"], { communityDir: dir }));
   assert.deepEqual([absent.code, absent.skill], ["not-installed", "kraken2"]);

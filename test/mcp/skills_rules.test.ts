@@ -98,13 +98,17 @@ test("an entry whose resources omit its own SKILL.md is rejected at listing", as
   assert.equal(rejected[0]?.reason, "resources does not list SKILL.md");
 });
 
-test("an entry's uri must end in /<name>/SKILL.md", async () => {
+test("an entry's uri must end in /<name>/SKILL.md; the front matter may name it otherwise", async () => {
+  const bad = "skill://pdf/README.md";
+  const refused = await listing([entry({ uri: bad, resources: [{ ...SELF, uri: bad }] })]);
+  assert.equal(refused.skills.length, 0);
+  assert.equal(refused.rejected[0]?.reason, "uri does not end in /<name>/SKILL.md");
+  // The URI's last folder names the skill (SEP-2640), as a folder on disk does: a front matter
+  // naming it "pdf" at skill://xpdf/SKILL.md is listed; the resolver loads it as xpdf, warning.
   const uri = "skill://xpdf/SKILL.md";
-  const { skills, rejected } = await listing([
-    entry({ uri, resources: [{ ...SELF, uri }] }),
-  ]);
-  assert.equal(skills.length, 0);
-  assert.equal(rejected[0]?.reason, "uri does not end in /pdf/SKILL.md");
+  const { skills, rejected } = await listing([entry({ uri, resources: [{ ...SELF, uri }] })]);
+  assert.deepEqual(rejected, []);
+  assert.equal(skills[0]?.uri, uri);
 });
 
 test("a served document whose front matter lacks fields the entry lists fails the front-matter check", async () => {

@@ -181,9 +181,12 @@ describe("the header says what the prompt holds", () => {
       "tools__sort_bam",
       "lookup_sample",
     ]);
+    // On demand, which skills have files is known only once one is activated: read_skill_file
+    // is offered for every selected skill.
     assert.deepEqual(onDemand.tools.anthropic.map((t) => t.name), [
       "lookup_sample",
       "activate_skill",
+      "read_skill_file",
     ]);
     assert.deepEqual(inline.messages, {
       openai: [{ role: "system", content: inline.system }, {

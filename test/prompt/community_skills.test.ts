@@ -113,7 +113,7 @@ test("trustCommunity: true lets registry skills in plain, like the user's own", 
   try {
     assert.equal(catalog.get("reg-skill")?.fenced, undefined);
     const prompt = await assemblePrompt({ request: "sort reads", selection, catalog });
-    assert.match(prompt.system, /<skill name="reg-skill" source="community">/);
+    assert.match(prompt.system, /<skill name="reg-skill" source="community"( location="[^"]+")?>/);
     assert.doesNotMatch(prompt.system, /<untrusted-data source=/);
     assert.deepEqual(prompt.diagnostics.filter((d) => d.problem === "injection"), []);
   } finally {

@@ -154,6 +154,36 @@ describe("resolveSkill() with zero configuration", () => {
   });
 });
 
+describe("the built-ins can be turned off", () => {
+  const labels = (sources: unknown[]) =>
+    sources.map((s) => Array.isArray(s) ? "group" : (s as { label: string }).label);
+
+  test("builtin: false, SKILLMUX_NO_BUILTIN or [skills] builtin = false leave them out", async () => {
+    const base = { userDir, communityDir, configDir: home, env: {} };
+    assert.deepEqual(labels(await createDefaultSources(base)), ["user", "community", "builtin"]);
+    assert.deepEqual(labels(await createDefaultSources({ ...base, builtin: false })), [
+      "user",
+      "community",
+    ]);
+    for (const value of ["1", "true", "YES"]) {
+      const env = { SKILLMUX_NO_BUILTIN: value };
+      assert.deepEqual(labels(await createDefaultSources({ ...base, env })), ["user", "community"]);
+    }
+    const on = { SKILLMUX_NO_BUILTIN: "0" };
+    assert.ok(labels(await createDefaultSources({ ...base, env: on })).includes("builtin"));
+    const config = await mkdtemp(join(tmpdir(), "skillmux-nobuiltin-"));
+    await writeFile(join(config, "config.toml"), "[skills]\nbuiltin = false\n");
+    const fromConfig = { ...base, configDir: config };
+    assert.deepEqual(labels(await createDefaultSources(fromConfig)), ["user", "community"]);
+    // The option wins over the config file and the variable.
+    assert.ok(
+      labels(await createDefaultSources({ ...fromConfig, builtin: true })).includes("builtin"),
+    );
+    const off = await resolveSkill("bwa", { ...fromConfig }).catch((e: Error) => e);
+    assert.match(String(off), /Cannot find skill "bwa": asked user, community/);
+  });
+});
+
 /** An environment as Deno shows it with `--allow-env=HOME` only: any other variable is denied. */
 function onlyHome(homeDir: string): Record<string, string | undefined> {
   return new Proxy({}, {

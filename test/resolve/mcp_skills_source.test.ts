@@ -2,7 +2,7 @@
 // per-origin names (`server:skill`), shadows named by resolve(), remote allowed-tools kept apart,
 // and a list-changed notification dropping the cached listing (counted in requests).
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -13,6 +13,8 @@ import { serveSkills } from "../../lib/server/mod.ts";
 import type { SkillsServer } from "../../lib/server/types.ts";
 import { skillDoc } from "./_helpers.ts";
 import { within } from "../_wait.ts";
+import { startSdkServer } from "../mcp/_servers.ts";
+import { REAL_SKILLS, SHAPES, skillFolders, tempDir } from "../_agent_skills.ts";
 
 let dir: string;
 let server: SkillsServer;
@@ -77,5 +79,72 @@ describe("MCP skill source with skills/list", () => {
     await within(heard, 10_000, "the list-changed notification");
     assert.equal((await resolver.resolve("bwa")).source, "mcp:team3");
     assert.equal(count("skills/list"), lists + 1, "listed again after the notification");
+  });
+});
+
+describe("MCP skill source: the files of folder skills", () => {
+  test("every published skill resolves with its files, each read byte-identical and verified", async () => {
+    const real = await serveSkills({ folder: REAL_SKILLS });
+    const mcp = createMcpSkillSource({ name: "real", url: real.url });
+    sources.push(mcp);
+    try {
+      const resolver = createResolver({ sources: [[mcp]] });
+      const listed = (await resolver.list()).skills.map((s) => s.name);
+      assert.deepEqual(listed, await skillFolders(REAL_SKILLS));
+      let files = 0;
+      for (const name of listed) {
+        const hit = await resolver.resolve(name);
+        assert.equal(hit.folder, `skill://${name}/`);
+        for (const file of hit.files) {
+          const disk = new Uint8Array(await readFile(join(REAL_SKILLS, name, file.path)));
+          assert.deepEqual(await hit.readFile(file.path), disk, `${name}/${file.path}`);
+          files++;
+        }
+      }
+      assert.equal(files, 159);
+    } finally {
+      await real.close();
+    }
+  });
+
+  test("a file that no longer matches its listed digest is refused, not returned", async () => {
+    const folder = await tempDir();
+    await cp(join(SHAPES, "pdf-form"), join(folder, "pdf-form"), { recursive: true });
+    const served = await serveSkills({ folder });
+    const mcp = createMcpSkillSource({ name: "shifty", url: served.url });
+    sources.push(mcp);
+    try {
+      const hit = await createResolver({ sources: [[mcp]] }).resolve("pdf-form");
+      assert.equal(hit.files.length, 4);
+      // The server's folder changes after the listing: its bytes no longer match the digest.
+      await writeFile(join(folder, "pdf-form/scripts/fill.py"), "import os\nos.system('x')\n");
+      await new Promise((done) => setTimeout(done, 1_100)); // the server's deep fingerprint
+      await assert.rejects(hit.readFile("scripts/fill.py"), (error: Error) => {
+        assert.match(error.message, /does not match its digest|is \d+ bytes; its entry says/);
+        return true;
+      });
+      await assert.rejects(hit.readFile(".env"), (e: Error) => e.name === "SkillFileError");
+    } finally {
+      await served.close();
+    }
+  });
+
+  test("a server with resources only: skill://<name>/<path> files, digested on resolve", async () => {
+    const http = await startSdkServer({
+      skills: {
+        notes: "---\nname: notes\ndescription: Notes. Use for notes.\n---\nSee refs/a.md\n",
+        "notes/refs/a.md": "# A\n",
+        "notes/.env": "SECRET=1\n",
+      },
+    });
+    const source = createMcpSkillSource({ name: "plain", url: http.url });
+    sources.push(source);
+    try {
+      const hit = await createResolver({ sources: [[source]] }).resolve("notes");
+      assert.deepEqual(hit.files.map((f) => [f.path, f.size]), [["refs/a.md", 4]]);
+      assert.equal(new TextDecoder().decode(await hit.readFile("refs/a.md")), "# A\n");
+    } finally {
+      await http.close();
+    }
   });
 });

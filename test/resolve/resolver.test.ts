@@ -49,12 +49,20 @@ describe("resolve()", () => {
     assert.match(d.message, /description/);
   });
 
-  test("a document whose front matter names another skill is not served under this name", async () => {
+  test("a document whose front matter names another skill loads under its file name, saying so", async () => {
     const user = countingSource("user", { star: skillDoc("hisat2") });
     const builtin = countingSource("builtin", { star: skillDoc("star") });
     const hit = await createResolver({ sources: [user, builtin] }).resolve("star");
-    assert.equal(hit.source, "builtin");
-    assert.match(hit.diagnostics[0].message, /names it "hisat2"/);
+    assert.equal(hit.source, "user");
+    assert.equal(hit.skill.name, "star");
+    assert.equal(hit.skill.declaredName, "hisat2");
+    assert.deepEqual(hit.diagnostics.map((d) => [d.source, d.problem]), [["user", "warning"]]);
+    assert.match(hit.diagnostics[0].message, /"hisat2" but the file or folder name says "star"/);
+    // A strict resolver (publishers) refuses the copy and goes on to the next source.
+    const strict = await createResolver({ sources: [user, builtin], parse: { strict: true } })
+      .resolve("star");
+    assert.equal(strict.source, "builtin");
+    assert.equal(strict.diagnostics[0].problem, "invalid");
   });
 
   for (const bad of ["../x", "/etc/passwd", "a/b", "", "x".repeat(65), "a--b", "-a", "a b"]) {

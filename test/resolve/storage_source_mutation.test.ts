@@ -22,6 +22,11 @@ test("the caller's signal reaches every storage get and keys", async () => {
   const signal = new AbortController().signal;
   assert.equal((await source.get("bwa", { signal }))?.location, "bwa/SKILL.md");
   assert.deepEqual(await source.list({ signal }), ["bwa"]);
-  assert.deepEqual(signals.map(([call]) => call), ["get bwa.md", "get bwa/SKILL.md", "keys "]);
+  assert.deepEqual(signals.map(([call]) => call), [
+    "get bwa.md",
+    "get bwa/SKILL.md",
+    "keys bwa/",
+    "keys ",
+  ]);
   for (const [call, seen] of signals) assert.equal(seen, signal, call);
 });

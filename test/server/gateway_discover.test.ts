@@ -46,6 +46,7 @@ test("tools/list holds the skill tools and the two meta-tools only", async () =>
     "call_tool",
     "find_tools",
     "get_skill",
+    "read_skill_file",
     "search_skills",
   ]);
 });

@@ -26,7 +26,11 @@ test("200 concurrent reads over 8 clients each get the skill they asked for", as
     );
     const tools = await Promise.all(clients.map((c) => c.listTools()));
     for (const list of tools) {
-      assert.deepEqual(list.map((t) => t.name).sort(), ["get_skill", "search_skills"]);
+      assert.deepEqual(list.map((t) => t.name).sort(), [
+        "get_skill",
+        "read_skill_file",
+        "search_skills",
+      ]);
     }
   } finally {
     await Promise.all(clients.map((c) => c.close()));

@@ -36,7 +36,10 @@ describe("serveSkills (built-in skills)", () => {
     assert.equal(samtools?.mimeType, "text/markdown");
     assert.match(samtools?.description ?? "", /SAM\/BAM/);
     const templates = await client.listResourceTemplates();
-    assert.deepEqual(templates.map((t) => t.uriTemplate), ["skill://{name}"]);
+    assert.deepEqual(templates.map((t) => t.uriTemplate), [
+      "skill://{name}",
+      "skill://{name}/{+path}",
+    ]);
   });
 
   test("reads a skill back as Markdown", async () => {
@@ -94,7 +97,11 @@ describe("serveSkills (built-in skills)", () => {
 
   test("tools: search_skills and get_skill", async () => {
     const tools = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ["get_skill", "search_skills"]);
+    assert.deepEqual(tools.map((t) => t.name).sort(), [
+      "get_skill",
+      "read_skill_file",
+      "search_skills",
+    ]);
   });
 
   test('search_skills "sort a bam by coordinate" ranks samtools first', async () => {

@@ -1,7 +1,21 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { isInvalidSkillNameError, parseSkill, safeParseSkill } from "../../lib/skill/mod.ts";
+import {
+  isInvalidSkillNameError,
+  parseSkill,
+  safeParseSkill,
+  skillKind,
+} from "../../lib/skill/mod.ts";
 import { fixture, parseError, skillText, withoutDigest } from "./_helpers.ts";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  REAL_SKILLS,
+  SHAPES,
+  SHAPES_LOADED,
+  SHAPES_REFUSED,
+  skillFolders,
+} from "../_agent_skills.ts";
 
 describe("parseSkill: Agent Skills SKILL.md", () => {
   test("reads every Agent Skills field of the fixture", async () => {
@@ -105,14 +119,40 @@ describe("parseSkill: typed values keep the author's text", () => {
     assert.equal(skill.compatibility, undefined);
   });
 
-  test("a non-scalar where a string is expected names the field and line", async () => {
-    const error = await parseError(skillText("author:\n  - a\n  - b\n"));
+  test("a non-scalar where a string is expected warns on its field and line (strict: fails)", async () => {
+    const text = skillText("author:\n  - a\n  - b\n");
+    const { skill, diagnostics } = await parseSkill(text);
+    assert.equal(skill.author, undefined);
+    assert.deepEqual(diagnostics.map((d) => [d.severity, d.field, d.line]), [
+      ["warning", "author", 4],
+    ]);
+    assert.match(
+      diagnostics[0]!.message,
+      /field "author" must be a string, not a list; it is ignored/,
+    );
+    const error = await parseError(text, { strict: true });
     assert.equal(error.field, "author");
     assert.equal(error.line, 4);
-    assert.match(error.message, /field "author" must be a string, not a list/);
-    const nested = await parseError(skillText("metadata:\n  a: x\n  b: [1]\n"));
-    assert.equal(nested.field, "metadata.b");
+  });
+
+  test("metadata values that are not strings load as JSON text with a warning (strict: fails)", async () => {
+    // rowan and markdown-mermaid-writing (test/fixtures/agent-skills) write lists there.
+    const text = skillText('metadata:\n  a: x\n  keywords: ["pKa", "SMILES"]\n  n: {k: 1}\n');
+    const { skill, diagnostics } = await parseSkill(text);
+    assert.deepEqual(skill.metadata, { a: "x", keywords: '["pKa","SMILES"]', n: '{"k":1}' });
+    assert.deepEqual(diagnostics.map((d) => [d.severity, d.field, d.line]), [
+      ["warning", "metadata.keywords", 6],
+      ["warning", "metadata.n", 7],
+    ]);
+    const nested = await parseError(text, { strict: true });
+    assert.equal(nested.field, "metadata.keywords");
     assert.equal(nested.line, 6);
+    const scalar = await parseSkill(skillText("metadata: just text\n"));
+    assert.deepEqual(scalar.skill.metadata, {});
+    assert.match(
+      scalar.diagnostics[0]!.message,
+      /"metadata" must be a map of strings, not a string/,
+    );
   });
 });
 
@@ -199,6 +239,55 @@ describe("parseSkill: Concepts/Pitfalls/Examples", () => {
     ]);
   });
 
+  test("examples written on one line, as docs/skills.md shows, keep each part", async () => {
+    const body = [
+      "## Examples",
+      "",
+      "### Sort a BAM file by coordinate",
+      "",
+      "**Args:** `sort -@ 4 -o sorted.bam input.bam` **Explanation:** -@ 4 adds four threads; -o names the",
+      "output.",
+      "",
+      "### Build an index",
+      "",
+      "**Command:** `hisat2-build` **Args:** `-p 8 genome.fa genome_index` **Explanation:** The companion",
+      "indexer writes genome_index.1.ht2 to .8.ht2.",
+      "",
+      "### A marker inside a code span is text",
+      "**Args:** `grep '**Explanation:**' notes.md` **Explanation:** Finds the marker.",
+      "",
+    ].join("\n");
+    const { skill, diagnostics } = await parseSkill(skillText("", body));
+    assert.deepEqual(diagnostics, []);
+    assert.deepEqual(skill.examples, [
+      {
+        task: "Sort a BAM file by coordinate",
+        args: "sort -@ 4 -o sorted.bam input.bam",
+        explanation: "-@ 4 adds four threads; -o names the output.",
+      },
+      {
+        task: "Build an index",
+        args: "-p 8 genome.fa genome_index",
+        explanation: "The companion indexer writes genome_index.1.ht2 to .8.ht2.",
+        command: "hisat2-build",
+      },
+      {
+        task: "A marker inside a code span is text",
+        args: "grep '**Explanation:**' notes.md",
+        explanation: "Finds the marker.",
+      },
+    ]);
+  });
+
+  test("an Agent Skills body's own ## Examples prose is not read as worked examples", async () => {
+    // Five skills of test/fixtures/agent-skills have such sections (22 subsections in all).
+    const body = "## Examples\n\n### Example 1: a volcano plot\n\n```python\nplot(x)\n```\n" +
+      "\n### Example 2\nPlain prose.\n";
+    const { skill, diagnostics } = await parseSkill(skillText("", body));
+    assert.deepEqual(skill.examples, []);
+    assert.deepEqual(diagnostics, []);
+  });
+
   test("an incomplete example is dropped with a warning, or fails a strict parse", async () => {
     const body = "## Examples\n### Good\n**Args:** `x`\n**Explanation:** y\n" +
       "### No explanation\n**Args:** `z`\n";
@@ -226,15 +315,45 @@ describe("parseSkill: Concepts/Pitfalls/Examples", () => {
 });
 
 describe("parseSkill: names and descriptions", () => {
-  test("front matter name wins; a mismatch with options.name warns (strict: fails)", async () => {
+  test("a name that differs from options.name loads under options.name with a warning (strict: fails)", async () => {
     const text = skillText();
     const { skill, diagnostics } = await parseSkill(text, { name: "other" });
-    assert.equal(skill.name, "demo");
+    assert.equal(skill.name, "other");
+    assert.equal(skill.declaredName, "demo");
+    assert.equal(diagnostics.length, 1);
     assert.equal(diagnostics[0]?.field, "name");
     assert.equal(diagnostics[0]?.line, 2);
-    assert.match(diagnostics[0]!.message, /"demo" but the file or folder name says "other"/);
+    assert.equal(diagnostics[0]?.skill, "other");
+    assert.match(
+      diagnostics[0]!.message,
+      /"demo" but the file or folder name says "other"; loaded as "other"/,
+    );
     await parseError(text, { name: "other", strict: true });
-    assert.deepEqual((await parseSkill(text, { name: "demo" })).diagnostics, []);
+    const same = await parseSkill(text, { name: "demo" });
+    assert.deepEqual(same.diagnostics, []);
+    assert.equal("declaredName" in same.skill, false);
+  });
+
+  test("a display name in name loads under the folder name; without one it is refused", async () => {
+    // 64 of the skills of one public collection write `name: Ahrefs Automation`.
+    const text = "---\nname: Ahrefs Automation\ndescription: Automate Ahrefs. Use for SEO.\n---\n";
+    const { skill, diagnostics } = await parseSkill(text, {
+      name: "ahrefs-automation",
+      source: "ahrefs-automation/SKILL.md",
+    });
+    assert.equal(skill.name, "ahrefs-automation");
+    assert.equal(skill.declaredName, "Ahrefs Automation");
+    assert.deepEqual(diagnostics.map((d) => [d.severity, d.field, d.line, d.source]), [
+      ["warning", "name", 2, "ahrefs-automation/SKILL.md"],
+    ]);
+    assert.match(diagnostics[0]!.message, /"Ahrefs Automation", which is not a skill name/);
+    const strict = await parseError(text, { name: "ahrefs-automation", strict: true });
+    assert.equal(strict.field, "name");
+    const alone = await parseError(text, { source: "x.md" });
+    assert.match(alone.message, /field "name": Invalid skill name "Ahrefs Automation"/);
+    // An invalid folder name (zoho_mail-automation) cannot stand in: refused, naming both.
+    const folder = await parseError("---\ndescription: d\n---\n", { name: "zoho_mail-automation" });
+    assert.match(folder.message, /"name" is missing and the expected name "zoho_mail-automation"/);
   });
 
   test("a missing name falls back on options.name with a warning (strict: fails)", async () => {
@@ -281,11 +400,11 @@ describe("parseSkill: names and descriptions", () => {
   test("several errors: the first is thrown, all are in diagnostics", async () => {
     const error = await parseError("---\nname: Bad\ndescription: [x]\ntags: {a: 1}\n---\n");
     assert.equal(error.line, 2);
-    assert.match(error.message, /\(and 2 more errors\)$/);
-    assert.deepEqual(error.diagnostics.map((d) => [d.field, d.line]), [
-      ["name", 2],
-      ["description", 3],
-      ["tags", 4],
+    assert.match(error.message, /\(and 1 more error\)$/);
+    assert.deepEqual(error.diagnostics.map((d) => [d.severity, d.field, d.line]), [
+      ["error", "name", 2],
+      ["error", "description", 3],
+      ["warning", "tags", 4],
     ]);
   });
 
@@ -324,5 +443,33 @@ describe("safeParseSkill", () => {
   test("bad arguments still throw", async () => {
     await assert.rejects(safeParseSkill(42 as unknown as string), TypeError);
     await assert.rejects(parseSkill(skillText(), { maxBytes: -1 }), RangeError);
+  });
+});
+
+describe("parseSkill: skills as published", () => {
+  test("the 45 vendored skills parse; two warn on list values in metadata", async () => {
+    const warned: string[] = [];
+    for (const name of await skillFolders(REAL_SKILLS)) {
+      const text = await readFile(join(REAL_SKILLS, name, "SKILL.md"), "utf8");
+      const { skill, diagnostics } = await parseSkill(text, { name, source: `${name}/SKILL.md` });
+      assert.equal(skill.name, name);
+      assert.equal(skillKind(skill), "agent-skills", name);
+      assert.deepEqual(skill.examples, [], `${name}: its ## Examples are prose`);
+      if (diagnostics.some((d) => d.field?.startsWith("metadata."))) warned.push(name);
+    }
+    assert.deepEqual(warned, ["markdown-mermaid-writing", "rowan"]);
+  });
+
+  test("each hand-made shape: the loaded ones under their folder name, the refused with why", async () => {
+    for (const name of SHAPES_LOADED) {
+      const text = await readFile(join(SHAPES, name, "SKILL.md"), "utf8");
+      assert.equal((await parseSkill(text, { name })).skill.name, name);
+    }
+    for (const [name, reason] of Object.entries(SHAPES_REFUSED)) {
+      const text = await readFile(join(SHAPES, name, "SKILL.md"), "utf8");
+      const error = await parseError(text, { name, source: `${name}/SKILL.md` });
+      assert.match(error.message, reason, name);
+      assert.match(error.message, new RegExp(`\\(${name}/SKILL\\.md:?\\d*\\)`), "names the file");
+    }
   });
 });

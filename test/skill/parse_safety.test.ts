@@ -119,14 +119,19 @@ describe("front matter safety", () => {
     );
   });
 
-  test("a bad tags field is reported on its line", async () => {
-    const error = await parseError(await fixture("broken/bad-tags.md"), {
-      source: "skills/badtags.md",
-    });
+  test("a bad tags field is reported on its line (a warning; strict: an error)", async () => {
+    const text = await fixture("broken/bad-tags.md");
+    const { skill, diagnostics } = await parseSkill(text, { source: "skills/badtags.md" });
+    assert.deepEqual(skill.tags, []);
+    assert.deepEqual(diagnostics.map((d) => d.message), [
+      'Skill "badtags" (skills/badtags.md:4): field "tags" must be a list of strings, not a ' +
+      "map; it is ignored",
+    ]);
+    const error = await parseError(text, { source: "skills/badtags.md", strict: true });
     assert.equal(
       error.message,
       'Cannot parse skill "badtags" (skills/badtags.md:4): field "tags" must be a list of ' +
-        "strings, not a map",
+        "strings, not a map; it is ignored",
     );
   });
 });

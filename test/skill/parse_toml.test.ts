@@ -46,7 +46,9 @@ describe("parseSkill: legacy TOML", () => {
   });
 
   test("wrong types name the field and line", async () => {
-    const error = await parseError('[meta]\nname = "a"\ndescription = "d"\ntags = { x = 1 }\n');
+    const tags = '[meta]\nname = "a"\ndescription = "d"\ntags = { x = 1 }\n';
+    assert.equal((await parseSkill(tags)).diagnostics[0]?.field, "tags");
+    const error = await parseError(tags, { strict: true });
     assert.equal(error.field, "tags");
     assert.equal(error.line, 4);
     const concepts = await parseError(

@@ -83,10 +83,14 @@ describe("renderSkill", () => {
     assert.match(text, /^tags: \["on", "1_000", "2024-01-01", "#x"\]$/m);
   });
 
-  test("allowed-tools that contain spaces are written as a list", async () => {
+  test("allowed-tools: one spaced string when it reads back the same, else a list", async () => {
+    // A space inside parentheses belongs to the entry: the string form reads back whole.
     const text = renderSkill({ ...BASE, allowedTools: ["Bash(git log:*)", "Read"] });
-    assert.match(text, /^allowed-tools: \[Bash\(git log:\*\), Read\]$/m);
+    assert.match(text, /^allowed-tools: Bash\(git log:\*\) Read$/m);
     assert.deepEqual((await parseSkill(text)).skill.allowedTools, ["Bash(git log:*)", "Read"]);
+    const odd = renderSkill({ ...BASE, allowedTools: ["two words", "a,b"] });
+    assert.match(odd, /^allowed-tools: \[two words, "a,b"\]$/m);
+    assert.deepEqual((await parseSkill(odd)).skill.allowedTools, ["two words", "a,b"]);
   });
 
   test("a TOML skill becomes a Markdown skill with generated sections", async () => {

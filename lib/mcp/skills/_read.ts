@@ -62,7 +62,7 @@ export async function getSkillEntry(
 }
 
 /** The raw bytes and text of one resource read. */
-async function readBytes(
+export async function readBytes(
   client: McpClient,
   uri: string,
   options: SkillReadOptions,
@@ -85,6 +85,24 @@ export async function readSkillFile(
   uri: string,
   options: SkillReadOptions = {},
 ): Promise<string> {
+  return (await readVerified(client, entry, uri, options)).text;
+}
+
+export async function readSkillFileBytes(
+  client: McpClient,
+  entry: SkillEntry,
+  uri: string,
+  options: SkillReadOptions = {},
+): Promise<Uint8Array> {
+  return (await readVerified(client, entry, uri, options)).bytes;
+}
+
+async function readVerified(
+  client: McpClient,
+  entry: SkillEntry,
+  uri: string,
+  options: SkillReadOptions,
+): Promise<{ text: string; bytes: Uint8Array }> {
   if (entry.resources === "dynamic") {
     if (!options.allowDynamic) {
       throw new SkillVerificationError(
@@ -96,12 +114,12 @@ export async function readSkillFile(
         },
       );
     }
-    return (await readBytes(client, uri, options)).text;
+    return await readBytes(client, uri, options);
   }
   const file = listedFile(entry, uri, client.name);
-  const { text, bytes } = await readBytes(client, uri, options);
-  await verifyBytes(file, bytes, client.name);
-  return text;
+  const read = await readBytes(client, uri, options);
+  await verifyBytes(file, read.bytes, client.name);
+  return read;
 }
 
 export async function loadSkill(

@@ -16,9 +16,9 @@ export function entryProblem(entry: unknown): string | undefined {
   if (!isObject(front) || typeof front.name !== "string" || typeof front.description !== "string") {
     return "frontmatter lacks name or description";
   }
-  if (!entry.uri.endsWith(`/${front.name}/SKILL.md`)) {
-    return `uri does not end in /${front.name}/SKILL.md`;
-  }
+  // The skill's name is the URI's last folder (SEP-2640); a front matter that names it otherwise
+  // (a display name, a mismatch) is loaded under that folder name, as a folder on disk is.
+  if (!/\/[^/]+\/SKILL\.md$/.test(entry.uri)) return "uri does not end in /<name>/SKILL.md";
   if (entry.resources === "dynamic") return undefined;
   if (!Array.isArray(entry.resources)) return "resources is missing or malformed";
   const root = entry.uri.slice(0, -"SKILL.md".length);

@@ -76,6 +76,29 @@ export async function readSkillFile(
 }
 
 /**
+ * The bytes of one file of a skill, verified against its entry as {@linkcode readSkillFile}
+ * verifies them: for binary files (images, archives), which text would not carry exactly.
+ *
+ * @example
+ * ```ts
+ * import { connect, listSkillEntries, readSkillFileBytes } from "@skillmux/core";
+ * const client = await connect({ name: "team", url: "http://127.0.0.1:3737/mcp" });
+ * const [entry] = (await listSkillEntries(client)).skills;
+ * const files = entry.resources === "dynamic" ? [] : entry.resources;
+ * console.log((await readSkillFileBytes(client, entry, files[0].uri)).byteLength);
+ * await client.close();
+ * ```
+ */
+export async function readSkillFileBytes(
+  client: McpClient,
+  entry: SkillEntry,
+  uri: string,
+  options: SkillReadOptions = {},
+): Promise<Uint8Array> {
+  return (await import("./_read.ts")).readSkillFileBytes(client, entry, uri, options);
+}
+
+/**
  * Load a skill: read its `SKILL.md`, verify it (size, digest, and its front matter field by
  * field against the entry's), and keep `allowed-tools` apart as requested, not granted.
  *
