@@ -9,7 +9,10 @@ import { encoder, sha256Digest } from "../skill/_text.ts";
 import { alternates, collect, type CollectSources, type RawEntry } from "./_collect.ts";
 import { lineDiff } from "./_diff.ts";
 import { IdTable } from "./_ids.ts";
-import { type IndexSegment, sharedKeywordIndex } from "./_keyword_index.ts";
+import { buildKeywordIndex, type IndexSegment, sharedKeywordIndex } from "./_keyword_index.ts";
+import { bindMachinery } from "./_machinery.ts";
+import { analyzeQuery } from "./_query.ts";
+import { nameTerms, termsOf } from "./_terms.ts";
 import { loadSegments, saveSegments } from "./_index_store.ts";
 import { entryLine, renderLines, renderWithin } from "./_render.ts";
 import {
@@ -40,6 +43,8 @@ import type {
 } from "./types.ts";
 import { type DisplayBundle, JUPYTER_DISPLAY } from "../_display.ts";
 import { catalogDisplay } from "./_display.ts";
+
+bindMachinery({ analyzeQuery, nameTerms, termsOf, buildKeywordIndex });
 
 interface Settled {
   raws: RawEntry[];

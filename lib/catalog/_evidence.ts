@@ -34,8 +34,8 @@ const CLEAR_WINNER_MIN = 0.5;
 /** A lone match of a word at least this specific is a topic, not a homonym. */
 const LONE_SPECIFICITY = 0.8;
 
-/** An entry needs this much evidence to be selected. */
-export const EVIDENCE_FLOOR = 2;
+import { EVIDENCE_FLOOR } from "./_machinery.ts";
+export { EVIDENCE_FLOOR };
 
 /** Weight against the request of a word no entry holds, by its shape. */
 const AGAINST = { product: 1.5, word: 0.6, acronym: 0.3, id: 0, file: 0 } as const;

@@ -5,9 +5,8 @@
  * @module
  */
 
-import { EVIDENCE_FLOOR } from "./_evidence.ts";
-import { analyzeQuery, type QueryTerm } from "./_query.ts";
-import { nameTerms, termsOf } from "./_terms.ts";
+import { EVIDENCE_FLOOR, machinery } from "./_machinery.ts";
+import type { QueryTerm } from "./_query.ts";
 import { cleanLine } from "./_text.ts";
 import type { Catalog, CatalogEntry, EntryKind } from "./types.ts";
 
@@ -44,6 +43,7 @@ const MAX_QUERY_CHARS = 2_000;
 
 /** The query's words each field of `entry` holds, as one line. */
 function whyMatched(entry: CatalogEntry, query: readonly QueryTerm[]): string {
+  const { nameTerms, termsOf } = machinery();
   const terms = (texts: readonly string[]) => new Set(texts.flatMap((t) => termsOf(t)));
   const rows: Array<[string, Set<string>]> = [
     ["name", new Set(nameTerms(entry.name))],
@@ -97,7 +97,7 @@ export function findTools(
     : DEFAULT_LIMIT;
   if (limit === 0) return [];
   const kinds = options.kinds ?? ["tool", "function"];
-  const asked = analyzeQuery(text);
+  const asked = machinery().analyzeQuery(text);
   const out: FoundTool[] = [];
   for (const r of catalog.rank(text, { limit: 100, kinds })) {
     if (out.length >= limit) break;

@@ -8,8 +8,7 @@
  * @module
  */
 
-import { EVIDENCE_FLOOR } from "./_evidence.ts";
-import { buildKeywordIndex } from "./_keyword_index.ts";
+import { EVIDENCE_FLOOR, machinery } from "./_machinery.ts";
 import { cleanLine } from "./_text.ts";
 import type { Catalog, EntryKind } from "./types.ts";
 
@@ -69,7 +68,7 @@ export function findHeldTools(
   if (held.size === 0 || limit === 0) return [];
   // The held entries weighed as one catalog of their own (the catalog's index holds usable
   // entries only), a server's name counting as a word of each of its tools.
-  const index = buildKeywordIndex(
+  const index = machinery().buildKeywordIndex(
     [...held.values()].map((entry) =>
       entry.server ? { ...entry, keywords: [...entry.keywords, entry.server] } : entry
     ),

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { cosine, entryText, VectorCache } from "./_vectors.ts";
+import type { VectorCache } from "./_vectors.ts";
 import type { Catalog, CatalogEntry } from "./types.ts";
 import type {
   SemanticHit,
@@ -65,7 +65,9 @@ export function createSemanticRanker(
   catalog: Catalog,
   options: SemanticRankerOptions,
 ): SemanticRanker {
-  const cache = new VectorCache(options.model ?? "embedder", options.storage);
+  // The vector machinery loads at the first ranking (it stays out of a page's first load).
+  const vectorsModule = import("./_vectors.ts");
+  let cache: VectorCache | undefined;
   const batch = Math.max(1, Math.floor(options.batchSize ?? 64));
   const pool = Math.max(1, Math.floor(options.pool ?? 50));
   const rerankPool = Math.max(1, Math.floor(options.rerankPool ?? 20));
@@ -85,6 +87,8 @@ export function createSemanticRanker(
         diagnostics,
       });
       if (typeof query !== "string" || query.trim() === "" || limit === 0) return asKeyword();
+      const { cosine, entryText, VectorCache } = await vectorsModule;
+      cache ??= new VectorCache(options.model ?? "embedder", options.storage);
       const entries = catalog.entries.filter((e) => !kinds || kinds.includes(e.kind));
       if (entries.length === 0) return asKeyword();
       let similarity: Map<CatalogEntry, number>;

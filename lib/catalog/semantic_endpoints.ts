@@ -5,13 +5,16 @@
  * @module
  */
 
-import { postJson } from "./_llm_http.ts";
 import type {
   Embedder,
   EndpointOptions,
   RerankEndpointOptions,
   Reranker,
 } from "./semantic_types.ts";
+
+/** `postJson` of the LLM adapters' HTTP, loaded at the first call (ky stays out of a page's first load). */
+const postJson: typeof import("./_llm_http.ts").postJson = async (...args) =>
+  (await import("./_llm_http.ts")).postJson(...args);
 
 /** The headers and the HTTP options `postJson` reads. */
 function http(options: EndpointOptions) {
