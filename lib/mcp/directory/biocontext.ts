@@ -18,7 +18,16 @@ import type {
   ToolPreview,
 } from "./types.ts";
 
-/** The published BioContext registry. */
+/**
+ * The published BioContext registry.
+ *
+ * @example
+ * ```ts
+ * import { BIOCONTEXT_REGISTRY_URL, createBioContextDirectory } from "@skillmux/core/directory";
+ * const directory = createBioContextDirectory({ url: BIOCONTEXT_REGISTRY_URL });
+ * console.log(directory.kind, directory.id); // "biocontext" and its URL
+ * ```
+ */
 export const BIOCONTEXT_REGISTRY_URL = "https://biocontext.ai";
 
 /** Options of {@linkcode createBioContextDirectory}: a base URL, or a storage holding `servers/`. */

@@ -15,7 +15,15 @@ import type { Requirement } from "./requirements.ts";
 import { readZip } from "./_zip.ts";
 import type { DirectoryHttpOptions } from "./types.ts";
 
-/** Largest bundle downloaded, and largest unpacked: 200 MiB. */
+/**
+ * Largest bundle downloaded, and largest unpacked: 200 MiB.
+ *
+ * @example
+ * ```ts
+ * import { MAX_BUNDLE_BYTES } from "@skillmux/core/directory";
+ * console.log(MAX_BUNDLE_BYTES / 1024 / 1024); // 200
+ * ```
+ */
 export const MAX_BUNDLE_BYTES: number = 200 * 1024 * 1024;
 
 /** The part of an MCPB `manifest.json` that says how the server runs. */
@@ -74,7 +82,17 @@ export async function downloadBundle(
   return bytes;
 }
 
-/** Unpack a verified bundle into `folder` (created; it must not exist) and read its manifest. */
+/**
+ * Unpack a verified bundle into `folder` (created; it must not exist) and read its manifest.
+ *
+ * @example
+ * ```ts
+ * import { unpackBundle } from "@skillmux/core/directory";
+ * const bytes = await Deno.readFile("weather.mcpb"); // checked first (downloadBundle does)
+ * const manifest = await unpackBundle(bytes, "./servers/weather");
+ * console.log(manifest.name);
+ * ```
+ */
 export async function unpackBundle(bytes: Uint8Array, folder: string): Promise<BundleManifest> {
   const { fs, path } = nodeBuiltins("unpackBundle");
   const files = await readZip(bytes, MAX_BUNDLE_BYTES);
@@ -118,6 +136,14 @@ const PROGRAMS: Record<string, readonly string[]> = {
  * What an unpacked bundle runs: its manifest's command with `${__dirname}` made the folder and
  * `${user_config.<key>}` filled from `values`; refused when the command is not the program its
  * server type declares. `missing` lists required user settings not given.
+ *
+ * @example
+ * ```ts
+ * import { bundleLaunch, unpackBundle } from "@skillmux/core/directory";
+ * const manifest = await unpackBundle(await Deno.readFile("weather.mcpb"), "./servers/weather");
+ * const launch = bundleLaunch(manifest, "./servers/weather", { api_key: "k-1" });
+ * console.log(launch.missing); // required user settings not given
+ * ```
  */
 export function bundleLaunch(
   manifest: BundleManifest,

@@ -53,7 +53,15 @@ export interface ServerPlan {
   notes: string[];
 }
 
-/** The local name of a registry server: the part after its slash, made a valid server name. */
+/**
+ * The local name of a registry server: the part after its slash, made a valid server name.
+ *
+ * @example
+ * ```ts
+ * import { localName } from "@skillmux/core/directory";
+ * console.log(localName("io.github.lab/team docs")); // "team-docs"
+ * ```
+ */
 export function localName(name: string): string {
   const tail = name.split("/").pop() ?? name;
   return tail.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+/, "").slice(0, 64) || "server";

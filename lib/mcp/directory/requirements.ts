@@ -75,7 +75,16 @@ function requirement(
   };
 }
 
-/** The name an argument is given by: its valueHint, or its flag without dashes. */
+/**
+ * The name an argument is given by: its valueHint, or its flag without dashes.
+ *
+ * @example
+ * ```ts
+ * import { argumentName } from "@skillmux/core/directory";
+ * console.log(argumentName({ type: "named", name: "--port" })); // "port"
+ * console.log(argumentName({ type: "positional", valueHint: "target_dir" })); // "target_dir"
+ * ```
+ */
 export function argumentName(arg: ServerArgument): string {
   return arg.type === "named" ? arg.name.replace(/^-+/, "") : arg.valueHint ?? "";
 }

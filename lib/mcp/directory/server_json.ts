@@ -135,7 +135,16 @@ export interface ServerJson {
   remotes?: ServerRemote[];
 }
 
-/** The name pattern of the MCP Registry: one slash, reverse-DNS namespace. */
+/**
+ * The name pattern of the MCP Registry: one slash, reverse-DNS namespace.
+ *
+ * @example
+ * ```ts
+ * import { SERVER_NAME_PATTERN } from "@skillmux/core/directory";
+ * console.log(SERVER_NAME_PATTERN.test("io.github.lab/team-docs")); // true
+ * console.log(SERVER_NAME_PATTERN.test("team-docs")); // false: no namespace
+ * ```
+ */
 export const SERVER_NAME_PATTERN: RegExp = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
 
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max, `at most ${max} characters`));
@@ -268,7 +277,21 @@ export function parseServerJson(value: unknown, where = "server.json"): ServerJs
   return withSafeIcons(checked.output);
 }
 
-/** `server` with only its `https:` icons. */
+/**
+ * `server` with only its `https:` icons.
+ *
+ * @example
+ * ```ts
+ * import { withSafeIcons } from "@skillmux/core/directory";
+ * const server = withSafeIcons({
+ *   name: "io.github.lab/docs",
+ *   description: "Team docs",
+ *   version: "1.0.0",
+ *   icons: [{ src: "https://lab.example/icon.png" }, { src: "javascript:alert(1)" }],
+ * });
+ * console.log(server.icons?.length); // 1
+ * ```
+ */
 export function withSafeIcons(server: ServerJson): ServerJson {
   if (!server.icons) return server;
   const icons = server.icons.filter((icon) => {

@@ -112,6 +112,12 @@ function mask(value: string, secret: boolean): ShownValue["value"] {
 /**
  * The warnings of a stdio command: a shell, or an interpreter given code inline (`python -c`,
  * `node -e`), anywhere on the line (`uvx … python -c "…"` runs the code too).
+ *
+ * @example
+ * ```ts
+ * import { commandWarnings } from "@skillmux/core/directory";
+ * console.log(commandWarnings("uvx", ["tool", "python", "-c", "print(1)"])); // a warning about inline code
+ * ```
  */
 export function commandWarnings(command: string, args: readonly string[]): string[] {
   const words = [command, ...args];
