@@ -128,7 +128,11 @@ describe("npm start", { skip: (!POSIX && "POSIX signals") || ONCE_UNDER_DENO }, 
     const started = await start("npm", ["start", "--silent"]);
     try {
       assert.equal((await fetch(`${started.site}/playground.json`)).status, 200);
-      assert.match(started.hint, /^npm run cli -- mcp add http:\S+ --name skillmux$/);
+      // From a clone, npm start's hint names the clone's bin by its absolute path (it runs from any
+      // folder; `npm run cli --` is only for a command run as `npm run cli`).
+      const bin = join(ROOT, "bin", "skillmux.mjs");
+      assert.ok(started.hint.startsWith(`${bin} mcp add `), started.hint);
+      assert.match(started.hint.slice(bin.length), /^ mcp add http:\S+ --name skillmux$/);
       // Run the hint as printed, into a throwaway config folder.
       const home = await mkdtemp(join(tmpdir(), "skillmux-start-"));
       try {

@@ -34,7 +34,7 @@ const CLEAR_WINNER_MIN = 0.5;
 /** A lone match of a word at least this specific is a topic, not a homonym. */
 const LONE_SPECIFICITY = 0.8;
 
-import { EVIDENCE_FLOOR } from "./_machinery.ts";
+import { EVIDENCE_FLOOR } from "./_evidence_floor.ts";
 export { EVIDENCE_FLOOR };
 
 /** Weight against the request of a word no entry holds, by its shape. */

@@ -16,12 +16,6 @@ export interface Machinery {
   buildKeywordIndex: typeof buildKeywordIndex;
 }
 
-/**
- * An entry needs this much evidence to be selected or found (`_evidence.ts` weighs it; kept here,
- * apart from the weighing, so that the functions above can compare against it).
- */
-export const EVIDENCE_FLOOR = 2;
-
 let bound: Machinery | undefined;
 
 /** Called once by `_catalog.ts` as it loads. */

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { EVIDENCE_FLOOR, machinery } from "./_machinery.ts";
+import { EVIDENCE_FLOOR } from "./_evidence_floor.ts";
+import { machinery } from "./_machinery.ts";
 import type { QueryTerm } from "./_query.ts";
 import { cleanLine } from "./_text.ts";
 import type { Catalog, CatalogEntry, EntryKind } from "./types.ts";

@@ -8,7 +8,8 @@
  * @module
  */
 
-import { EVIDENCE_FLOOR, machinery } from "./_machinery.ts";
+import { EVIDENCE_FLOOR } from "./_evidence_floor.ts";
+import { machinery } from "./_machinery.ts";
 import { cleanLine } from "./_text.ts";
 import type { Catalog, EntryKind } from "./types.ts";
 
