@@ -185,7 +185,9 @@ test("this project's client registered against its own stdio server lists and lo
   const [bin, binArgs] = command(["serve", "--stdio", SHAPES]);
   const source = createMcpSkillSource(
     { name: "own", command: bin, args: binArgs, cwd: ROOT, env },
-    { connect: { stdio: stdio(), timeoutMs: 30_000 } },
+    // The resolver's own 5 s per source would cut the first list of a server still starting on
+    // a loaded machine (the server loads 120 built-ins and the folder first).
+    { connect: { stdio: stdio(), timeoutMs: 30_000 }, timeoutMs: 30_000 },
   );
   try {
     const resolver = createResolver({ sources: [[source]] });
