@@ -44,12 +44,15 @@ const FIRST_VIEW = new Set([
   "_parse.ts",
   "_parse_cache.ts",
   "_permission.ts",
+  "_pool.ts",
   "_query.ts",
   "_read.ts",
+  "_read_file.ts",
   "_store.ts",
   "_text.ts",
   "_toml_store.ts",
   "_view.ts",
+  "connect_target.ts",
   "redact.ts",
 ]);
 

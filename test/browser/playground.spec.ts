@@ -116,7 +116,7 @@ test.describe("playground", () => {
     await expect(page.getByTestId("server-skills")).toBeVisible();
     await page.getByTestId("server-skills").getByTestId("server-ping").click();
     await expect(page.getByTestId("server-skills").getByTestId("server-ping-result")).toContainText(
-      /skillmux .* · \d+ ms · [1-9]\d* skills · \d+ resources · 2 tools/,
+      /skillmux .* · \d+ ms · [1-9]\d* skills · \d+ resources · 3 tools/,
     );
   });
 
