@@ -22,7 +22,7 @@ function lines(file, from, to, extra = -1) {
 export const scopes = {
   policy: {
     mutate: ["lib/mcp/policy/**/*.ts", "!lib/mcp/policy/mod.ts"],
-    tests: ["test/mcp/policy_*.test.ts"],
+    tests: ["test/mcp/policy/*.test.ts"],
   },
   server: {
     // _http.ts whole, the request checks every endpoint makes (_endpoint.ts `admit`: origin,
@@ -64,7 +64,7 @@ export const scopes = {
   },
   auth: {
     mutate: ["lib/mcp/auth/**/*.ts", "!lib/mcp/auth/mod.ts", "!lib/mcp/auth/_lazy.ts"],
-    tests: ["test/mcp/oauth*.test.ts"],
+    tests: ["test/mcp/auth/*.test.ts"],
   },
   registry: {
     mutate: [
@@ -74,9 +74,8 @@ export const scopes = {
       "!lib/mcp/registry/_displayable.ts",
     ],
     tests: [
-      "test/mcp/registry*.test.ts",
-      "test/mcp/secrets*.test.ts",
-      "test/mcp/config_formats*.test.ts",
+      "test/mcp/registry/*.test.ts",
+      "test/mcp/sealing/*.test.ts",
     ],
   },
   install: {
@@ -85,7 +84,7 @@ export const scopes = {
   },
   skills: {
     mutate: ["lib/mcp/skills/**/*.ts", "!lib/mcp/skills/mod.ts"],
-    tests: ["test/mcp/skills_*.test.ts"],
+    tests: ["test/mcp/skills/*.test.ts"],
   },
   resolve: {
     mutate: [

@@ -174,7 +174,7 @@ step "Unit tests under Deno and under Node $(node --version), side by side; then
 # Deno: a hang fails its top-level test (a node:test suite as a whole) after 10 min.
 # Node: a hang fails its test after 2 min (test/_deadline.ts), its file after 10 (--test-timeout).
 # No --test-force-exit: on Node 20 it ends a file before all its suites ran, without a failure
-# (test/mcp/policy_url.test.ts reported 103 or 108 of its 115 tests in 2 of 6 runs).
+# (test/mcp/policy/policy_url.test.ts reported 103 or 108 of its 115 tests in 2 of 6 runs).
 NODE_OUT=$(mktemp)
 node --import tsx --import ./test/_deadline.ts --test --test-concurrency=2 \
   --test-timeout=600000 --test-reporter=spec "${UNIT[@]}" >"$NODE_OUT" 2>&1 &
