@@ -7,9 +7,13 @@
 // file, an edited config.toml) are found by polling: every `pollMs` the registry's server list and
 // the approvals document are fingerprinted, and only when that changed is the catalog rebuilt.
 // Listing never waits for any of this: it answers from the last built catalog.
+//
+// The same poll looks at the watched skill folders (`watch`): when their fingerprint changed and
+// the served skills differ, listeners of `onSkillsChanged` hear it (resources/list_changed).
 
 import { createHash } from "node:crypto";
 import { createCatalog } from "../catalog/catalog.ts";
+import { heldToolsNotice } from "../catalog/held_tools.ts";
 import type { ApprovalOptions, Catalog } from "../catalog/types.ts";
 import type { ConnectOptions } from "../mcp/client/connect_options.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
@@ -17,7 +21,11 @@ import type { Tool } from "../mcp/protocol/types.ts";
 import { createMemoryStorage } from "../storage/memory.ts";
 import type { Resolver } from "../resolve/types.ts";
 import { SkillCatalog } from "./_catalog.ts";
+import { folderSignature } from "./_folder.ts";
 import { UpstreamPool } from "./_gateway_pool.ts";
+import { matchPins } from "./_gateway_pins.ts";
+import { findToolsDescription } from "./_gateway_summary.ts";
+import type { GatewayPins } from "./gateway_types.ts";
 
 /** What a view is built from. */
 export interface ViewOptions {
@@ -27,6 +35,10 @@ export interface ViewOptions {
   connect?: ConnectOptions;
   listTimeoutMs?: number;
   pollMs: number;
+  /** Tool ids or globs listed directly whatever `discover` says. */
+  pinned?: readonly string[];
+  /** Skill folders watched for changes (resources/list_changed). */
+  watch?: readonly string[];
   log?: (line: string) => void;
 }
 
@@ -37,10 +49,15 @@ export class GatewayView {
   readonly pool: UpstreamPool;
   readonly #options: ViewOptions;
   readonly #listeners = new Set<() => void>();
+  readonly #skillListeners = new Set<() => void>();
   readonly #timer: ReturnType<typeof setInterval>;
   readonly #unsubscribe: () => void;
   #tools: Tool[] = [];
+  #pinned: Tool[] = [];
+  #pins: GatewayPins = { listed: [], held: [], unknown: [] };
   #version = "";
+  #skillsSignature = "";
+  #skillsVersion = "";
   #storage = "";
   #checking: Promise<void> | undefined;
 
@@ -71,7 +88,40 @@ export class GatewayView {
     });
     const view = new GatewayView({ ...options, approvals }, catalog);
     view.#storage = await view.#fingerprint().catch(() => "");
+    if (options.watch?.length) {
+      view.#skillsSignature = await view.#skillsFingerprint();
+      view.#skillsVersion = await view.skills.snapshot().then((s) => s.version, () => "");
+    }
     return view;
+  }
+
+  /** Pinned tools (approved ones), listed directly even with `discover`. */
+  get pinned(): readonly Tool[] {
+    return this.#pinned;
+  }
+
+  /** Where the pins stand. */
+  get pins(): GatewayPins {
+    return this.#pins;
+  }
+
+  /** Changes whenever the served skills of the watched folders change. */
+  get skillsVersion(): string {
+    return this.#skillsVersion;
+  }
+
+  /** `find_tools`'s description now: what lies behind it (see _gateway_summary.ts). */
+  findToolsDescription(approveCommand: string): string {
+    const tools = this.catalog.entries.filter((e) => e.kind === "tool");
+    const held = this.catalog.held.filter((h) => h.entry.kind === "tool").length;
+    const pinned = heldToolsNotice(this.#pins.held, { command: approveCommand });
+    return findToolsDescription(tools, held, approveCommand) + (pinned ? ` Pinned: ${pinned}` : "");
+  }
+
+  /** Call `listener` whenever the watched skills change; returns the unsubscribe function. */
+  onSkillsChanged(listener: () => void): () => void {
+    this.#skillListeners.add(listener);
+    return () => void this.#skillListeners.delete(listener);
   }
 
   /** The approved tools of the registered servers, as `tools/list` shows them. */
@@ -106,6 +156,7 @@ export class GatewayView {
           this.#options.log?.("tools changed: telling clients (notifications/tools/list_changed)");
           for (const listener of this.#listeners) listener();
         }
+        await this.#checkSkills();
       } finally {
         this.#checking = undefined;
       }
@@ -118,6 +169,7 @@ export class GatewayView {
     clearInterval(this.#timer);
     this.#unsubscribe();
     this.#listeners.clear();
+    this.#skillListeners.clear();
     this.catalog.dispose();
     await this.pool.close();
   }
@@ -131,11 +183,47 @@ export class GatewayView {
       if (target === undefined) continue;
       tools.push(listedTool(entry.id, target.tool));
     }
+    const pins = matchPins(
+      this.#options.pinned ?? [],
+      tools.map((t) => t.name),
+      this.catalog.held.filter((h) => h.entry.kind === "tool").map((h) => h.entry.id),
+    );
+    const before = JSON.stringify(this.#pins);
+    this.#pins = pins;
+    if (this.#options.pinned?.length && JSON.stringify(pins) !== before) {
+      if (pins.held.length) {
+        this.#options.log?.(`pinned, waiting for approval: ${pins.held.join(", ")}`);
+      }
+      if (pins.unknown.length) {
+        this.#options.log?.(`pins matching no tool: ${pins.unknown.join(", ")}`);
+      }
+    }
+    const listed = new Set(pins.listed);
     const version = digest(JSON.stringify(tools));
     if (version === this.#version) return false;
     this.#tools = tools;
+    this.#pinned = tools.filter((t) => listed.has(t.name));
     this.#version = version;
     return true;
+  }
+
+  /** Tell skill listeners when the watched folders' skills changed. */
+  async #checkSkills(): Promise<void> {
+    if (!this.#options.watch?.length) return;
+    const signature = await this.#skillsFingerprint();
+    if (signature === this.#skillsSignature) return;
+    const version = (await this.skills.snapshot()).version;
+    this.#skillsSignature = signature;
+    if (version === this.#skillsVersion) return;
+    this.#skillsVersion = version;
+    this.#options.log?.("skills changed: telling clients (notifications/resources/list_changed)");
+    for (const listener of this.#skillListeners) listener();
+  }
+
+  /** The watched folders' fingerprints, as one string. */
+  async #skillsFingerprint(): Promise<string> {
+    const all = await Promise.all((this.#options.watch ?? []).map((dir) => folderSignature(dir)));
+    return digest(JSON.stringify(all));
   }
 
   /** The registry's servers (without their status) and the approvals document, hashed. */
