@@ -2,7 +2,8 @@
 // server-everything registered (`mcp add`) and its tools approved (`approve`) but one: the
 // official SDK client and this project's client list and call the approved tools, the held one
 // is absent until `skillmux approve` (another process) approves it, which the gateway announces
-// with notifications/tools/list_changed; `serve --print-config --gateway`.
+// with notifications/tools/list_changed; pins from --pin and config.toml's [gateway] table;
+// `serve --print-config --gateway`.
 import assert from "node:assert/strict";
 import process from "node:process";
 import { after, before, test } from "node:test";
@@ -15,8 +16,10 @@ import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { connect } from "../../lib/mcp/client/client.ts";
 import { stdio } from "../../lib/mcp/transport/stdio.ts";
 import { startEverything, type TestServer } from "../mcp/_servers.ts";
-import { cli, command, ROOT, sub, tempHome } from "./_helpers.ts";
-import { within } from "../_wait.ts";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { cli, command, INVOKE, ROOT, sub, tempHome } from "./_helpers.ts";
+import { waitUntil, within } from "../_wait.ts";
 
 const HELD = "everything__get-env";
 const [file, args] = command(["serve", "--gateway", "--stdio"]);
@@ -67,6 +70,74 @@ test("this project's client over stdio: approved tools listed and called, the he
     await client.close();
   }
 });
+
+test(
+  "--pin and [gateway] pinned: listed with --discover; a held pin and an unknown pin are warned of",
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    const config = join(env.XDG_CONFIG_HOME, "skillmux", "config.toml");
+    const original = await readFile(config, "utf8");
+    await writeFile(config, `${original}\n[gateway]\npinned = ["everything__echo"]\n`);
+    const [pinFile, pinArgs] = command([
+      "serve",
+      "--gateway",
+      "--stdio",
+      "--discover",
+      "--pin",
+      "everything__get-su?",
+      "--pin",
+      HELD,
+      "--pin",
+      "nobody__*",
+    ]);
+    const transport = new StdioClientTransport({
+      command: pinFile,
+      args: pinArgs,
+      cwd: ROOT,
+      env,
+      stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Uint8Array) => void (stderr += String(chunk)));
+    const client = new Client({ name: "sdk-test", version: "0.0.0" });
+    await client.connect(transport);
+    try {
+      const names = (await client.listTools()).tools.map((t: { name: string }) => t.name);
+      assert.ok(names.includes("find_tools"), names.join(", "));
+      assert.ok(names.includes("everything__echo"), `config.toml's pin: ${names.join(", ")}`);
+      assert.ok(names.includes("everything__get-sum"), `--pin's glob: ${names.join(", ")}`);
+      assert.ok(!names.includes(HELD), "a held pin is not listed");
+      assert.ok(!names.includes("everything__get-tiny-image"), "an unpinned tool stays behind");
+      const sum = await client.callTool({ name: "everything__get-sum", arguments: { a: 2, b: 3 } });
+      assert.match(text(sum.content), /5/);
+      await waitUntil(() => /no tool matches the pin/.test(stderr), 10_000);
+      assert.match(
+        stderr,
+        new RegExp(
+          `warning: pinned, not listed: 1 tool waits for approval and cannot be called yet: ` +
+            `${HELD}\\. Approve it with: ${INVOKE} approve ${HELD}`,
+        ),
+      );
+      assert.match(stderr, /warning: no tool matches the pin "nobody__\*"/);
+    } finally {
+      await client.close();
+    }
+    // A [gateway] table that is wrong is an error naming the file and the field.
+    await writeFile(config, `${original}\n[gateway]\npinned = "everything__echo"\n`);
+    try {
+      const bad = await sub(["serve", "--gateway", "--stdio"], env);
+      assert.equal(bad.code, 1, bad.stderr);
+      assert.match(bad.stderr, /config\.toml: \[gateway\] pinned must be a list of tool ids/);
+    } finally {
+      await writeFile(config, original);
+    }
+    const loose = await sub(["serve", "--pin", "x"], env);
+    assert.equal(loose.code, 1);
+    assert.match(loose.stderr, /--pin goes with --gateway/);
+  },
+);
 
 test(
   "the SDK client over stdio: progress, then list_changed when `skillmux approve` approves the held tool",
@@ -122,6 +193,14 @@ test("serve --print-config --gateway: the entry runs serve --gateway --stdio", {
   const server = JSON.parse(vscode.stdout).servers.skillmux;
   assert.equal(server.type, "stdio");
   assert.deepEqual(server.args.slice(-4), ["serve", "--gateway", "--stdio", "--discover"]);
+  const pinned = await sub(["serve", "--print-config", "--gateway", "--pin", "a__*"], env);
+  assert.deepEqual(JSON.parse(pinned.stdout).mcpServers.skillmux.args.slice(-5), [
+    "serve",
+    "--gateway",
+    "--stdio",
+    "--pin",
+    "a__*",
+  ]);
   const folder = await sub(["serve", "skills", "--gateway", "--print-config"], env);
   assert.equal(folder.code, 1);
   assert.match(folder.stderr, /--gateway serves the skills of every source/);
