@@ -169,6 +169,7 @@ export const serve: Command = {
     "--host <h>       interface (default 127.0.0.1)",
     "--token <t>      require Authorization: Bearer <t>",
     "--verbose        log one line per request on stderr",
+    "--sessions       keep sessions (Mcp-Session-Id): clients hear when the folder's skills change",
     "--stdio          speak MCP on stdin/stdout (for a host's `command`); exits when stdin closes",
     "--gateway        also serve the approved tools of every registered server (one entry for a host)",
     "--discover       with --gateway: list only find_tools and call_tool instead of every tool",
@@ -194,6 +195,7 @@ export const serve: Command = {
     host: { type: "string" },
     token: { type: "string" },
     verbose: { type: "boolean" },
+    sessions: { type: "boolean" },
   },
   async run(ctx, [folder], values) {
     const pins = (values.pin ?? []) as string[];
@@ -204,6 +206,11 @@ export const serve: Command = {
       throw new CliError("--discover goes with --gateway");
     }
     if (pins.length > 0 && gateway === undefined) throw new CliError("--pin goes with --gateway");
+    if (values.sessions === true && (gateway !== undefined || values.stdio === true)) {
+      throw new CliError(
+        "--sessions is for serve over HTTP without --gateway (the gateway and stdio keep sessions)",
+      );
+    }
     if (gateway !== undefined && folder !== undefined) {
       throw new CliError(
         "--gateway serves the skills of every source (user, community, MCP, built-in): drop the folder",
@@ -263,7 +270,11 @@ export const serve: Command = {
     };
     let dispose = () => Promise.resolve();
     const started = gateway === undefined
-      ? serveSkills({ ...common, folder: folder === undefined ? undefined : resolve(folder) })
+      ? serveSkills({
+        ...common,
+        folder: folder === undefined ? undefined : resolve(folder),
+        sessions: values.sessions === true,
+      })
       : gatewayOptions(ctx, gateway).then((made) => {
         dispose = made.dispose;
         return startGateway(serveGateway, { ...made.options, ...common });

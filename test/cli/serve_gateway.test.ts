@@ -2,7 +2,8 @@
 // server-everything registered (`mcp add`) and its tools approved (`approve`) but one: the
 // official SDK client and this project's client list and call the approved tools, the held one
 // is absent until `skillmux approve` (another process) approves it, which the gateway announces
-// with notifications/tools/list_changed; pins from --pin and config.toml's [gateway] table;
+// with notifications/tools/list_changed; pins from --pin and config.toml's [gateway] table; a
+// skill added to the user's folder sends notifications/resources/list_changed;
 // `serve --print-config --gateway`.
 import assert from "node:assert/strict";
 import process from "node:process";
@@ -12,11 +13,14 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { connect } from "../../lib/mcp/client/client.ts";
 import { stdio } from "../../lib/mcp/transport/stdio.ts";
 import { startEverything, type TestServer } from "../mcp/_servers.ts";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { cli, command, INVOKE, ROOT, sub, tempHome } from "./_helpers.ts";
 import { waitUntil, within } from "../_wait.ts";
@@ -170,6 +174,35 @@ test(
       assert.ok((await client.listTools()).tools.some((t: { name: string }) => t.name === HELD));
     } finally {
       await client.close();
+    }
+  },
+);
+
+test(
+  "a skill added to the user's folder: the host of the stdio gateway hears resources/list_changed",
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    const skills = join(env.XDG_CONFIG_HOME, "skillmux", "skills");
+    await mkdir(skills, { recursive: true });
+    const client = new Client({ name: "sdk-test", version: "0.0.0" });
+    await client.connect(new StdioClientTransport({ command: file, args, cwd: ROOT, env }));
+    try {
+      const uris = async () => (await client.listResources()).resources.map((r) => r.uri);
+      assert.ok(!(await uris()).includes("skill://gamma-notes"));
+      const changed = new Promise<void>((done) =>
+        client.setNotificationHandler(ResourceListChangedNotificationSchema, () => done())
+      );
+      await writeFile(
+        join(skills, "gamma-notes.md"),
+        "---\nname: gamma-notes\ndescription: Gamma notes. Use when testing.\n---\n\n## Concepts\n\n- One.\n",
+      );
+      await within(changed, 20_000, "notifications/resources/list_changed");
+      assert.ok((await uris()).includes("skill://gamma-notes"));
+    } finally {
+      await client.close();
+      await rm(join(skills, "gamma-notes.md"), { force: true });
     }
   },
 );
