@@ -8,13 +8,20 @@
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "../mcp/protocol/types.ts";
 import { buildMcpServer } from "./_mcp.ts";
 import { callSkillTool } from "./_skill_tools.ts";
 import { SKILL_TOOLS } from "./_tools.ts";
 import type { GatewayView } from "./_gateway_view.ts";
 import { type CallSettings, type HandlerExtra, proxyCall } from "./_gateway_call.ts";
 import { callTool, findTools, metaTools } from "./_gateway_discover.ts";
+import { installTaskHandlers, relayToolTask } from "./_gateway_tasks.ts";
 
 /** Gateway instructions for the model. */
 const SKILLS =
@@ -60,18 +67,42 @@ export function buildGatewayServer(
     discover ? DISCOVER_INSTRUCTIONS : INSTRUCTIONS,
   );
   mcp.server.registerCapabilities({ tools: { listChanged: true } });
+  // Tasks are passed through to a host that declared them (see _gateway_tasks.ts).
+  const hostTakesTasks = () => mcp.server.getClientCapabilities()?.tasks !== undefined;
+  installTaskHandlers(mcp, view, settings, hostTakesTasks);
+  const withExecution = (tools: readonly Tool[]) => {
+    if (!hostTakesTasks()) return tools;
+    return tools.map((tool) => {
+      const support = view.taskSupport(tool.name);
+      return support === undefined ? tool : { ...tool, execution: { taskSupport: support } };
+    });
+  };
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => {
     seen = view.version;
     const upstream = discover
       ? [...metaTools(view.findToolsDescription(approveCommand)), ...view.pinned]
       : view.tools;
-    return { tools: [...SKILL_TOOLS, ...upstream] };
+    return { tools: [...SKILL_TOOLS, ...withExecution(upstream)] };
   });
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     await catchUp(extra as unknown as Notify);
     const name = request.params.name;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const ex = extra as unknown as HandlerExtra;
+    const task = (request.params as { task?: Record<string, unknown> }).task;
+    if (task !== undefined) {
+      if (!hostTakesTasks()) {
+        throw new McpError(ErrorCode.MethodNotFound, "This host did not declare tasks");
+      }
+      // Only a tool listed to this host runs as a task (with discover: the pinned ones).
+      if (!(discover ? view.pinned : view.tools).some((tool) => tool.name === name)) {
+        throw new McpError(
+          ErrorCode.MethodNotFound,
+          `Tool "${name.slice(0, 80)}" does not run as a task here: it is not listed`,
+        );
+      }
+      return await relayToolTask(view, name, { arguments: args, task }, ex, settings) as never;
+    }
     const skillAnswer = await callSkillTool(view.skills, name, args);
     if (skillAnswer !== undefined) return skillAnswer;
     if (discover && !view.pinned.some((tool) => tool.name === name)) {

@@ -25,6 +25,7 @@ import { folderSignature } from "./_folder.ts";
 import { UpstreamPool } from "./_gateway_pool.ts";
 import { matchPins } from "./_gateway_pins.ts";
 import { findToolsDescription } from "./_gateway_summary.ts";
+import { takesToolTasks, TaskRelay } from "./_gateway_tasks.ts";
 import type { GatewayPins } from "./gateway_types.ts";
 
 /** What a view is built from. */
@@ -47,6 +48,8 @@ export class GatewayView {
   readonly skills: SkillCatalog;
   readonly catalog: Catalog;
   readonly pool: UpstreamPool;
+  /** The tasks relayed to the upstream servers for this view's hosts. */
+  readonly tasks: TaskRelay = new TaskRelay();
   readonly #options: ViewOptions;
   readonly #listeners = new Set<() => void>();
   readonly #skillListeners = new Set<() => void>();
@@ -56,6 +59,10 @@ export class GatewayView {
   #pinned: Tool[] = [];
   #pins: GatewayPins = { listed: [], held: [], unknown: [] };
   #version = "";
+  /** `execution.taskSupport` of the listed tools whose server takes tasks, by id. */
+  #taskSupport = new Map<string, "optional" | "required">();
+  /** The servers whose discovery says they take task-augmented tools/call. */
+  #taskServers = new Set<string>();
   #skillsSignature = "";
   #skillsVersion = "";
   #storage = "";
@@ -88,11 +95,21 @@ export class GatewayView {
     });
     const view = new GatewayView({ ...options, approvals }, catalog);
     view.#storage = await view.#fingerprint().catch(() => "");
+    await view.#learnTaskServers();
+    view.#publish();
     if (options.watch?.length) {
       view.#skillsSignature = await view.#skillsFingerprint();
       view.#skillsVersion = await view.skills.snapshot().then((s) => s.version, () => "");
     }
     return view;
+  }
+
+  /**
+   * `execution.taskSupport` of a listed tool whose server takes tasks (`optional`, `required`),
+   * or `undefined` (it runs as a plain call, or its server takes no tasks).
+   */
+  taskSupport(id: string): "optional" | "required" | undefined {
+    return this.#taskSupport.get(id);
   }
 
   /** Pinned tools (approved ones), listed directly even with `discover`. */
@@ -152,6 +169,7 @@ export class GatewayView {
           this.#storage = now;
           await this.catalog.refresh();
         }
+        await this.#learnTaskServers();
         if (this.#publish()) {
           this.#options.log?.("tools changed: telling clients (notifications/tools/list_changed)");
           for (const listener of this.#listeners) listener();
@@ -199,12 +217,40 @@ export class GatewayView {
       }
     }
     const listed = new Set(pins.listed);
-    const version = digest(JSON.stringify(tools));
+    const support = new Map<string, "optional" | "required">();
+    for (const entry of this.catalog.entries) {
+      if (entry.kind !== "tool" || !this.#taskServers.has(entry.server ?? "")) continue;
+      const tool = this.catalog.toolTarget(entry.id)?.tool as Tool & {
+        execution?: { taskSupport?: unknown };
+      };
+      const value = tool?.execution?.taskSupport;
+      if (value === "optional" || value === "required") support.set(entry.id, value);
+    }
+    this.#taskSupport = support;
+    const version = digest(JSON.stringify([tools, [...support]]));
     if (version === this.#version) return false;
     this.#tools = tools;
     this.#pinned = tools.filter((t) => listed.has(t.name));
     this.#version = version;
     return true;
+  }
+
+  /** Which servers take task-augmented tools/call, from their discovery (or open client). */
+  async #learnTaskServers(): Promise<void> {
+    const servers = new Set<string>();
+    const names = new Set<string>();
+    for (const entry of this.catalog.entries) {
+      if (entry.kind !== "tool" || entry.server === undefined) continue;
+      const client = this.catalog.toolTarget(entry.id)?.client;
+      if (client !== undefined) {
+        if (takesToolTasks(client.capabilities)) servers.add(entry.server);
+      } else names.add(entry.server);
+    }
+    await Promise.all([...names].map(async (name) => {
+      const found = await this.#options.registry?.discovery(name).catch(() => undefined);
+      if (takesToolTasks(found?.capabilities)) servers.add(name);
+    }));
+    this.#taskServers = servers;
   }
 
   /** Tell skill listeners when the watched folders' skills changed. */
@@ -238,7 +284,8 @@ export class GatewayView {
 
 /**
  * A tool as the gateway lists it: the approved definition under its catalog id. Task support is
- * not passed on: the gateway runs task tools as tasks itself and answers the host's plain call.
+ * added back only for hosts that declare tasks (`taskSupport`); to the others the gateway runs
+ * task tools as tasks itself and answers their plain call.
  */
 function listedTool(id: string, tool: Tool): Tool {
   const { name: _name, execution: _execution, ...rest } = tool;
