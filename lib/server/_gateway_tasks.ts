@@ -8,7 +8,6 @@
 // user's). A host that declares no tasks sees the gateway as before: no `tasks` capability, no
 // `execution`, tools that require a task run as tasks upstream under the host's plain call.
 
-import { randomUUID } from "node:crypto";
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
@@ -20,68 +19,17 @@ import {
   ListTasksRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { McpClient } from "../mcp/client/client_types.ts";
-import type { ServerCapabilities } from "../mcp/protocol/types.ts";
 import type { GatewayView } from "./_gateway_view.ts";
 import type { CallSettings } from "./_gateway_call.ts";
+import { takesToolTasks } from "./_gateway_task_relay.ts";
 
 type Result = Record<string, unknown>;
 
 const RELATED = "io.modelcontextprotocol/related-task";
-/** Most tasks remembered per view (the oldest are forgotten past it). */
-const MAX_TASKS = 1_000;
-/** Most tasks `tasks/list` asks their servers about. */
-const MAX_LISTED = 100;
 const DEFAULT_CALL_MS = 60_000;
 
 /** What the gateway declares to a host that takes part in tasks. */
 export const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
-
-/** Whether a server's capabilities take task-augmented `tools/call`. */
-export function takesToolTasks(capabilities: ServerCapabilities | undefined): boolean {
-  const tasks = (capabilities as { tasks?: { requests?: { tools?: { call?: unknown } } } })
-    ?.tasks;
-  return tasks?.requests?.tools?.call !== undefined;
-}
-
-/** One relayed task: the host's id, and where it lives upstream. */
-interface Relayed {
-  server: string;
-  upstream: string;
-  client: McpClient;
-}
-
-/** The tasks relayed for one view (one user), by the host's id. */
-export class TaskRelay {
-  readonly #tasks = new Map<string, Relayed>();
-
-  /** Remember an upstream task; returns the id the host gets. */
-  add(server: string, upstream: string, client: McpClient): string {
-    const id = randomUUID();
-    this.#tasks.set(id, { server, upstream, client });
-    if (this.#tasks.size > MAX_TASKS) this.#tasks.delete(this.#tasks.keys().next().value!);
-    return id;
-  }
-
-  /** The task the host calls `id`, or an `InvalidParams` error naming it. */
-  get(id: unknown): Relayed {
-    const found = typeof id === "string" ? this.#tasks.get(id) : undefined;
-    if (found === undefined) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown task: ${String(id).slice(0, 80)}`);
-    }
-    return found;
-  }
-
-  /** The most recent tasks, newest last. */
-  recent(): Array<[string, Relayed]> {
-    return [...this.#tasks].slice(-MAX_LISTED);
-  }
-
-  /** Forget `id` (its server no longer knows it). */
-  forget(id: string): void {
-    this.#tasks.delete(id);
-  }
-}
 
 /** `result` with the upstream task id replaced by the host's, in `taskId`, `task` and `_meta`. */
 function relabel(result: Result, id: string): Result {

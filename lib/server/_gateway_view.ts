@@ -25,7 +25,7 @@ import { folderSignature } from "./_folder.ts";
 import { UpstreamPool } from "./_gateway_pool.ts";
 import { matchPins } from "./_gateway_pins.ts";
 import { findToolsDescription } from "./_gateway_summary.ts";
-import { takesToolTasks, TaskRelay } from "./_gateway_tasks.ts";
+import { takesToolTasks, TaskRelay } from "./_gateway_task_relay.ts";
 import type { GatewayPins } from "./gateway_types.ts";
 
 /** What a view is built from. */
