@@ -98,7 +98,7 @@ export interface ServeGatewayOptions {
  * ```ts
  * import { serveGateway } from "@skillmux/core/server";
  * const gateway = await serveGateway({ discover: true, pinned: ["everything__echo"] });
- * const { held, unknown } = gateway.pins();
+ * const { held, unknown } = await gateway.pins();
  * if (held.length) console.error(`pinned but waiting for approval: ${held.join(", ")}`);
  * if (unknown.length) console.error(`no tool matches: ${unknown.join(", ")}`);
  * await gateway.close();

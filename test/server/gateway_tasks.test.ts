@@ -18,6 +18,7 @@ import {
   GetTaskResultSchema,
   ListTasksResultSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { connect } from "../../lib/mcp/client/client.ts";
 import { serveGateway } from "../../lib/server/mod.ts";
 import type { GatewayServer } from "../../lib/server/gateway_types.ts";
 import { startEverything, type TestServer } from "../mcp/_servers.ts";
@@ -228,6 +229,34 @@ test(
         before + 1,
         "run as a task upstream by the gateway",
       );
+    } finally {
+      await client.close();
+    }
+  },
+);
+
+test(
+  "this project's client (which declares tasks) runs a task through the gateway: relayed, polled, answered",
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    const client = await connect({ name: "gateway", url: gateway.url });
+    try {
+      const before = upstreamIds("second").length;
+      const statuses: string[] = [];
+      const result = await client.callTool(`second__${RESEARCH}`, { topic: "deserts" }, {
+        task: true,
+        onTaskStatus: (task) => statuses.push(task.status),
+      });
+      assert.match(JSON.stringify(result.content), /Research Report: deserts/);
+      assert.equal(statuses[0], "working");
+      assert.equal(upstreamIds("second").length, before + 1);
+      // The client polled the gateway's id; the gateway asked the upstream with the upstream's.
+      const polled = asked.second.filter((m) => m.method === "tasks/get").map((m) =>
+        (m.params as { taskId: string }).taskId
+      );
+      assert.ok(polled.includes(upstreamIds("second").at(-1)!), polled.join());
     } finally {
       await client.close();
     }
