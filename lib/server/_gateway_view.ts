@@ -129,7 +129,8 @@ export class GatewayView {
 
   /** `find_tools`'s description now: what lies behind it (see _gateway_summary.ts). */
   findToolsDescription(approveCommand: string): string {
-    const tools = this.catalog.entries.filter((e) => e.kind === "tool");
+    const listed = new Set(this.#tools.map((t) => t.name));
+    const tools = this.catalog.entries.filter((e) => e.kind === "tool" && listed.has(e.id));
     const held = this.catalog.held.filter((h) => h.entry.kind === "tool").length;
     const pinned = heldToolsNotice(this.#pins.held, { command: approveCommand });
     return findToolsDescription(tools, held, approveCommand) + (pinned ? ` Pinned: ${pinned}` : "");

@@ -3,7 +3,7 @@
 // official SDK client and this project's client list and call the approved tools, the held one
 // is absent until `skillmux approve` (another process) approves it, which the gateway announces
 // with notifications/tools/list_changed; pins from --pin and config.toml's [gateway] table; a
-// skill added to the user's folder sends notifications/resources/list_changed;
+// skill added to the user's folder sends notifications/resources/list_changed; a task relayed;
 // `serve --print-config --gateway`.
 import assert from "node:assert/strict";
 import process from "node:process";
@@ -74,6 +74,34 @@ test("this project's client over stdio: approved tools listed and called, the he
     await client.close();
   }
 });
+
+test(
+  "this project's client (which declares tasks) over stdio: a task-required tool runs as a task relayed by the gateway",
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    const client = await connect(
+      { name: "gateway", command: file, args, cwd: ROOT, env },
+      { stdio: stdio(), timeoutMs: 30_000 },
+    );
+    try {
+      assert.ok((client.capabilities as { tasks?: unknown }).tasks, "the gateway declares tasks");
+      const research = (await client.listTools()).find((t) =>
+        t.name === "everything__simulate-research-query"
+      );
+      assert.deepEqual(research?.execution, { taskSupport: "required" });
+      const statuses: string[] = [];
+      const result = await client.callTool("everything__simulate-research-query", {
+        topic: "glaciers",
+      }, { task: true, onTaskStatus: (task) => statuses.push(task.status) });
+      assert.match(text(result.content), /Research Report: glaciers/);
+      assert.equal(statuses[0], "working");
+    } finally {
+      await client.close();
+    }
+  },
+);
 
 test(
   "--pin and [gateway] pinned: listed with --discover; a held pin and an unknown pin are warned of",
