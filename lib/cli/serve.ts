@@ -20,6 +20,8 @@ import { ensureConfigDir, printJson } from "./_context.ts";
 import { cliInvocation } from "./_invocation.ts";
 import { hostConfig } from "./_host_config.ts";
 import { commandServers } from "./_servers.ts";
+import { readGatewayConfig } from "./_gateway_config.ts";
+import { heldToolsNotice } from "../catalog/held_tools.ts";
 
 interface ServerModule {
   serveSkills(options?: ServeSkillsOptions): Promise<SkillsServer>;
@@ -28,15 +30,25 @@ interface ServerModule {
 
 type Ctx = Parameters<Command["run"]>[0];
 
+/** What `--gateway` was given: `--discover`, and the pins of `--pin` (config.toml's added). */
+interface GatewayFlags {
+  discover: boolean;
+  pins: string[];
+}
+
 /**
  * The gateway's sources, as the other commands see them: skills from the whole default chain
- * (user, community, registered MCP servers, built-in), the registry in config.toml (stored OAuth
- * tokens used), approvals in approvals.json (what `skillmux approve` writes).
+ * (user, community, registered MCP servers, built-in; the user and community folders watched),
+ * the registry in config.toml (stored OAuth tokens used), approvals in approvals.json (what
+ * `skillmux approve` writes), the pins of `--pin` and of `[gateway] pinned`.
  */
 async function gatewayOptions(
   ctx: Ctx,
+  flags: GatewayFlags,
 ): Promise<{ options: ServeGatewayOptions; dispose(): Promise<void> }> {
   const config = await ensureConfigDir(ctx);
+  const folders = await ctx.folders();
+  const pinned = [...new Set([...(await readGatewayConfig(config)).pinned, ...flags.pins])];
   // Cached discovery first, stale servers refreshed a few at a time, skills read only from
   // servers that have them: the gateway's first listing starts no server it does not need.
   const servers = await commandServers(ctx, await ctx.registry({ client: false }));
@@ -47,6 +59,9 @@ async function gatewayOptions(
     approvals: { storage: createFsStorage({ root: config, private: true }) },
     connect: { stdio: ctx.stdio, auth: { store: await ctx.oauthStore() } },
     approveCommand: `${cliInvocation()} approve`,
+    discover: flags.discover,
+    ...(pinned.length > 0 ? { pinned } : {}),
+    watch: [folders.user, folders.community],
   };
   const dispose = async () => {
     const all = sources.flat() as Array<SkillSource & { dispose?: () => Promise<void> }>;
@@ -79,21 +94,17 @@ async function serveStdio(
   ctx: Ctx,
   folder: string | undefined,
   verbose: boolean,
-  gateway: { discover: boolean } | undefined,
+  gateway: GatewayFlags | undefined,
 ): Promise<number> {
   const { serveSkills, serveGateway } = await import("../server/mod.ts") as ServerModule;
   const log = verbose ? ctx.err : undefined;
   let dispose = () => Promise.resolve();
   let server: SkillsServer;
   if (gateway !== undefined) {
-    const made = await gatewayOptions(ctx);
+    const made = await gatewayOptions(ctx, gateway);
     dispose = made.dispose;
-    server = await serveGateway({
-      ...made.options,
-      transport: "stdio",
-      discover: gateway.discover,
-      log,
-    });
+    server = await startGateway(serveGateway, { ...made.options, transport: "stdio", log });
+    await reportPins(ctx, server as GatewayServer);
   } else {
     server = await serveSkills({
       transport: "stdio",
@@ -111,6 +122,33 @@ async function serveStdio(
   await server.close();
   await dispose();
   return 0;
+}
+
+/** The gateway, a bad option (a pin that is not an id or a glob) said as a CLI error. */
+async function startGateway(
+  serveGateway: ServerModule["serveGateway"],
+  options: ServeGatewayOptions,
+): Promise<GatewayServer> {
+  try {
+    return await serveGateway(options);
+  } catch (error) {
+    if (error instanceof TypeError && /^Cannot serve the gateway/.test(error.message)) {
+      throw new CliError(error.message);
+    }
+    throw error;
+  }
+}
+
+/** Warn on stderr of pinned tools that wait for approval and of pins that match no tool. */
+async function reportPins(ctx: Ctx, server: GatewayServer): Promise<void> {
+  const { held, unknown } = await server.pins();
+  const notice = heldToolsNotice(held, { command: `${cliInvocation()} approve` });
+  if (notice) ctx.err(`warning: pinned, not listed: ${notice}`);
+  for (const pin of unknown) {
+    ctx.err(
+      `warning: no tool matches the pin "${pin}" (see the ids with ${cliInvocation()} tools)`,
+    );
+  }
 }
 
 /** Warn on stderr of each skill the server holds but does not serve, with why. */
@@ -131,9 +169,11 @@ export const serve: Command = {
     "--host <h>       interface (default 127.0.0.1)",
     "--token <t>      require Authorization: Bearer <t>",
     "--verbose        log one line per request on stderr",
+    "--sessions       keep sessions (Mcp-Session-Id): clients hear when the folder's skills change",
     "--stdio          speak MCP on stdin/stdout (for a host's `command`); exits when stdin closes",
     "--gateway        also serve the approved tools of every registered server (one entry for a host)",
     "--discover       with --gateway: list only find_tools and call_tool instead of every tool",
+    "--pin <id>       with --gateway: always list this tool (an id or a glob; repeatable)",
     "--print-config   print the MCP host configuration for `serve --stdio` and exit",
     "--for <host>     with --print-config: claude (Claude Desktop/Code), cursor or vscode",
   ],
@@ -142,6 +182,7 @@ export const serve: Command = {
     "With --stdio, stdout carries only JSON-RPC; logs go to stderr.",
     "With --gateway: skills from every source, and the tools you approved (skillmux approve)",
     "under ids like everything__echo; new or changed tools stay out until approved.",
+    'Pins also come from config.toml: [gateway] pinned = ["everything__echo"].',
   ],
   spec: {
     stdio: { type: "boolean" },
@@ -149,15 +190,26 @@ export const serve: Command = {
     for: { type: "string" },
     gateway: { type: "boolean" },
     discover: { type: "boolean" },
+    pin: { type: "string", multiple: true },
     port: { type: "string" },
     host: { type: "string" },
     token: { type: "string" },
     verbose: { type: "boolean" },
+    sessions: { type: "boolean" },
   },
   async run(ctx, [folder], values) {
-    const gateway = values.gateway === true ? { discover: values.discover === true } : undefined;
+    const pins = (values.pin ?? []) as string[];
+    const gateway = values.gateway === true
+      ? { discover: values.discover === true, pins }
+      : undefined;
     if (values.discover === true && gateway === undefined) {
       throw new CliError("--discover goes with --gateway");
+    }
+    if (pins.length > 0 && gateway === undefined) throw new CliError("--pin goes with --gateway");
+    if (values.sessions === true && (gateway !== undefined || values.stdio === true)) {
+      throw new CliError(
+        "--sessions is for serve over HTTP without --gateway (the gateway and stdio keep sessions)",
+      );
     }
     if (gateway !== undefined && folder !== undefined) {
       throw new CliError(
@@ -178,7 +230,13 @@ export const serve: Command = {
       const host = str(values, "for");
       const args = gateway === undefined
         ? ["serve", "--stdio", ...(folder === undefined ? [] : [resolve(folder)])]
-        : ["serve", "--gateway", "--stdio", ...(gateway.discover ? ["--discover"] : [])];
+        : [
+          "serve",
+          "--gateway",
+          "--stdio",
+          ...(gateway.discover ? ["--discover"] : []),
+          ...gateway.pins.flatMap((pin) => ["--pin", pin]),
+        ];
       const config = hostConfig(host, args);
       ctx.out(JSON.stringify(config, null, 2));
       // The entry runs this installation: it serves only if the MCP SDK (an optional peer) is there.
@@ -212,10 +270,14 @@ export const serve: Command = {
     };
     let dispose = () => Promise.resolve();
     const started = gateway === undefined
-      ? serveSkills({ ...common, folder: folder === undefined ? undefined : resolve(folder) })
-      : gatewayOptions(ctx).then((made) => {
+      ? serveSkills({
+        ...common,
+        folder: folder === undefined ? undefined : resolve(folder),
+        sessions: values.sessions === true,
+      })
+      : gatewayOptions(ctx, gateway).then((made) => {
         dispose = made.dispose;
-        return serveGateway({ ...made.options, ...common, discover: gateway.discover });
+        return startGateway(serveGateway, { ...made.options, ...common });
       });
     const server = await started.catch((error) => {
       if ((error as { code?: string }).code !== "EADDRINUSE") throw error;
@@ -234,6 +296,7 @@ export const serve: Command = {
       },
     };
     const count = await reportRefused(ctx, server);
+    if (gateway !== undefined) await reportPins(ctx, server as GatewayServer);
     if (ctx.json) printJson(ctx, { url: server.url, folder: folder ?? null, ...snippet });
     else {
       const what = gateway !== undefined

@@ -56,7 +56,7 @@ export async function proxyCall(
       return failure(
         `Tool "${id}" waits for approval (${
           held.entry.approval === "changed" ? "changed since approved" : "new"
-        }): run skillmux approve ${id}`,
+        }): run ${settings.approveCommand ?? "skillmux approve"} ${id}`,
       );
     }
     return failure(

@@ -13,8 +13,18 @@ import { type CallSettings, type HandlerExtra, proxyCall } from "./_gateway_call
 const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 20;
 
-/** `find_tools` and `call_tool`, as `tools/list` returns them. */
-export const META_TOOLS: Tool[] = [
+/**
+ * `find_tools` and `call_tool`, as `tools/list` returns them, `find_tools` described by
+ * `description` (what lies behind it: the view's `findToolsDescription`).
+ */
+export function metaTools(description?: string): Tool[] {
+  if (description === undefined) return META_TOOLS;
+  const [find, call] = META_TOOLS;
+  return [{ ...find, description }, call];
+}
+
+/** `find_tools` and `call_tool` with the generic description. */
+const META_TOOLS: Tool[] = [
   {
     name: "find_tools",
     title: "Find tools",

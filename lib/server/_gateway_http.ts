@@ -56,7 +56,7 @@ export async function serveHttp(
   settings: CallSettings,
   shutdown: () => Promise<void>,
   refresh: () => Promise<void>,
-): Promise<GatewayServer> {
+): Promise<Omit<GatewayServer, "pins">> {
   const host = options.host ?? "127.0.0.1";
   const gate = {
     host,

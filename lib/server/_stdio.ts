@@ -1,5 +1,7 @@
 // Private: the skills server over stdio (newline-delimited JSON-RPC on stdin/stdout, the SDK's
 // StdioServerTransport). Nothing but protocol goes to stdout; `log` lines are the caller's (stderr).
+// A folder is looked at every second (its cheap fingerprint; re-read only when it changed), and
+// when the served skills changed the host hears `notifications/resources/list_changed`.
 
 import process from "node:process";
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"
@@ -8,11 +10,38 @@ import { SkillCatalog } from "./_catalog.ts";
 import { buildMcpServer } from "./_mcp.ts";
 import type { ServeSkillsOptions, SkillsServer } from "./types.ts";
 
+/** How often a served folder is looked at, in milliseconds. */
+const POLL_MS = 1_000;
+
 /** Serve on this process's stdin/stdout; `closed` settles when stdin ends or `close()` is called. */
 export async function serveStdio(options: ServeSkillsOptions): Promise<SkillsServer> {
   const catalog = new SkillCatalog(options);
   const mcp = buildMcpServer(catalog);
-  const served = await onStdio(mcp, options.log, async () => await mcp.close().catch(() => {}));
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const served = await onStdio(mcp, options.log, async () => {
+    clearInterval(timer);
+    await mcp.close().catch(() => {});
+  });
+  if (options.folder !== undefined) {
+    let seen = await catalog.snapshot().then((s) => s.version, () => "");
+    let looking = false;
+    timer = setInterval(async () => {
+      if (looking) return;
+      looking = true;
+      try {
+        const now = (await catalog.snapshot()).version;
+        if (now === seen) return;
+        seen = now;
+        options.log?.("skills changed: telling the host (notifications/resources/list_changed)");
+        await mcp.server.sendResourceListChanged().catch(() => {});
+      } catch {
+        // An unreadable folder is looked at again on the next tick.
+      } finally {
+        looking = false;
+      }
+    }, POLL_MS);
+    (timer as { unref?: () => void }).unref?.();
+  }
   options.log?.("serving skills on stdio");
   return { url: "stdio:", skills: () => catalog.served(), ...served };
 }

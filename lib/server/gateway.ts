@@ -9,6 +9,7 @@ import { buildGatewayServer } from "./_gateway_mcp.ts";
 import { serveHttp } from "./_gateway_http.ts";
 import { onStdio } from "./_stdio.ts";
 import { GatewayView, type ViewOptions } from "./_gateway_view.ts";
+import { pinProblem } from "./_gateway_pins.ts";
 import type { CallSettings } from "./_gateway_call.ts";
 import type { GatewayServer, ServeGatewayOptions } from "./gateway_types.ts";
 
@@ -33,6 +34,20 @@ function check(options: ServeGatewayOptions): void {
       fail("with users, servers and skills come from users.registry and users.resolvers");
     }
     if (Object.keys(options.users.tokens).length === 0) fail("users.tokens is empty");
+  }
+  if (options.pinned !== undefined) {
+    if (!Array.isArray(options.pinned)) fail("pinned must be an array of tool ids or globs");
+    for (const pin of options.pinned) {
+      const problem = pinProblem(pin);
+      if (problem !== undefined) fail(`pinned: ${problem}`);
+    }
+  }
+  if (options.watch !== undefined) {
+    if (
+      !Array.isArray(options.watch) || options.watch.some((w) => typeof w !== "string" || w === "")
+    ) {
+      fail("watch must be an array of folder paths");
+    }
   }
   const poll = options.pollMs;
   if (poll !== undefined && (!Number.isFinite(poll) || poll < 50)) {
@@ -60,6 +75,8 @@ export async function serveGateway(options: ServeGatewayOptions = {}): Promise<G
     connect,
     listTimeoutMs: options.listTimeoutMs,
     pollMs: options.pollMs ?? DEFAULT_POLL_MS,
+    pinned: options.pinned,
+    watch: options.watch,
     log: options.log,
   };
   const views = new Map<string, Promise<GatewayView>>();
@@ -93,20 +110,22 @@ export async function serveGateway(options: ServeGatewayOptions = {}): Promise<G
   const refresh = async () => {
     await Promise.all([...views.values()].map(async (v) => (await v).check()));
   };
+  const firstUser = users === undefined ? "" : Object.values(users.tokens)[0];
+  const pins = async () => structuredClone((await viewOf(firstUser)).pins);
   if (options.transport !== "stdio") {
     // The single user's view is built up front, so that the first request does not wait for it.
     if (users === undefined) await viewOf("");
-    return await serveHttp(options, viewOf, settings, shutdown, refresh);
+    return { ...await serveHttp(options, viewOf, settings, shutdown, refresh), pins };
   }
   const view = await viewOf("");
-  const session = buildGatewayServer(view, options.discover === true, settings);
+  const session = buildGatewayServer(view, options.discover === true, settings, true);
   const served = await onStdio(session.mcp, options.log, async () => {
     session.dispose();
     await session.mcp.close().catch(() => {});
     await shutdown();
   });
   options.log?.(`gateway on stdio: ${view.tools.length} approved tools`);
-  return { url: "stdio:", skills: () => view.skills.served(), ...served, refresh };
+  return { url: "stdio:", skills: () => view.skills.served(), ...served, refresh, pins };
 }
 
 /** A resolver that asks the user's chain at each call (chains are cached and rebuilt by `resolvers`). */

@@ -43,6 +43,20 @@ export interface ServeGatewayOptions {
    */
   discover?: boolean;
   /**
+   * Tools listed directly whatever `discover` says: catalog ids (`everything__echo`) or globs
+   * over them (`*` any run of characters, `?` one character: `memory__read_*`). A pinned tool
+   * that waits for approval is not listed: it is reported (`pins()`, the log, `find_tools`'s
+   * description) with the approve command; a pin that matches no tool is reported as unknown.
+   */
+  pinned?: readonly string[];
+  /**
+   * Folders whose skills the resolver serves (the user and community folders): checked every
+   * `pollMs`, and when their skills change the sessions hear
+   * `notifications/resources/list_changed`. Default: none (skills are still read fresh on
+   * every request; only the notice needs a folder to watch).
+   */
+  watch?: readonly string[];
+  /**
    * The command that approves held tools, which `find_tools` names when the tools that fit wait
    * for approval (default `skillmux approve`; the ids follow it).
    */
@@ -77,8 +91,32 @@ export interface ServeGatewayOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * Where the pinned tools stand (see {@linkcode ServeGatewayOptions.pinned}).
+ *
+ * @example Warn of the pins that list nothing
+ * ```ts
+ * import { serveGateway } from "@skillmux/core/server";
+ * const gateway = await serveGateway({ discover: true, pinned: ["everything__echo"] });
+ * const { held, unknown } = await gateway.pins();
+ * if (held.length) console.error(`pinned but waiting for approval: ${held.join(", ")}`);
+ * if (unknown.length) console.error(`no tool matches: ${unknown.join(", ")}`);
+ * await gateway.close();
+ * ```
+ */
+export interface GatewayPins {
+  /** Pinned tools listed directly (approved), by catalog id. */
+  listed: string[];
+  /** Pinned tools that wait for approval, not listed until approved, by catalog id. */
+  held: string[];
+  /** Pins that match no tool of any registered server (as given). */
+  unknown: string[];
+}
+
 /** A running gateway. */
 export interface GatewayServer extends SkillsServer {
-  /** Check the registry and approvals now and tell clients when the tools changed. */
+  /** Check the registry, the approvals and the watched skills now and tell clients what changed. */
   refresh(): Promise<void>;
+  /** Where the pinned tools stand now (with `users`: the first token's user). */
+  pins(): Promise<GatewayPins>;
 }

@@ -22,7 +22,12 @@ import type { ServeSkillsOptions, SkillsServer } from "./types.ts";
 import type { GatewayServer, ServeGatewayOptions } from "./gateway_types.ts";
 
 export type { ServedSkills, ServeSkillsOptions, SkillsServer } from "./types.ts";
-export type { GatewayServer, GatewayUsers, ServeGatewayOptions } from "./gateway_types.ts";
+export type {
+  GatewayPins,
+  GatewayServer,
+  GatewayUsers,
+  ServeGatewayOptions,
+} from "./gateway_types.ts";
 
 /**
  * The official MCP SDK, which the server (and only the server) runs on. On npm it is an optional
@@ -87,10 +92,15 @@ export async function serveSkills(options: ServeSkillsOptions = {}): Promise<Ski
  * `serveSkills` serves them, plus the **approved** tools of the registry's servers under their
  * catalog ids (`everything__echo`) with their annotations and output schemas. Held tools (new or
  * changed since approved) are never listed. Calls are proxied with the host's progress and
- * cancellation; tools that require tasks run as tasks upstream. Sessions hear
+ * cancellation. MCP tasks pass through to a host that declares the `tasks` capability (the
+ * gateway then declares it too, lists the tools' `execution.taskSupport`, relays task-augmented
+ * calls and `tasks/*` to the server holding each task under ids of its own); for other hosts,
+ * tools that require tasks run as tasks upstream under the plain call. Sessions hear
  * `notifications/tools/list_changed` when the approvals or the servers change (changes through
- * `registry` at once; changes by another process within `pollMs`, default 2 s). With `discover`,
- * only the meta-tools `find_tools` and `call_tool` are listed.
+ * `registry` at once; changes by another process within `pollMs`, default 2 s), and
+ * `notifications/resources/list_changed` when the skills of the `watch` folders change. With
+ * `discover`, only the meta-tools `find_tools` (whose description says how many tools of which
+ * servers lie behind it) and `call_tool` are listed, plus the `pinned` tools.
  *
  * A failing upstream is contained: listing answers from the catalog without connecting, each
  * call has its server's timeouts, a broken connection is replaced on the next call, and a failure
@@ -110,6 +120,24 @@ export async function serveSkills(options: ServeSkillsOptions = {}): Promise<Ski
  *   log: console.error,
  * });
  * console.log(gateway.url); // e.g. "http://127.0.0.1:41234/mcp"
+ * await gateway.close();
+ * ```
+ *
+ * @example Two meta-tools and two pinned tools, skills folders watched
+ * ```ts
+ * import { createServerRegistry } from "@skillmux/core";
+ * import { createFsStorage } from "@skillmux/core/fs";
+ * import { serveGateway } from "@skillmux/core/server";
+ * const storage = createFsStorage({ root: "./config" });
+ * const gateway = await serveGateway({
+ *   registry: createServerRegistry({ storage }),
+ *   approvals: { storage },
+ *   discover: true,
+ *   pinned: ["docs__search", "memory__read_*"],
+ *   watch: ["./my-skills"],
+ * });
+ * const { held, unknown } = await gateway.pins();
+ * if (held.length + unknown.length > 0) console.error({ held, unknown });
  * await gateway.close();
  * ```
  */

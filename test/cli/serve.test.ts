@@ -2,6 +2,8 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import process from "node:process";
@@ -10,6 +12,7 @@ import { connect } from "../../lib/mcp/client/client.ts";
 import { cli, command, INVOKE, ROOT, tempHome } from "./_helpers.ts";
 import { waitUntil, within } from "../_wait.ts";
 import { SHAPES, SHAPES_REFUSED } from "../_agent_skills.ts";
+import { skillDoc } from "../server/_helpers.ts";
 
 const hasServer = existsSync(join(ROOT, "lib/server/mod.ts"));
 
@@ -138,4 +141,43 @@ test("serve with the built-ins turned off and no folder says so instead of servi
   );
   const env = await cli(["serve"], { SKILLMUX_NO_BUILTIN: "1" });
   assert.equal(env.code, 1);
+});
+
+test("serve <folder> --sessions: a session hears resources/list_changed when a skill is added", {
+  skip: !hasServer,
+  timeout: 30_000,
+}, async () => {
+  const dir = await mkdtemp(join(tmpdir(), "skillmux-serve-sessions-"));
+  await writeFile(join(dir, "alpha.md"), skillDoc("alpha", "Alpha skill. Use when testing."));
+  const stop = new AbortController();
+  let printed = "";
+  const running = cli(["serve", dir, "--sessions", "--json"], {}, {
+    signal: stop.signal,
+    onStdout: (text) => (printed += text),
+  });
+  try {
+    await waitUntil(() => printed.includes('"url"'), 15_000);
+    const url = JSON.parse(printed).url as string;
+    const heard: string[] = [];
+    const client = await connect({ name: "served", url }, {
+      protocolVersion: "2025-11-25",
+      listen: false,
+      onNotification: (message) => heard.push(message.method),
+    });
+    try {
+      assert.equal((await client.listResources()).length, 1);
+      await writeFile(join(dir, "gamma.md"), skillDoc("gamma", "Gamma skill. Use when testing."));
+      assert.equal((await client.listResources()).length, 2);
+      assert.deepEqual(heard, ["notifications/resources/list_changed"]);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    stop.abort();
+    assert.equal((await running).code, 0);
+    await rm(dir, { recursive: true, force: true });
+  }
+  const refused = await cli(["serve", "--sessions", "--stdio"], {});
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /--sessions is for serve over HTTP without --gateway/);
 });

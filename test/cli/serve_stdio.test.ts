@@ -1,5 +1,6 @@
 // `skillmux serve --stdio` as a real subprocess: this project's client and the official SDK client
-// over stdio, stdout carrying only JSON-RPC, exit when stdin closes; `serve --print-config`.
+// over stdio, stdout carrying only JSON-RPC, exit when stdin closes; a served folder that changes
+// sends resources/list_changed; `serve --print-config`.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import process from "node:process";
@@ -10,7 +11,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { connect } from "../../lib/mcp/client/client.ts";
 import { stdio } from "../../lib/mcp/transport/stdio.ts";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { skillDoc } from "../server/_helpers.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { command, IS_DENO, ROOT, sub } from "./_helpers.ts";
@@ -206,5 +210,36 @@ test("this project's client registered against its own stdio server lists and lo
     assert.deepEqual(await hit.readFile("scripts/fill.py"), new Uint8Array(fill));
   } finally {
     await source.dispose();
+  }
+});
+
+test("serve --stdio <folder>: the host hears resources/list_changed when a skill is added", {
+  timeout: 60_000,
+}, async () => {
+  const dir = await mkdtemp(join(tmpdir(), "skillmux-stdio-watch-"));
+  await writeFile(join(dir, "alpha.md"), skillDoc("alpha", "Alpha skill. Use when testing."));
+  const [watchFile, watchArgs] = command(["serve", "--stdio", dir]);
+  const client = new Client({ name: "sdk-test", version: "0.0.0" });
+  await client.connect(
+    new StdioClientTransport({ command: watchFile, args: watchArgs, cwd: ROOT, env }),
+  );
+  try {
+    const names = async () => (await client.listResources()).resources.map((r) => r.name).sort();
+    assert.deepEqual(await names(), ["alpha"]);
+    let told = 0;
+    const changed = new Promise<void>((done) =>
+      client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+        told++;
+        done();
+      })
+    );
+    await writeFile(join(dir, "gamma.md"), skillDoc("gamma", "Gamma skill. Use when testing."));
+    await within(changed, 10_000, "notifications/resources/list_changed");
+    assert.deepEqual(await names(), ["alpha", "gamma"]);
+    await new Promise((done) => setTimeout(done, 1_500));
+    assert.equal(told, 1, "told once per change");
+  } finally {
+    await client.close();
+    await rm(dir, { recursive: true, force: true });
   }
 });

@@ -5,6 +5,7 @@
 import { createCatalog } from "../../lib/catalog/catalog.ts";
 import { createServerRegistry, type ServerRegistry } from "../../lib/mcp/registry/registry.ts";
 import type { McpServerConfig } from "../../lib/mcp/protocol/types.ts";
+import type { ConnectOptions } from "../../lib/mcp/client/connect_options.ts";
 import { createMemoryStorage } from "../../lib/storage/memory.ts";
 import type { Storage } from "../../lib/storage/types.ts";
 
@@ -17,10 +18,13 @@ export interface Registered {
   approve(which: (id: string) => boolean): Promise<string[]>;
 }
 
-/** Register `servers` (their tools are discovered on add). */
-export async function registered(servers: McpServerConfig[]): Promise<Registered> {
+/** Register `servers` (their tools are discovered on add, `connect` e.g. `{ stdio: stdio() }`). */
+export async function registered(
+  servers: McpServerConfig[],
+  connect?: ConnectOptions,
+): Promise<Registered> {
   const storage = createMemoryStorage();
-  const registry = createServerRegistry({ storage });
+  const registry = createServerRegistry({ storage, connect });
   for (const server of servers) await registry.add(server);
   const approvals = { storage, remote: "require" as const };
   return {

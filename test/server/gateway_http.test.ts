@@ -1,7 +1,8 @@
 // serveGateway over Streamable HTTP with server-everything registered: the official SDK client
 // and this project's client list and call its approved tools under catalog ids, held tools are
 // absent, progress and cancellation pass through, and approving a tool elsewhere sends
-// `notifications/tools/list_changed`.
+// `notifications/tools/list_changed`; a watched skills folder that changes sends
+// `notifications/resources/list_changed`.
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { after, before, test } from "node:test";
@@ -10,13 +11,22 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createResolver } from "../../lib/resolve/resolver.ts";
+import { createStorageSource } from "../../lib/resolve/storage_source.ts";
+import { createFsStorage } from "../../lib/storage/fs.ts";
 import { connect } from "../../lib/mcp/client/client.ts";
 import { serveGateway } from "../../lib/server/mod.ts";
 import type { GatewayServer } from "../../lib/server/gateway_types.ts";
 import { startEverything, type TestServer } from "../mcp/_servers.ts";
 import { type Registered, registered } from "./_gateway.ts";
-import { post } from "./_helpers.ts";
+import { post, skillDoc } from "./_helpers.ts";
 import { waitUntil, within } from "../_wait.ts";
 
 const LONG = "everything__trigger-long-running-operation";
@@ -240,3 +250,53 @@ test("a server removed through the registry in this process: list_changed at onc
     await slow.close();
   }
 });
+
+test(
+  "a watched skills folder that changes: resources/list_changed on the GET stream, and on the next request without one",
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    const dir = await mkdtemp(join(tmpdir(), "skillmux-gateway-skills-"));
+    await writeFile(join(dir, "alpha.md"), skillDoc("alpha", "Alpha skill. Use when testing."));
+    const resolver = createResolver({
+      sources: [createStorageSource({ label: "user", storage: createFsStorage({ root: dir }) })],
+    });
+    const watching = await serveGateway({ resolver, watch: [dir], pollMs: 100 });
+    const sdk = new Client({ name: "sdk-test", version: "1.0.0" });
+    const heard: string[] = [];
+    const ours = await connect({ name: "gw", url: watching.url }, {
+      protocolVersion: "2025-11-25",
+      listen: false,
+      onNotification: (message) => heard.push(message.method),
+    });
+    try {
+      await sdk.connect(new StreamableHTTPClientTransport(new URL(watching.url)));
+      const names = async () => (await sdk.listResources()).resources.map((r) => r.name).sort();
+      assert.deepEqual(await names(), ["alpha"]);
+      assert.equal((await ours.listResources()).length, 1);
+      const changed = new Promise<void>((done) =>
+        sdk.setNotificationHandler(ResourceListChangedNotificationSchema, () => done())
+      );
+      await writeFile(join(dir, "gamma.md"), skillDoc("gamma", "Gamma skill. Use when testing."));
+      await within(changed, 10_000, "notifications/resources/list_changed on the GET stream");
+      assert.deepEqual(await names(), ["alpha", "gamma"]);
+      // Without a GET stream: told on the next request's own stream, once.
+      assert.deepEqual(heard, []);
+      assert.equal((await ours.listResources()).length, 2);
+      assert.deepEqual(heard, ["notifications/resources/list_changed"]);
+      await ours.listResources();
+      assert.equal(heard.length, 1, "told once per change");
+      // A file that is no skill changes nothing served: no notice.
+      await writeFile(join(dir, "notes.txt"), "not a skill");
+      await new Promise((done) => setTimeout(done, 400));
+      await ours.listResources();
+      assert.equal(heard.length, 1, heard.join());
+    } finally {
+      await ours.close();
+      await sdk.close();
+      await watching.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+);
