@@ -8,6 +8,7 @@
  * @module
  */
 
+import { raceSignal } from "../_abort.ts";
 import { connect } from "../mcp/client/client.ts";
 import type { ConnectOptions } from "../mcp/client/connect_options.ts";
 import type { McpClient } from "../mcp/client/client_types.ts";
@@ -117,6 +118,12 @@ export function createMcpSkillSource(
   let connecting: AbortSignal | undefined;
   let listing: Promise<Listing> | undefined;
   let down: { until: number; reason: string } | undefined;
+  // A stdio server's start is not thrown away when a caller stops waiting: the child keeps
+  // starting (under its start-up allowance, until `dispose`), and a later call finds it ready.
+  // Cancelling it at the resolver's 5 s would start a slow server again on every call, and
+  // never see it answer (issue 43). A URL's connect is the caller's, as before.
+  const keepsStarting = server.command !== undefined;
+  let lifetime = new AbortController();
   const changed = () => {
     listing = undefined;
     options.onListChanged?.();
@@ -133,19 +140,21 @@ export function createMcpSkillSource(
         ),
       );
     }
+    if (client !== undefined && keepsStarting) return raceSignal(client, signal);
     // A connect whose caller gave up is being cancelled: this call starts its own.
     if (client !== undefined && !connecting?.aborted) return client;
+    const owner = keepsStarting ? lifetime.signal : signal;
     const pending = connect(server, {
       ...options.connect,
       listen: options.watch ?? false,
-      signal,
+      signal: owner,
       onNotification(message) {
         if (CHANGES.has(message.method)) changed();
         options.connect?.onNotification?.(message);
       },
     });
     client = pending;
-    connecting = signal;
+    connecting = keepsStarting ? undefined : signal;
     pending.then((opened) => {
       // Connected after all, though a newer call replaced it: close it rather than leave it open.
       if (client !== pending) return void opened.close().catch(() => {});
@@ -154,11 +163,11 @@ export function createMcpSkillSource(
       if (client !== pending) return;
       client = connecting = undefined;
       // Only the server's failure starts the cooldown, not the caller's cancelling.
-      if (!signal.aborted) {
+      if (!owner.aborted) {
         down = { until: Date.now() + retryAfterMs, reason: (error as Error).message };
       }
     });
-    return pending;
+    return keepsStarting ? raceSignal(pending, signal) : pending;
   }
 
   async function fetchListing(signal: AbortSignal): Promise<Listing> {
@@ -304,6 +313,8 @@ export function createMcpSkillSource(
       );
     },
     async dispose(): Promise<void> {
+      lifetime.abort(new DOMException("the skill source was disposed", "AbortError"));
+      lifetime = new AbortController();
       const open = client;
       client = connecting = undefined;
       listing = undefined;

@@ -14,6 +14,11 @@ import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
 import { startFaultServer, status } from "../mcp/_fault_server.ts";
 import { countingSource, skillDoc } from "./_helpers.ts";
 import { deadUrl } from "../_closed_port.ts";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fixture, gone, ROOT } from "../mcp/_stdio_helpers.ts";
+import { stdio } from "../../lib/mcp/transport/stdio.ts";
 
 let a: SdkServer;
 let b: SdkServer;
@@ -151,4 +156,60 @@ describe("MCP skill sources", () => {
     assert.deepEqual(mcp.map((s) => s.label), ["mcp:first", "mcp:second"]);
     assert.equal((await createResolver({ sources: [mcp] }).resolve("star")).source, "mcp:first");
   });
+});
+
+test("a slow stdio server keeps starting when the resolver stops waiting: one start, then it answers", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "skillmux-pids-"));
+  const pids = join(dir, "pids");
+  const started = async () =>
+    (await readFile(pids, "utf8").catch(() => "")).split("\n").filter(Boolean);
+  const slow = createMcpSkillSource({
+    name: "slow",
+    ...fixture("sdk_server.ts", "--delay", "1500", "--pids", pids),
+    cwd: ROOT,
+  }, { connect: { stdio: stdio() } });
+  try {
+    const resolver = createResolver({ sources: [[slow]], timeoutMs: 300 });
+    const first = await resolver.list();
+    assert.deepEqual(first.diagnostics.map((d) => [d.source, d.problem]), [[
+      "mcp:slow",
+      "timeout",
+    ]]);
+    // The start goes on under the server's start-up allowance; a later list finds it ready.
+    let later = first;
+    for (let i = 0; i < 100 && later.diagnostics.length > 0; i++) {
+      await new Promise((done) => setTimeout(done, 100));
+      later = await resolver.list();
+    }
+    assert.deepEqual(later.diagnostics, [], "the server never answered");
+    assert.equal((await started()).length, 1, "the server was started more than once");
+  } finally {
+    await slow.dispose();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("disposing a source stops a stdio server that is still starting", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "skillmux-pids-"));
+  const pids = join(dir, "pids");
+  const slow = createMcpSkillSource({
+    name: "slow",
+    ...fixture("sdk_server.ts", "--delay", "30000", "--pids", pids),
+    cwd: ROOT,
+  }, { connect: { stdio: stdio() } });
+  try {
+    const resolver = createResolver({ sources: [[slow]], timeoutMs: 200 });
+    await resolver.list();
+    let pid: number | undefined;
+    for (let i = 0; i < 100 && pid === undefined; i++) {
+      await new Promise((done) => setTimeout(done, 100));
+      pid = Number((await readFile(pids, "utf8").catch(() => "")).split("\n")[0]) || undefined;
+    }
+    assert.ok(pid !== undefined, "the server never started");
+    await slow.dispose();
+    assert.ok(await gone(pid), "the starting server outlived dispose()");
+  } finally {
+    await slow.dispose();
+    await rm(dir, { recursive: true, force: true });
+  }
 });
