@@ -39,6 +39,8 @@ function shapeOf(token: string, after: string, initial: boolean): WordShape {
     // Letters and digits: a gene or a sample id (BRCA1, S1, chr7) unless it mixes cases (DESeq2).
     return /\p{Ll}\p{Lu}|\p{Lu}{2,}\p{Ll}/u.test(token) ? "product" : "id";
   }
+  // A nucleotide sequence (an adapter, a primer) is data, not an acronym.
+  if (/^[ACGTUN]{8,}$/.test(token)) return "id";
   if (/^\p{Lu}{2,}(?:['’]s)?$/u.test(token)) return "acronym";
   if (/\p{Ll}\p{Lu}|\p{Lu}{2,}\p{Ll}/u.test(token)) return "product"; // AlphaFold, DESeq, iPhone
   if (/^\p{Lu}/u.test(token) && !initial && INTRO.test(after)) return "product";

@@ -154,3 +154,54 @@ test("a request word that is an entry's whole name ranks that entry over one tha
   assert.ok(first.score > second.score);
   assert.ok(first.evidence > second.evidence);
 });
+
+test("a command line of an entry's own program ranks it over the entries that quote that command", async () => {
+  // racon's and ngmlr's examples quote minimap2's command line; trim-galore's quote cutadapt's.
+  const ranked = (q: string) => catalog.rank(q, { limit: 3 }).map((r) => r.entry.id);
+  assert.equal(ranked("minimap2 -ax map-ont ref.fa reads.fq | samtools sort")[0], "minimap2");
+  assert.equal(ranked("cutadapt -a AGATCGGAAGAGC -o trimmed.fq reads.fq")[0], "cutadapt");
+  // An adapter sequence is data, not an acronym the catalog lacks: cutadapt is selected.
+  const s = await selectForRequest(catalog, "cutadapt -a AGATCGGAAGAGC -o trimmed.fq reads.fq");
+  assert.equal(s.skills[0], "cutadapt");
+  // The quoting entry keeps its own words: the same prose without the named program ranks it.
+  const index = await createKeywordIndex([
+    {
+      id: "mapper",
+      name: "mapper",
+      description: "Map long reads",
+      keywords: ["mapper -x ont-reads ref.fa reads.fq > out.paf"],
+    },
+    {
+      id: "polisher",
+      name: "polisher",
+      description: "Polish an assembly",
+      keywords: [
+        "mapper -x ont-reads ref.fa reads.fq > overlaps.paf",
+        "mapper -x ont-reads draft.fa reads.fq > overlaps.paf",
+        "polisher reads.fq overlaps.paf draft.fa",
+      ],
+    },
+  ]);
+  const quoted = index.search("mapper -x ont-reads ref.fa reads.fq");
+  assert.equal(quoted[0].id, "mapper");
+  const own = index.search("polish an assembly of ont-reads");
+  assert.equal(own[0].id, "polisher");
+});
+
+test("a file name of a request matches file types an entry handles, not other entries' example files", async () => {
+  const index = await createKeywordIndex([
+    { id: "reader", name: "reader", description: "Read BAM files and report their flags" },
+    {
+      id: "quoter",
+      name: "quoter",
+      description: "Call peaks",
+      keywords: ["quoter --in tumor.bam --out peaks.bed"],
+    },
+  ]);
+  assert.deepEqual(index.search("look at tumor.bam").map((h) => h.id), ["reader"]);
+  // The word itself, not a file name, still finds the example.
+  assert.deepEqual(index.search("peaks of a bam --out").map((h) => h.id).sort(), [
+    "quoter",
+    "reader",
+  ]);
+});
