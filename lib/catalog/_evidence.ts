@@ -33,6 +33,13 @@ export const MARGIN = 2.5;
 const CLEAR_WINNER_MIN = 0.5;
 /** A lone match of a word at least this specific is a topic, not a homonym. */
 const LONE_SPECIFICITY = 0.8;
+/**
+ * ...unless the words against weigh this much (two plain words no entry holds) and the entry says
+ * more than a description (tags, example tasks or a body: a rich entry that shares one word only with a
+ * request is further from it than a one-line tool is): the request is about something else
+ * ("pivot table in Excel from the sales sheet" is not a sample sheet).
+ */
+const PULL_AWAY = 1.2;
 
 import { EVIDENCE_FLOOR } from "./_evidence_floor.ts";
 export { EVIDENCE_FLOOR };
@@ -91,6 +98,8 @@ export interface EvidenceInput {
   /** The document's whole name is one of the query's terms. */
   ownName: boolean;
   described: boolean;
+  /** The document says much more than a line: tags, example tasks or a body of its own. */
+  rich?: boolean;
   /** The document ranks first with MARGIN times the second's score. */
   clearWinner: boolean;
   /** {@link againstOf} the request, when the caller computed it once for every entry. */
@@ -135,13 +144,17 @@ export function evidence(x: EvidenceInput): number {
   let specific = 0;
   let anchored = x.lineOfTwo;
   const held = new Set<number>();
+  const mentions = new Set<number>();
   for (const m of x.matches) {
     held.add(m.term);
     const q = x.query[m.term];
     const base = m.field === DESCRIPTION && x.described ? DESCRIBED_ONLY : FIELD_WEIGHT[m.field];
     const everyday = EVERYDAY.has(q.term);
+    // A tool no entry is named by: this entry mentions a tool the catalog does not hold.
+    const elsewhere = q.tool === true && !x.named[m.term];
+    if (elsewhere) mentions.add(m.term);
     const c = base * x.specificity[m.term] * m.weight * (everyday ? EVERYDAY_SHARE : 1) *
-      (m.quoted ? QUOTED_SHARE : 1);
+      (m.quoted || elsewhere ? QUOTED_SHARE : 1);
     sum += c;
     if (c > best) {
       best = c;
@@ -165,13 +178,15 @@ export function evidence(x: EvidenceInput): number {
   let against = w.total;
   let products = w.products;
   for (const i of held) {
+    if (mentions.has(i)) continue;
     against -= w.weights[i];
     if (x.query[i].shape === "product") products -= w.weights[i];
   }
   // Several matches lose only to product names; so does a lone match of a word this catalog holds
   // in few entries (`podcast`); the entry's whole name alone (`salmon`) or a commoner word alone
   // (`trim`) fits only with nothing against it.
-  const homonym = lone && (x.ownName || bestSpecificity < LONE_SPECIFICITY);
+  const homonym = lone &&
+    (x.ownName || bestSpecificity < LONE_SPECIFICITY || (against >= PULL_AWAY && x.rich === true));
   let value = homonym && against > 0 ? Math.min(sum, EVIDENCE_FLOOR) - against : sum - products;
   // A clear winner with evidence of its own is never dropped by the floor.
   if (x.clearWinner && !(homonym && against > 0) && value > CLEAR_WINNER_MIN) {

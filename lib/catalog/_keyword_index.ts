@@ -37,6 +37,8 @@ const QUOTED = 0.35;
  * command line (`minimap2 -ax map-ont ref.fa reads.fq` in racon's examples), not its own.
  */
 const QUOTER = 0.35;
+/** A document whose other words (body, parameters) are this many terms says more than a line. */
+const RICH_BODY = 40;
 /** A document named by a query term gets this many IDFs more. */
 const NAMED = 1.5;
 /** The best keyword line holding two terms or more adds this share of their IDFs. */
@@ -209,6 +211,8 @@ function combine(segments: readonly Segment[]): KeywordIndex {
           lineOfTwo: lineOfTwo.get(a)!,
           ownName: a.ownName,
           described: segment.described[a.doc],
+          rich: !segment.described[a.doc] ||
+            segment.lengths[a.doc * FIELDS + KEYWORD] >= RICH_BODY,
           clearWinner: i === 0 && hits.length > 1 && a.score >= MARGIN * hits[1].score,
           against,
         });

@@ -205,3 +205,46 @@ test("a file name of a request matches file types an entry handles, not other en
     "reader",
   ]);
 });
+
+test("a lone word of a rich entry is a homonym when two words or more pull away; a one-line tool's is not", async () => {
+  // bcl-convert's tags hold "sample sheet": one word of it, with pivot, Excel and sales against.
+  const pivot = await selectForRequest(
+    catalog,
+    "create a pivot table in Excel from the sales sheet",
+  );
+  assert.deepEqual([pivot.skills, pivot.tools], [[], []]);
+  assert.equal(
+    (await selectForRequest(catalog, "fill in the sample sheet for the run")).skills[0],
+    "bcl-convert",
+  );
+  const sickle = await selectForRequest(catalog, "sickle cell anemia symptoms in children");
+  assert.deepEqual(sickle.skills, []);
+  // A tool of one line holds one word of most requests that fit it: words against do not drop it.
+  const index = await createKeywordIndex([
+    { id: "podcasts", name: "podcast_search", description: "Search podcast episodes" },
+    { id: "mail", name: "send_mail", description: "Send an email" },
+  ]);
+  const hit = index.search("any podcast about growing tomatoes on a balcony")[0];
+  assert.equal(hit.id, "podcasts");
+  assert.ok(hit.evidence >= 2, String(hit.evidence));
+});
+
+test("a tool the catalog lacks weighs toward nothing fits, also for the entries that mention it", async () => {
+  // htseq's tags mention DESeq2 (its counts feed it); no entry is DESeq2.
+  const deseq = await selectForRequest(catalog, "run DESeq2 on my count matrix in R");
+  assert.deepEqual(deseq.skills, []);
+  // An acronym brought in by "with" is a tool's name, not an abbreviation.
+  const regenie = await selectForRequest(catalog, "run a GWAS with REGENIE on UK Biobank data");
+  assert.deepEqual(regenie.skills, []);
+  // Named entries are what the request asks for: they still fit.
+  assert.equal(
+    (await selectForRequest(catalog, "count reads per gene with htseq")).skills[0],
+    "htseq",
+  );
+  // Platforms and molecules in mixed case are not tools ("PacBio", "rRNA", "UMIs").
+  assert.equal((await selectForRequest(catalog, "align PacBio HiFi reads")).skills[0], "minimap2");
+  assert.ok(
+    (await selectForRequest(catalog, "move the UMIs from read 1 into the read name")).skills
+      .includes("fastp"),
+  );
+});
