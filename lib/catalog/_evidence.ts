@@ -4,11 +4,15 @@
 //   or the description 1.5, other words 0.5) times how specific it is in this catalog (its IDF
 //   over the catalog's largest), an everyday word ("call", "map", "sort") a third of that, and a
 //   word that is another entry's whole name a third (the entry only quotes it);
-// - words no entry holds count against (everyday words never): a plain word ("recipe", "oven") 0.6, a product name
-//   (`AlphaFold`, `Seurat`) 1.5, an all-capital acronym 0.3; a product name that entries mention
-//   but none is named, 0.75; identifiers, numbers and file types nothing;
+// - words no entry holds count against (everyday words never): a plain word ("recipe", "oven") 0.6,
+//   a product name (`AlphaFold`, `Seurat`) 2 (the floor: a request for a tool the catalog lacks
+//   needs twice the evidence to fit), an all-capital acronym 0.3; a product name that entries
+//   mention but none is named, 0.75; identifiers, numbers and file types nothing;
+// - a tool's name no entry is named by (`DESeq2`, `with REGENIE`) counts a third in the entries
+//   that mention it, and against them too: they are next to what the request wants, not it;
 // - a lone match (one specific word, the rest slight) fits only a request with nothing against it
-//   ("salmon" alone, not "salmon recipe for the oven");
+//   ("salmon" alone, not "salmon recipe for the oven"), or, when the word is specific, with less
+//   than two plain words against it on an entry that says more than a line;
 // - the first hit is kept when its BM25 score is MARGIN times the second's and it has evidence
 //   of its own (a clear winner is never dropped by the floor).
 // Exact terms only (after stemming): a typo or a related form ranks, but weighs half.
@@ -45,7 +49,7 @@ import { EVIDENCE_FLOOR } from "./_evidence_floor.ts";
 export { EVIDENCE_FLOOR };
 
 /** Weight against the request of a word no entry holds, by its shape. */
-const AGAINST = { product: 1.5, word: 0.6, acronym: 0.3, id: 0, file: 0 } as const;
+const AGAINST = { product: 2, word: 0.6, acronym: 0.3, id: 0, file: 0 } as const;
 const MENTIONED_PRODUCT = 0.75;
 /**
  * A word other entries hold only in their prose (concepts, examples), and this one not, weighs

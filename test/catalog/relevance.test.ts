@@ -128,7 +128,7 @@ test("a lone word of a name is a homonym when the rest of the request pulls away
   assert.equal(fits.skills[0], "salmon");
 });
 
-test("a product name the catalog lacks weighs against every entry (1.5)", async () => {
+test("a product name the catalog lacks weighs against every entry (2, the floor)", async () => {
   const index = await createKeywordIndex([
     { id: "fold", name: "fold_protein", description: "Predict protein structure from sequence" },
     { id: "other", name: "send_mail", description: "Send an email" },
@@ -137,8 +137,8 @@ test("a product name the catalog lacks weighs against every entry (1.5)", async 
   const base = evidence("predict the protein structure of my sequence");
   assert.ok(base >= 2, String(base));
   // Capitalised inside a sentence after "with", or mixed case: a product.
-  assert.equal(evidence("predict the protein structure of my sequence with Rosetta"), base - 1.5);
-  assert.equal(evidence("predict the protein structure of my sequence in DESeq2"), base - 1.5);
+  assert.equal(evidence("predict the protein structure of my sequence with Rosetta"), base - 2);
+  assert.equal(evidence("predict the protein structure of my sequence in DESeq2"), base - 2);
   // A plain word no entry holds is not a product: it counts against lone matches only.
   assert.equal(evidence("predict the protein structure of my sequence with care"), base);
 });
