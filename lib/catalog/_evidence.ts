@@ -23,7 +23,7 @@ import { DESCRIPTION, KEYWORD, NAME, TAG, TASK } from "./_segment.ts";
 
 /** Weight of a query word by the best field of the document that holds it. */
 const FIELD_WEIGHT = [3, 2, 1.5, 1.5, 0.5];
-/** The description of an entry that has nothing else (tools, functions) weighs like tags. */
+/** The description of an entry that has nothing else (tools, functions: no tags, tasks or body) weighs like tags. */
 const DESCRIBED_ONLY = 2;
 const EVERYDAY_SHARE = 1 / 3;
 const QUOTED_SHARE = 1 / 3;
@@ -152,7 +152,9 @@ export function evidence(x: EvidenceInput): number {
   for (const m of x.matches) {
     held.add(m.term);
     const q = x.query[m.term];
-    const base = m.field === DESCRIPTION && x.described ? DESCRIBED_ONLY : FIELD_WEIGHT[m.field];
+    const base = m.field === DESCRIPTION && x.described && x.rich !== true
+      ? DESCRIBED_ONLY
+      : FIELD_WEIGHT[m.field];
     const everyday = EVERYDAY.has(q.term);
     // A tool no entry is named by: this entry mentions a tool the catalog does not hold.
     const elsewhere = q.tool === true && !x.named[m.term];

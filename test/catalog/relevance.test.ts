@@ -248,3 +248,16 @@ test("a tool the catalog lacks weighs toward nothing fits, also for the entries 
       .includes("fastp"),
   );
 });
+
+test("a description weighs like tags only where it is all an entry says (no tags, tasks or body)", async () => {
+  const body = Array.from({ length: 50 }, (_, i) => `step ${i} of the workflow uses option${i}`);
+  const index = await createKeywordIndex([
+    { id: "line", name: "one_line", description: "Render a heatmap" },
+    { id: "bodied", name: "with_body", description: "Render a heatmap", keywords: body },
+    { id: "other", name: "send_mail", description: "Send an email" },
+  ]);
+  const hits = index.search("heatmap please");
+  const of = (id: string) => hits.find((h) => h.id === id)!.evidence;
+  // 2 and 1.5 times the same specificity.
+  assert.equal(Math.round(of("line") / of("bodied") * 100) / 100, 1.33);
+});
