@@ -26,6 +26,7 @@ import { cliInvocation } from "./_invocation.ts";
 import { type Context, ensureConfigDir, printJson } from "./_context.ts";
 import { evaluationLines } from "./_eval_report.ts";
 import { commandServers } from "./_servers.ts";
+import { FEEDBACK_OPTION, FEEDBACK_SPEC, feedbackOption } from "./_feedback.ts";
 
 /** A positive integer option, or `undefined`. */
 function positive(values: Values, name: string): number | undefined {
@@ -35,29 +36,6 @@ function positive(values: Values, name: string): number | undefined {
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer`);
   return n;
 }
-
-/**
- * The labelled requests of `--feedback <file>` (a `skillmux eval` file), or `undefined` without
- * the flag: a file that cannot be read or parsed is an error naming it (and the line and field).
- */
-export async function feedbackOption(values: Values): Promise<FeedbackRequest[] | undefined> {
-  const file = str(values, "feedback");
-  if (file === undefined) return undefined;
-  if (file === "") throw new UsageError("--feedback needs a file (a labelled set, as eval reads)");
-  const text = await readFile(file, "utf8").catch((error: Error) => {
-    throw new CliError(`Cannot read --feedback ${file}: ${error.message}`, { cause: error });
-  });
-  try {
-    return parseLabelledRequests(text);
-  } catch (error) {
-    throw new CliError(`--feedback ${file}: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-/** The option line and spec of `--feedback`, shared by the commands that rank. */
-const FEEDBACK_OPTION =
-  "--feedback <file>       rank with your labelled requests (an eval file) as examples";
-const FEEDBACK_SPEC = { feedback: { type: "string" } } as const;
 
 /** What a command's catalog covers. */
 export interface CatalogScope {

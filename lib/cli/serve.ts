@@ -20,6 +20,8 @@ import { ensureConfigDir, printJson } from "./_context.ts";
 import { cliInvocation } from "./_invocation.ts";
 import { hostConfig } from "./_host_config.ts";
 import { commandServers } from "./_servers.ts";
+import { feedbackOption } from "./_feedback.ts";
+import type { FeedbackRequest } from "../catalog/types.ts";
 
 interface ServerModule {
   serveSkills(options?: ServeSkillsOptions): Promise<SkillsServer>;
@@ -35,6 +37,7 @@ type Ctx = Parameters<Command["run"]>[0];
  */
 async function gatewayOptions(
   ctx: Ctx,
+  feedback: readonly FeedbackRequest[] | undefined,
 ): Promise<{ options: ServeGatewayOptions; dispose(): Promise<void> }> {
   const config = await ensureConfigDir(ctx);
   // Cached discovery first, stale servers refreshed a few at a time, skills read only from
@@ -47,6 +50,7 @@ async function gatewayOptions(
     approvals: { storage: createFsStorage({ root: config, private: true }) },
     connect: { stdio: ctx.stdio, auth: { store: await ctx.oauthStore() } },
     approveCommand: `${cliInvocation()} approve`,
+    ...(feedback ? { feedback } : {}),
   };
   const dispose = async () => {
     const all = sources.flat() as Array<SkillSource & { dispose?: () => Promise<void> }>;
@@ -79,14 +83,14 @@ async function serveStdio(
   ctx: Ctx,
   folder: string | undefined,
   verbose: boolean,
-  gateway: { discover: boolean } | undefined,
+  gateway: { discover: boolean; feedback?: readonly FeedbackRequest[] } | undefined,
 ): Promise<number> {
   const { serveSkills, serveGateway } = await import("../server/mod.ts") as ServerModule;
   const log = verbose ? ctx.err : undefined;
   let dispose = () => Promise.resolve();
   let server: SkillsServer;
   if (gateway !== undefined) {
-    const made = await gatewayOptions(ctx);
+    const made = await gatewayOptions(ctx, gateway.feedback);
     dispose = made.dispose;
     server = await serveGateway({
       ...made.options,
@@ -134,6 +138,7 @@ export const serve: Command = {
     "--stdio          speak MCP on stdin/stdout (for a host's `command`); exits when stdin closes",
     "--gateway        also serve the approved tools of every registered server (one entry for a host)",
     "--discover       with --gateway: list only find_tools and call_tool instead of every tool",
+    "--feedback <f>   with --gateway: find_tools ranks with your labelled requests (an eval file)",
     "--print-config   print the MCP host configuration for `serve --stdio` and exit",
     "--for <host>     with --print-config: claude (Claude Desktop/Code), cursor or vscode",
   ],
@@ -149,13 +154,20 @@ export const serve: Command = {
     for: { type: "string" },
     gateway: { type: "boolean" },
     discover: { type: "boolean" },
+    feedback: { type: "string" },
     port: { type: "string" },
     host: { type: "string" },
     token: { type: "string" },
     verbose: { type: "boolean" },
   },
   async run(ctx, [folder], values) {
-    const gateway = values.gateway === true ? { discover: values.discover === true } : undefined;
+    const feedbackFile = str(values, "feedback");
+    if (feedbackFile !== undefined && values.gateway !== true) {
+      throw new CliError("--feedback goes with --gateway (find_tools ranks the gateway's tools)");
+    }
+    const gateway = values.gateway === true
+      ? { discover: values.discover === true, feedback: await feedbackOption(values) }
+      : undefined;
     if (values.discover === true && gateway === undefined) {
       throw new CliError("--discover goes with --gateway");
     }
@@ -178,7 +190,13 @@ export const serve: Command = {
       const host = str(values, "for");
       const args = gateway === undefined
         ? ["serve", "--stdio", ...(folder === undefined ? [] : [resolve(folder)])]
-        : ["serve", "--gateway", "--stdio", ...(gateway.discover ? ["--discover"] : [])];
+        : [
+          "serve",
+          "--gateway",
+          "--stdio",
+          ...(gateway.discover ? ["--discover"] : []),
+          ...(feedbackFile === undefined ? [] : ["--feedback", resolve(feedbackFile)]),
+        ];
       const config = hostConfig(host, args);
       ctx.out(JSON.stringify(config, null, 2));
       // The entry runs this installation: it serves only if the MCP SDK (an optional peer) is there.
@@ -213,7 +231,7 @@ export const serve: Command = {
     let dispose = () => Promise.resolve();
     const started = gateway === undefined
       ? serveSkills({ ...common, folder: folder === undefined ? undefined : resolve(folder) })
-      : gatewayOptions(ctx).then((made) => {
+      : gatewayOptions(ctx, gateway.feedback).then((made) => {
         dispose = made.dispose;
         return serveGateway({ ...made.options, ...common, discover: gateway.discover });
       });

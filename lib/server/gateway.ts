@@ -33,6 +33,7 @@ function check(options: ServeGatewayOptions): void {
       fail("with users, servers and skills come from users.registry and users.resolvers");
     }
     if (Object.keys(options.users.tokens).length === 0) fail("users.tokens is empty");
+    if (options.feedback !== undefined) fail("feedback is one user's: not with users");
   }
   const poll = options.pollMs;
   if (poll !== undefined && (!Number.isFinite(poll) || poll < 50)) {
@@ -72,6 +73,7 @@ export async function serveGateway(options: ServeGatewayOptions = {}): Promise<G
           registry: options.registry,
           resolver: options.resolver,
           approvals: options.approvals,
+          feedback: options.feedback,
         }
         : {
           ...base,
