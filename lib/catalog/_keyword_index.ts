@@ -144,8 +144,9 @@ function combine(segments: readonly Segment[]): KeywordIndex {
             const quoter = quoters.has(key);
             for (; i < list.length && list[i] === doc; i += 4) {
               const field = list[i + 1];
-              // A file name of the request is its type: not another entry's example file names.
-              if (field === KEYWORD && q.shape === "file") continue;
+              // A file name of the request is its type: not the file names of a skill's examples
+              // (a tool's other words are its parameters: "Path to the BAM file" is a type).
+              if (field === KEYWORD && q.shape === "file" && !segment.described[doc]) continue;
               const length = segment.lengths[doc * FIELDS + field];
               const norm = 1 - B[field] + B[field] * length / avg[field];
               const share = quoted && field !== NAME
