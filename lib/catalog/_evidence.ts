@@ -190,9 +190,11 @@ export function evidence(x: EvidenceInput): number {
   }
   // Several matches lose only to product names; so does a lone match of a word this catalog holds
   // in few entries (`podcast`); the entry's whole name alone (`salmon`) or a commoner word alone
-  // (`trim`) fits only with nothing against it.
+  // (`trim`) fits only with nothing against it. A one-line tool named by the request ("weather for
+  // my wedding") fits unless two plain words or more pull away: its name is most of what it says.
   const homonym = lone &&
-    (x.ownName || bestSpecificity < LONE_SPECIFICITY || (against >= PULL_AWAY && x.rich === true));
+    ((x.ownName && (x.rich === true || against >= PULL_AWAY)) ||
+      bestSpecificity < LONE_SPECIFICITY || (against >= PULL_AWAY && x.rich === true));
   let value = homonym && against > 0 ? Math.min(sum, EVIDENCE_FLOOR) - against : sum - products;
   // A clear winner with evidence of its own is never dropped by the floor.
   if (x.clearWinner && !(homonym && against > 0) && value > CLEAR_WINNER_MIN) {

@@ -267,3 +267,15 @@ test("a description weighs like tags only where it is all an entry says (no tags
   // 2 and 1.5 times the same specificity.
   assert.equal(Math.round(of("line") / of("bodied") * 100) / 100, 1.33);
 });
+
+test("a one-line tool named by the request fits with one word against; two pull it away", async () => {
+  const index = await createKeywordIndex([
+    { id: "weather", name: "weather", description: "Forecast for a city" },
+    { id: "mail", name: "send_mail", description: "Send an email" },
+  ]);
+  const of = (q: string) => index.search(q).find((h) => h.id === "weather")!.evidence;
+  assert.ok(of("weather for my wedding") >= 2, String(of("weather for my wedding")));
+  assert.ok(of("weather for my wedding reception banquet") < 2);
+  // A skill's name alone with a word against stays a homonym ("salmon recipe for the oven").
+  assert.deepEqual((await selectForRequest(catalog, "salmon recipe for the oven")).skills, []);
+});
