@@ -4,11 +4,15 @@
 //   or the description 1.5, other words 0.5) times how specific it is in this catalog (its IDF
 //   over the catalog's largest), an everyday word ("call", "map", "sort") a third of that, and a
 //   word that is another entry's whole name a third (the entry only quotes it);
-// - words no entry holds count against (everyday words never): a plain word ("recipe", "oven") 0.6, a product name
-//   (`AlphaFold`, `Seurat`) 1.5, an all-capital acronym 0.3; a product name that entries mention
-//   but none is named, 0.75; identifiers, numbers and file types nothing;
+// - words no entry holds count against (everyday words never): a plain word ("recipe", "oven") 0.6,
+//   a product name (`AlphaFold`, `Seurat`) 2 (the floor: a request for a tool the catalog lacks
+//   needs twice the evidence to fit), an all-capital acronym 0.3; a product name that entries
+//   mention but none is named, 0.75; identifiers, numbers and file types nothing;
+// - a tool's name no entry is named by (`DESeq2`, `with REGENIE`) counts a third in the entries
+//   that mention it, and against them too: they are next to what the request wants, not it;
 // - a lone match (one specific word, the rest slight) fits only a request with nothing against it
-//   ("salmon" alone, not "salmon recipe for the oven");
+//   ("salmon" alone, not "salmon recipe for the oven"), or, when the word is specific, with less
+//   than two plain words against it on an entry that says more than a line;
 // - the first hit is kept when its BM25 score is MARGIN times the second's and it has evidence
 //   of its own (a clear winner is never dropped by the floor).
 // Exact terms only (after stemming): a typo or a related form ranks, but weighs half.
@@ -19,7 +23,7 @@ import { DESCRIPTION, KEYWORD, NAME, TAG, TASK } from "./_segment.ts";
 
 /** Weight of a query word by the best field of the document that holds it. */
 const FIELD_WEIGHT = [3, 2, 1.5, 1.5, 0.5];
-/** The description of an entry that has nothing else (tools, functions) weighs like tags. */
+/** The description of an entry that has nothing else (tools, functions: no tags, tasks or body) weighs like tags. */
 const DESCRIBED_ONLY = 2;
 const EVERYDAY_SHARE = 1 / 3;
 const QUOTED_SHARE = 1 / 3;
@@ -33,12 +37,19 @@ export const MARGIN = 2.5;
 const CLEAR_WINNER_MIN = 0.5;
 /** A lone match of a word at least this specific is a topic, not a homonym. */
 const LONE_SPECIFICITY = 0.8;
+/**
+ * ...unless the words against weigh this much (two plain words no entry holds) and the entry says
+ * more than a description (tags, example tasks or a body: a rich entry that shares one word only with a
+ * request is further from it than a one-line tool is): the request is about something else
+ * ("pivot table in Excel from the sales sheet" is not a sample sheet).
+ */
+const PULL_AWAY = 1.2;
 
 import { EVIDENCE_FLOOR } from "./_evidence_floor.ts";
 export { EVIDENCE_FLOOR };
 
 /** Weight against the request of a word no entry holds, by its shape. */
-const AGAINST = { product: 1.5, word: 0.6, acronym: 0.3, id: 0, file: 0 } as const;
+const AGAINST = { product: 2, word: 0.6, acronym: 0.3, id: 0, file: 0 } as const;
 const MENTIONED_PRODUCT = 0.75;
 /**
  * A word other entries hold only in their prose (concepts, examples), and this one not, weighs
@@ -91,6 +102,8 @@ export interface EvidenceInput {
   /** The document's whole name is one of the query's terms. */
   ownName: boolean;
   described: boolean;
+  /** The document says much more than a line: tags, example tasks or a body of its own. */
+  rich?: boolean;
   /** The document ranks first with MARGIN times the second's score. */
   clearWinner: boolean;
   /** {@link againstOf} the request, when the caller computed it once for every entry. */
@@ -135,13 +148,19 @@ export function evidence(x: EvidenceInput): number {
   let specific = 0;
   let anchored = x.lineOfTwo;
   const held = new Set<number>();
+  const mentions = new Set<number>();
   for (const m of x.matches) {
     held.add(m.term);
     const q = x.query[m.term];
-    const base = m.field === DESCRIPTION && x.described ? DESCRIBED_ONLY : FIELD_WEIGHT[m.field];
+    const base = m.field === DESCRIPTION && x.described && x.rich !== true
+      ? DESCRIBED_ONLY
+      : FIELD_WEIGHT[m.field];
     const everyday = EVERYDAY.has(q.term);
+    // A tool no entry is named by: this entry mentions a tool the catalog does not hold.
+    const elsewhere = q.tool === true && !x.named[m.term];
+    if (elsewhere) mentions.add(m.term);
     const c = base * x.specificity[m.term] * m.weight * (everyday ? EVERYDAY_SHARE : 1) *
-      (m.quoted ? QUOTED_SHARE : 1);
+      (m.quoted || elsewhere ? QUOTED_SHARE : 1);
     sum += c;
     if (c > best) {
       best = c;
@@ -165,13 +184,17 @@ export function evidence(x: EvidenceInput): number {
   let against = w.total;
   let products = w.products;
   for (const i of held) {
+    if (mentions.has(i)) continue;
     against -= w.weights[i];
     if (x.query[i].shape === "product") products -= w.weights[i];
   }
   // Several matches lose only to product names; so does a lone match of a word this catalog holds
   // in few entries (`podcast`); the entry's whole name alone (`salmon`) or a commoner word alone
-  // (`trim`) fits only with nothing against it.
-  const homonym = lone && (x.ownName || bestSpecificity < LONE_SPECIFICITY);
+  // (`trim`) fits only with nothing against it. A one-line tool named by the request ("weather for
+  // my wedding") fits unless two plain words or more pull away: its name is most of what it says.
+  const homonym = lone &&
+    ((x.ownName && (x.rich === true || against >= PULL_AWAY)) ||
+      bestSpecificity < LONE_SPECIFICITY || (against >= PULL_AWAY && x.rich === true));
   let value = homonym && against > 0 ? Math.min(sum, EVIDENCE_FLOOR) - against : sum - products;
   // A clear winner with evidence of its own is never dropped by the floor.
   if (x.clearWinner && !(homonym && against > 0) && value > CLEAR_WINNER_MIN) {

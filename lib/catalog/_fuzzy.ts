@@ -1,7 +1,8 @@
-// Private: a typo forgiven. A request word of five letters or more that no entry holds is read as
-// the term of an entry's name, tags, title, tasks or description one edit away (a letter added,
-// dropped or changed; two neighbours swapped), the one most entries hold, then the first by code
-// point: `samtool` → `samtool` of samtools is exact, `bowtei` → `bowti`.
+// Private: a typo forgiven, a derivation joined. A request word of five letters or more that no
+// entry holds is read as the term of an entry's name, tags, title, tasks or description one edit
+// away (a letter added, dropped or changed; two neighbours swapped), the one most entries hold,
+// then the first by code point: `samtool` → `samtool` of samtools is exact, `bowtei` → `bowti`;
+// failing that, as the term it derives from (`rental` → `rent`, `novelist` → `novel`).
 
 import { DESCRIPTION, type Segment } from "./_segment.ts";
 
@@ -38,8 +39,57 @@ function oneEdit(a: string, b: string): boolean {
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
-/** The term one edit from `term` that the most documents of `segments` hold, if there is one. */
+/**
+ * Derivational endings the stemmer keeps (it joins inflections: `renting` → `rent`, not
+ * `rental`): a term that ends in one is read as the catalog's term without it.
+ */
+const DERIVED = [
+  "ation",
+  "ment",
+  "ness",
+  "ship",
+  "ance",
+  "ence",
+  "ity",
+  "ist",
+  "ism",
+  "ive",
+  "al",
+  "er",
+  "or",
+  "ic",
+  "ry",
+  "y",
+];
+
+/** The catalog term `term` derives from (`rental` → `rent`), the one most documents hold. */
+function derivedFrom(segments: readonly Segment[], term: string): string | undefined {
+  let best: string | undefined;
+  let bestCount = 0;
+  for (const end of DERIVED) {
+    if (!term.endsWith(end) || term.length - end.length < 4) continue;
+    const base = term.slice(0, -end.length);
+    for (const segment of segments) {
+      if (!termsBy(segment).get(base[0] + base.length)?.includes(base)) continue;
+      const count = segment.postings.get(base)!.length;
+      if (count > bestCount || (count === bestCount && best !== undefined && base < best)) {
+        best = base;
+        bestCount = count;
+      }
+    }
+  }
+  return best;
+}
+
+/**
+ * The term one edit from `term` that the most documents of `segments` hold, if there is one; else
+ * the term it derives from (`rental` → `rent`).
+ */
 export function fuzzyTerms(segments: readonly Segment[], term: string): string | undefined {
+  return oneEditFrom(segments, term) ?? derivedFrom(segments, term);
+}
+
+function oneEditFrom(segments: readonly Segment[], term: string): string | undefined {
   let best: string | undefined;
   let bestCount = 0;
   for (const segment of segments) {

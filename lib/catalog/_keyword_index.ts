@@ -11,6 +11,7 @@ import {
   DESCRIPTION,
   FIELDS,
   indexedDocuments,
+  KEYWORD,
   loadSegment,
   NAME,
   type SavedSegment,
@@ -30,6 +31,14 @@ const B = [0.3, 0.5, 0.5, 0.75, 0.75];
 const K1 = 1.2;
 /** A term that is another document's whole name weighs this share where it is only quoted. */
 const QUOTED = 0.35;
+/**
+ * A document that quotes a term naming another document, and is named by none of the query's
+ * terms, reads the request's other words in its prose at this share: they are the quoted tool's
+ * command line (`minimap2 -ax map-ont ref.fa reads.fq` in racon's examples), not its own.
+ */
+const QUOTER = 0.35;
+/** A document whose other words (body, parameters) are this many terms says more than a line. */
+const RICH_BODY = 40;
 /** A document named by a query term gets this many IDFs more. */
 const NAMED = 1.5;
 /** The best keyword line holding two terms or more adds this share of their IDFs. */
@@ -98,6 +107,24 @@ function combine(segments: readonly Segment[]): KeywordIndex {
         named.push(segments.some((s) => s.names.has(q.term)));
         curated.push(found.curated);
       }
+      // Documents named by a query term, and those that only quote such a term (see QUOTER).
+      const owned = new Set<number>();
+      const quoters = new Set<number>();
+      terms.forEach((q, t) => {
+        if (!named[t]) return;
+        segments.forEach((segment, s) => {
+          for (const doc of segment.names.get(q.term) ?? []) owned.add(s * 2 ** 24 + doc);
+        });
+      });
+      terms.forEach((_, t) => {
+        if (!named[t]) return;
+        lists[t].forEach((list, s) => {
+          for (let i = 0; list && i < list.length; i += 4) {
+            const key = s * 2 ** 24 + list[i];
+            if (!owned.has(key)) quoters.add(key);
+          }
+        });
+      });
       const acc = new Map<number, Acc>();
       terms.forEach((q, t) => {
         if (dfs[t] === 0) return;
@@ -113,15 +140,25 @@ function combine(segments: readonly Segment[]): KeywordIndex {
             const lines: number[] = [];
             const owner = owners?.includes(doc) ?? false;
             const quoted = named[t] && !owner;
+            const key = s * 2 ** 24 + doc;
+            const quoter = quoters.has(key);
             for (; i < list.length && list[i] === doc; i += 4) {
               const field = list[i + 1];
+              // A file name of the request is its type: not the file names of a skill's examples
+              // (a tool's other words are its parameters: "Path to the BAM file" is a type).
+              if (field === KEYWORD && q.shape === "file" && !segment.described[doc]) continue;
               const length = segment.lengths[doc * FIELDS + field];
               const norm = 1 - B[field] + B[field] * length / avg[field];
-              tf += (quoted && field !== NAME ? QUOTED : 1) * WEIGHT[field] * list[i + 3] / norm;
+              const share = quoted && field !== NAME
+                ? QUOTED
+                : quoter && field === KEYWORD
+                ? QUOTER
+                : 1;
+              tf += share * WEIGHT[field] * list[i + 3] / norm;
               best = Math.min(best, field);
               if (field >= 2) lines.push(field * 1e6 + list[i + 2]);
             }
-            const key = s * 2 ** 24 + doc;
+            if (best === FIELDS) continue;
             let a = acc.get(key);
             if (!a) acc.set(key, a = { segment: s, doc, score: 0, matches: [], ownName: false });
             a.score += idf * tf * (K1 + 1) / (tf + K1) + (owner ? NAMED * idf : 0);
@@ -175,6 +212,8 @@ function combine(segments: readonly Segment[]): KeywordIndex {
           lineOfTwo: lineOfTwo.get(a)!,
           ownName: a.ownName,
           described: segment.described[a.doc],
+          rich: !segment.described[a.doc] ||
+            segment.lengths[a.doc * FIELDS + KEYWORD] >= RICH_BODY,
           clearWinner: i === 0 && hits.length > 1 && a.score >= MARGIN * hits[1].score,
           against,
         });

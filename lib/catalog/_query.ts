@@ -29,6 +29,17 @@ export interface QueryTerm {
   joined?: boolean;
   /** The term is a part of a compound word (`seq2` of `DESeq2`), not a whole word. */
   part?: boolean;
+  /**
+   * A product that reads as a tool's name: brought in by "with", "using", … (`with CHOPCHOP`) or
+   * mixed case with digits (`DESeq2`); not a platform or a molecule (`PacBio`, `rRNA`).
+   */
+  tool?: boolean;
+}
+
+/** Whether `token` of shape `shape` after `after` reads as a tool's name (see `QueryTerm.tool`). */
+function toolOf(token: string, after: string, initial: boolean, shape: WordShape): boolean {
+  if (shape !== "product") return false;
+  return /\d/.test(token) || (/^\p{Lu}/u.test(token) && !initial && INTRO.test(after));
 }
 
 const INTRO = /^(?:with|using|via|through|use)$/i;
@@ -39,9 +50,13 @@ function shapeOf(token: string, after: string, initial: boolean): WordShape {
     // Letters and digits: a gene or a sample id (BRCA1, S1, chr7) unless it mixes cases (DESeq2).
     return /\p{Ll}\p{Lu}|\p{Lu}{2,}\p{Ll}/u.test(token) ? "product" : "id";
   }
-  if (/^\p{Lu}{2,}(?:['’]s)?$/u.test(token)) return "acronym";
+  // A nucleotide sequence (an adapter, a primer) is data, not an acronym.
+  if (/^[ACGTUN]{8,}$/.test(token)) return "id";
+  // A capitalised word or an acronym brought in by "with", "using", … is a tool (`with CHOPCHOP`).
+  const introduced = /^\p{Lu}/u.test(token) && !initial && INTRO.test(after);
+  if (/^\p{Lu}{2,}(?:['’]?s)?$/u.test(token)) return introduced ? "product" : "acronym"; // UMIs
   if (/\p{Ll}\p{Lu}|\p{Lu}{2,}\p{Ll}/u.test(token)) return "product"; // AlphaFold, DESeq, iPhone
-  if (/^\p{Lu}/u.test(token) && !initial && INTRO.test(after)) return "product";
+  if (introduced) return "product";
   return "word";
 }
 
@@ -73,13 +88,16 @@ function read(query: string): QueryTerm[] {
     previous = token;
     // A word's shape only matters for a new term: most words of a long request are repeats.
     let shape: WordShape | undefined;
+    let tool = false;
     const shapeNow = (): WordShape => {
       if (shape) return shape;
       const g = text.slice(gap, index);
       const initial = gap === 0 ? g.trim() === "" : /[.!?:;\n]\s*["'“(]?\s*$/.test(g);
-      return shape = pieces.length === 1 && pieces[0].startsWith(".")
+      shape = pieces.length === 1 && pieces[0].startsWith(".")
         ? "file"
         : shapeOf(token, after, initial);
+      tool = toolOf(token, after, initial, shape);
+      return shape;
     };
     for (const [i, piece] of pieces.entries()) {
       const normal = normalizeTerm(piece);
@@ -93,6 +111,7 @@ function read(query: string): QueryTerm[] {
           word: piece.replace(/^\./, ""),
           shape: term === "region" ? "id" : own,
           ...(i > 0 && pieces[0] === token ? { part: true } : {}),
+          ...(tool && own === "product" ? { tool: true } : {}),
         });
       }
     }

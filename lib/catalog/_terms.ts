@@ -24,7 +24,8 @@ const STOP_WORDS = new Set(
     "then there these they this those through to too under until up us use used using very want " +
     "wants was we were what when where which while who whom why will with would you your yours " +
     "give make run show tell help file files some my me i'd i'm i've can't don't it's let's " +
-    "hey hi hello thank thanks kindly could might may must shall")
+    "hey hi hello thank thanks kindly could might may must shall against within among upon " +
+    "toward towards")
     .split(" ").map((w) => stemOf(w)),
 );
 

@@ -38,6 +38,12 @@ export interface FindToolsOptions {
 }
 
 const DEFAULT_LIMIT = 5;
+/**
+ * Once one entry fits (evidence at the floor), the next are offered with this share of it: an
+ * agent choosing among the first five is helped by the near ones, and a request that nothing fits
+ * still finds nothing (the margin over the floor is the first entry's, not each one's).
+ */
+const FOLLOWER_SHARE = 0.5;
 const MAX_LIMIT = 50;
 /** Most characters of a query read (the rest is ignored). */
 const MAX_QUERY_CHARS = 2_000;
@@ -104,7 +110,9 @@ export function findTools(
     if (out.length >= limit) break;
     const entry = r.entry;
     // rank() holds usable entries only; the approval check is a second lock, not the first.
-    if (r.evidence < EVIDENCE_FLOOR || entry.approval !== "approved") continue;
+    // The first entry needs the floor; once one fits, the next need less (FOLLOWER_SHARE).
+    const floor = out.length === 0 ? EVIDENCE_FLOOR : EVIDENCE_FLOOR * FOLLOWER_SHARE;
+    if (r.evidence < floor || entry.approval !== "approved") continue;
     out.push({
       id: entry.id,
       kind: entry.kind,

@@ -13,7 +13,7 @@ import { evaluateSelection, parseLabelledRequests } from "../catalog/evaluate.ts
 import { createAnthropicModel, createOpenAiModel } from "../catalog/llm.ts";
 import { selectForRequest } from "../catalog/select.ts";
 import type { SelectModel } from "../catalog/select_types.ts";
-import type { Catalog } from "../catalog/types.ts";
+import type { Catalog, FeedbackRequest } from "../catalog/types.ts";
 import { assemblePrompt } from "../prompt/assemble.ts";
 import { createDefaultSources } from "../resolve/default_sources.ts";
 import { createResolver } from "../resolve/resolver.ts";
@@ -26,6 +26,7 @@ import { cliInvocation } from "./_invocation.ts";
 import { type Context, ensureConfigDir, printJson } from "./_context.ts";
 import { evaluationLines } from "./_eval_report.ts";
 import { commandServers } from "./_servers.ts";
+import { FEEDBACK_OPTION, FEEDBACK_SPEC, feedbackOption } from "./_feedback.ts";
 
 /** A positive integer option, or `undefined`. */
 function positive(values: Values, name: string): number | undefined {
@@ -44,6 +45,8 @@ export interface CatalogScope {
   only?: readonly string[];
   /** Include skills (default `true`); `tools` and `call <server>__<tool>` need none. */
   skills?: boolean;
+  /** `--feedback`'s labelled requests (`createCatalog({ feedback })`); none by default. */
+  feedback?: readonly FeedbackRequest[];
 }
 
 /**
@@ -54,7 +57,7 @@ export interface CatalogScope {
 export async function withCatalog<T>(
   ctx: Context,
   fn: (catalog: Catalog) => Promise<T>,
-  { approving = false, only, skills = true }: CatalogScope = {},
+  { approving = false, only, skills = true, feedback }: CatalogScope = {},
 ): Promise<T> {
   const config = await ensureConfigDir(ctx);
   const servers = await commandServers(ctx, await ctx.registry(), only);
@@ -70,6 +73,7 @@ export async function withCatalog<T>(
     // so a command whose skills and servers did not change loads it instead of indexing.
     indexStorage: createFsStorage({ root: join(config, "cache"), private: true }),
     follow: false,
+    ...(feedback ? { feedback } : {}),
   });
   try {
     for (const d of catalog.diagnostics) {
@@ -98,10 +102,12 @@ const catalogCommand: Command = {
   options: [
     "--budget <n>       most tokens (o200k); the least relevant entries are left out",
     '--request "<text>" rank entries against a request when the budget leaves some out',
+    "--feedback <file>  rank with your labelled requests (an eval file) as examples",
   ],
-  spec: { budget: { type: "string" }, request: { type: "string" } },
+  spec: { budget: { type: "string" }, request: { type: "string" }, ...FEEDBACK_SPEC },
   async run(ctx, _args, values) {
     const budget = positive(values, "budget");
+    const feedback = await feedbackOption(values);
     return await withCatalog(ctx, async (catalog) => {
       const rendered = await catalog.render({ budget, request: str(values, "request") });
       if (ctx.json) {
@@ -120,7 +126,7 @@ const catalogCommand: Command = {
         }`,
       ));
       return 0;
-    });
+    }, { feedback });
   },
 };
 
@@ -152,6 +158,7 @@ const select: Command = {
     '--context "<text>"      extra context for the model',
     "--skills inline|tool    inline skill bodies (default) or an activate_skill tool",
     "--no-connect            do not connect the selected tools' servers",
+    FEEDBACK_OPTION,
   ],
   details: [
     "Keys come from OPENAI_API_KEY and ANTHROPIC_API_KEY. --json prints { selection, prompt };",
@@ -165,9 +172,11 @@ const select: Command = {
     context: { type: "string" },
     skills: { type: "string" },
     "no-connect": { type: "boolean" },
+    ...FEEDBACK_SPEC,
   },
   async run(ctx, [request], values) {
     const llm = model(ctx, values);
+    const feedback = await feedbackOption(values);
     const skills = str(values, "skills") ?? "inline";
     if (skills !== "inline" && skills !== "tool") {
       throw new UsageError('--skills must be "inline" or "tool"');
@@ -215,7 +224,7 @@ const select: Command = {
       } finally {
         await prompt.session.close();
       }
-    });
+    }, { feedback });
   },
 };
 
@@ -271,21 +280,26 @@ const evaluate: Command = {
     "--model <name>          the model",
     "--base-url <url>        an OpenAI-compatible server or proxy",
     "--budget <n>            most tokens of the catalog in the selection prompt (default 4000)",
+    FEEDBACK_OPTION,
   ],
   details: [
     'One JSON object a line: {"request": "...", "expected": ["id", ...] or "none"}; any',
     "expected id is a right first pick. Runs the selection `select` runs, over the same",
     "catalog. Exit code 0 even with misses; --json prints the whole evaluation.",
+    "--feedback with another labelled file measures what your labels buy; with the same",
+    "file it measures nothing (the requests are then in the index).",
   ],
   spec: {
     llm: { type: "string" },
     model: { type: "string" },
     "base-url": { type: "string" },
     budget: { type: "string" },
+    ...FEEDBACK_SPEC,
   },
   async run(ctx, [file], values) {
     const llm = model(ctx, values);
     const budget = positive(values, "budget");
+    const feedback = await feedbackOption(values);
     const text = await readFile(file, "utf8").catch((error: Error) => {
       throw new CliError(`Cannot read ${file}: ${error.message}`, { cause: error });
     });
@@ -305,7 +319,7 @@ const evaluate: Command = {
       if (ctx.json) return printJson(ctx, report), 0;
       for (const line of evaluationLines(report, llm ? "llm" : "keyword")) ctx.out(line);
       return 0;
-    });
+    }, { feedback });
   },
 };
 

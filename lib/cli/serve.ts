@@ -22,6 +22,8 @@ import { hostConfig } from "./_host_config.ts";
 import { commandServers } from "./_servers.ts";
 import { readGatewayConfig } from "./_gateway_config.ts";
 import { heldToolsNotice } from "../catalog/held_tools.ts";
+import { feedbackOption } from "./_feedback.ts";
+import type { FeedbackRequest } from "../catalog/types.ts";
 
 interface ServerModule {
   serveSkills(options?: ServeSkillsOptions): Promise<SkillsServer>;
@@ -34,6 +36,8 @@ type Ctx = Parameters<Command["run"]>[0];
 interface GatewayFlags {
   discover: boolean;
   pins: string[];
+  /** Labelled requests `find_tools` ranks with (`--feedback`). */
+  feedback?: readonly FeedbackRequest[];
 }
 
 /**
@@ -62,6 +66,7 @@ async function gatewayOptions(
     discover: flags.discover,
     ...(pinned.length > 0 ? { pinned } : {}),
     watch: [folders.user, folders.community],
+    ...(flags.feedback ? { feedback: flags.feedback } : {}),
   };
   const dispose = async () => {
     const all = sources.flat() as Array<SkillSource & { dispose?: () => Promise<void> }>;
@@ -174,6 +179,7 @@ export const serve: Command = {
     "--gateway        also serve the approved tools of every registered server (one entry for a host)",
     "--discover       with --gateway: list only find_tools and call_tool instead of every tool",
     "--pin <id>       with --gateway: always list this tool (an id or a glob; repeatable)",
+    "--feedback <f>   with --gateway: find_tools ranks with your labelled requests (an eval file)",
     "--print-config   print the MCP host configuration for `serve --stdio` and exit",
     "--for <host>     with --print-config: claude (Claude Desktop/Code), cursor or vscode",
   ],
@@ -191,6 +197,7 @@ export const serve: Command = {
     gateway: { type: "boolean" },
     discover: { type: "boolean" },
     pin: { type: "string", multiple: true },
+    feedback: { type: "string" },
     port: { type: "string" },
     host: { type: "string" },
     token: { type: "string" },
@@ -199,8 +206,12 @@ export const serve: Command = {
   },
   async run(ctx, [folder], values) {
     const pins = (values.pin ?? []) as string[];
-    const gateway = values.gateway === true
-      ? { discover: values.discover === true, pins }
+    const feedbackFile = str(values, "feedback");
+    if (feedbackFile !== undefined && values.gateway !== true) {
+      throw new CliError("--feedback goes with --gateway (find_tools ranks the gateway's tools)");
+    }
+    const gateway: GatewayFlags | undefined = values.gateway === true
+      ? { discover: values.discover === true, pins, feedback: await feedbackOption(values) }
       : undefined;
     if (values.discover === true && gateway === undefined) {
       throw new CliError("--discover goes with --gateway");
@@ -236,6 +247,7 @@ export const serve: Command = {
           "--stdio",
           ...(gateway.discover ? ["--discover"] : []),
           ...gateway.pins.flatMap((pin) => ["--pin", pin]),
+          ...(feedbackFile === undefined ? [] : ["--feedback", resolve(feedbackFile)]),
         ];
       const config = hostConfig(host, args);
       ctx.out(JSON.stringify(config, null, 2));

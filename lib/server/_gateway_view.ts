@@ -14,7 +14,7 @@
 import { createHash } from "node:crypto";
 import { createCatalog } from "../catalog/catalog.ts";
 import { heldToolsNotice } from "../catalog/held_tools.ts";
-import type { ApprovalOptions, Catalog } from "../catalog/types.ts";
+import type { ApprovalOptions, Catalog, FeedbackRequest } from "../catalog/types.ts";
 import type { ConnectOptions } from "../mcp/client/connect_options.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
 import type { Tool } from "../mcp/protocol/types.ts";
@@ -41,6 +41,8 @@ export interface ViewOptions {
   /** Skill folders watched for changes (resources/list_changed). */
   watch?: readonly string[];
   log?: (line: string) => void;
+  /** Labelled requests that rank the tools they name (`createCatalog`'s `feedback`). */
+  feedback?: readonly FeedbackRequest[];
 }
 
 /** One user's gateway: skills, approved tools, upstream connections, change notices. */
@@ -92,6 +94,7 @@ export class GatewayView {
       registry: options.registry,
       approvals,
       timeoutMs: options.listTimeoutMs,
+      ...(options.feedback ? { feedback: options.feedback } : {}),
     });
     const view = new GatewayView({ ...options, approvals }, catalog);
     view.#storage = await view.#fingerprint().catch(() => "");

@@ -34,6 +34,7 @@ function check(options: ServeGatewayOptions): void {
       fail("with users, servers and skills come from users.registry and users.resolvers");
     }
     if (Object.keys(options.users.tokens).length === 0) fail("users.tokens is empty");
+    if (options.feedback !== undefined) fail("feedback is one user's: not with users");
   }
   if (options.pinned !== undefined) {
     if (!Array.isArray(options.pinned)) fail("pinned must be an array of tool ids or globs");
@@ -89,6 +90,7 @@ export async function serveGateway(options: ServeGatewayOptions = {}): Promise<G
           registry: options.registry,
           resolver: options.resolver,
           approvals: options.approvals,
+          feedback: options.feedback,
         }
         : {
           ...base,

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { ApprovalOptions } from "../catalog/types.ts";
+import type { ApprovalOptions, FeedbackRequest } from "../catalog/types.ts";
 import type { ConnectOptions } from "../mcp/client/connect_options.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
 import type { MultiUserRegistry } from "../mcp/registry/users.ts";
@@ -61,6 +61,12 @@ export interface ServeGatewayOptions {
    * for approval (default `skillmux approve`; the ids follow it).
    */
   approveCommand?: string;
+  /**
+   * Your own labelled requests (`createCatalog`'s `feedback`: the lines of a `skillmux eval`
+   * file), used by `find_tools` to rank the tools they name; not with `users`. Explicit and
+   * reversible: a gateway started without it ranks as before.
+   */
+  feedback?: readonly FeedbackRequest[];
   /** `"http"` (default): Streamable HTTP at `/mcp` with sessions. `"stdio"`: stdin/stdout. */
   transport?: "http" | "stdio";
   /** Interface to bind (default `127.0.0.1`). */

@@ -98,3 +98,17 @@ test("host functions are found; skills only when asked for; limit is kept", () =
   assert.equal(one.length, 1);
   assert.deepEqual(findTools(catalog, "fastq files of a sample", { limit: 0 }), []);
 });
+
+test("once one entry fits, the near ones follow it at half the floor; when none fits, none is found", () => {
+  const ranked = catalog.rank("sort a bam file", { kinds: ["skill"], limit: 5 });
+  const near = ranked.find((r) => r.evidence >= 1 && r.evidence < 2);
+  assert.ok(near && ranked[0].evidence >= 2, JSON.stringify(ranked.map((r) => r.evidence)));
+  const found = findTools(catalog, "sort a bam file", { kinds: ["skill"] }).map((f) => f.id);
+  assert.equal(found[0], ranked[0].entry.id);
+  assert.ok(found.includes(near.entry.id), found.join());
+  // Below half the floor, never.
+  const far = ranked.filter((r) => r.evidence < 1).map((r) => r.entry.id);
+  assert.ok(far.every((id) => !found.includes(id)));
+  // The first entry still needs the whole floor: a homonym alone finds nothing.
+  assert.deepEqual(findTools(catalog, "salmon recipe for the oven", { kinds: ["skill"] }), []);
+});

@@ -46,6 +46,22 @@ test("BM25+ ranks by field boosts, stems, forgives typos and drops what does not
   assert.equal(hits.length, 1);
 });
 
+test("a derivation no entry holds is read as the term it derives from, at half weight", async () => {
+  const index = await createKeywordIndex([
+    { id: "renting", name: "house_renting", description: "Find houses for renting" },
+    { id: "buying", name: "house_buying", description: "Find houses to buy" },
+  ]);
+  // The stemmer joins renting/rents/rented to `rent`, not `rental`: the derivation does.
+  const [first, second] = index.search("a rental house");
+  assert.equal(first.id, "renting");
+  assert.ok(first.score > second.score);
+  const exact = index.search("a house for renting")[0];
+  assert.equal(exact.id, "renting");
+  assert.ok(first.evidence < exact.evidence, `${first.evidence} < ${exact.evidence}`);
+  // Too short a base is not a derivation (`paper` is not `pap` + er).
+  assert.deepEqual(index.search("paper"), []);
+});
+
 test("a skill without structured sections is indexed by its body's outline", async () => {
   const { factsOf } = await import("../../lib/catalog/_collect.ts");
   const { parseSkill } = await import("../../lib/mod.ts");

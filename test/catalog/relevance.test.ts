@@ -128,7 +128,7 @@ test("a lone word of a name is a homonym when the rest of the request pulls away
   assert.equal(fits.skills[0], "salmon");
 });
 
-test("a product name the catalog lacks weighs against every entry (1.5)", async () => {
+test("a product name the catalog lacks weighs against every entry (2, the floor)", async () => {
   const index = await createKeywordIndex([
     { id: "fold", name: "fold_protein", description: "Predict protein structure from sequence" },
     { id: "other", name: "send_mail", description: "Send an email" },
@@ -137,8 +137,8 @@ test("a product name the catalog lacks weighs against every entry (1.5)", async 
   const base = evidence("predict the protein structure of my sequence");
   assert.ok(base >= 2, String(base));
   // Capitalised inside a sentence after "with", or mixed case: a product.
-  assert.equal(evidence("predict the protein structure of my sequence with Rosetta"), base - 1.5);
-  assert.equal(evidence("predict the protein structure of my sequence in DESeq2"), base - 1.5);
+  assert.equal(evidence("predict the protein structure of my sequence with Rosetta"), base - 2);
+  assert.equal(evidence("predict the protein structure of my sequence in DESeq2"), base - 2);
   // A plain word no entry holds is not a product: it counts against lone matches only.
   assert.equal(evidence("predict the protein structure of my sequence with care"), base);
 });
@@ -153,4 +153,129 @@ test("a request word that is an entry's whole name ranks that entry over one tha
   assert.equal(first.id, "kallisto");
   assert.ok(first.score > second.score);
   assert.ok(first.evidence > second.evidence);
+});
+
+test("a command line of an entry's own program ranks it over the entries that quote that command", async () => {
+  // racon's and ngmlr's examples quote minimap2's command line; trim-galore's quote cutadapt's.
+  const ranked = (q: string) => catalog.rank(q, { limit: 3 }).map((r) => r.entry.id);
+  assert.equal(ranked("minimap2 -ax map-ont ref.fa reads.fq | samtools sort")[0], "minimap2");
+  assert.equal(ranked("cutadapt -a AGATCGGAAGAGC -o trimmed.fq reads.fq")[0], "cutadapt");
+  // An adapter sequence is data, not an acronym the catalog lacks: cutadapt is selected.
+  const s = await selectForRequest(catalog, "cutadapt -a AGATCGGAAGAGC -o trimmed.fq reads.fq");
+  assert.equal(s.skills[0], "cutadapt");
+  // The quoting entry keeps its own words: the same prose without the named program ranks it.
+  const index = await createKeywordIndex([
+    {
+      id: "mapper",
+      name: "mapper",
+      description: "Map long reads",
+      keywords: ["mapper -x ont-reads ref.fa reads.fq > out.paf"],
+    },
+    {
+      id: "polisher",
+      name: "polisher",
+      description: "Polish an assembly",
+      keywords: [
+        "mapper -x ont-reads ref.fa reads.fq > overlaps.paf",
+        "mapper -x ont-reads draft.fa reads.fq > overlaps.paf",
+        "polisher reads.fq overlaps.paf draft.fa",
+      ],
+    },
+  ]);
+  const quoted = index.search("mapper -x ont-reads ref.fa reads.fq");
+  assert.equal(quoted[0].id, "mapper");
+  const own = index.search("polish an assembly of ont-reads");
+  assert.equal(own[0].id, "polisher");
+});
+
+test("a file name of a request matches file types an entry handles, not a skill's example files", async () => {
+  const index = await createKeywordIndex([
+    { id: "reader", name: "reader", description: "Read BAM files and report their flags" },
+    {
+      id: "quoter",
+      name: "quoter",
+      description: "Call peaks",
+      tags: ["chip-seq"],
+      tasks: ["call peaks of a ChIP-seq sample"],
+      keywords: ["quoter --in tumor.bam --out peaks.bed"],
+    },
+    // A tool's other words are its parameters: "Path to the BAM file" is a file type it takes.
+    {
+      id: "tool",
+      name: "index_alignments",
+      description: "Build an index",
+      keywords: ["Path to the BAM file"],
+    },
+  ]);
+  assert.deepEqual(index.search("look at tumor.bam").map((h) => h.id).sort(), ["reader", "tool"]);
+  // The word itself, not a file name, still finds the example.
+  assert.ok(index.search("peaks of a bam --out").some((h) => h.id === "quoter"));
+});
+
+test("a lone word of a rich entry is a homonym when two words or more pull away; a one-line tool's is not", async () => {
+  // bcl-convert's tags hold "sample sheet": one word of it, with pivot, Excel and sales against.
+  const pivot = await selectForRequest(
+    catalog,
+    "create a pivot table in Excel from the sales sheet",
+  );
+  assert.deepEqual([pivot.skills, pivot.tools], [[], []]);
+  assert.equal(
+    (await selectForRequest(catalog, "fill in the sample sheet for the run")).skills[0],
+    "bcl-convert",
+  );
+  const sickle = await selectForRequest(catalog, "sickle cell anemia symptoms in children");
+  assert.deepEqual(sickle.skills, []);
+  // A tool of one line holds one word of most requests that fit it: words against do not drop it.
+  const index = await createKeywordIndex([
+    { id: "podcasts", name: "podcast_search", description: "Search podcast episodes" },
+    { id: "mail", name: "send_mail", description: "Send an email" },
+  ]);
+  const hit = index.search("any podcast about growing tomatoes on a balcony")[0];
+  assert.equal(hit.id, "podcasts");
+  assert.ok(hit.evidence >= 2, String(hit.evidence));
+});
+
+test("a tool the catalog lacks weighs toward nothing fits, also for the entries that mention it", async () => {
+  // htseq's tags mention DESeq2 (its counts feed it); no entry is DESeq2.
+  const deseq = await selectForRequest(catalog, "run DESeq2 on my count matrix in R");
+  assert.deepEqual(deseq.skills, []);
+  // An acronym brought in by "with" is a tool's name, not an abbreviation.
+  const regenie = await selectForRequest(catalog, "run a GWAS with REGENIE on UK Biobank data");
+  assert.deepEqual(regenie.skills, []);
+  // Named entries are what the request asks for: they still fit.
+  assert.equal(
+    (await selectForRequest(catalog, "count reads per gene with htseq")).skills[0],
+    "htseq",
+  );
+  // Platforms and molecules in mixed case are not tools ("PacBio", "rRNA", "UMIs").
+  assert.equal((await selectForRequest(catalog, "align PacBio HiFi reads")).skills[0], "minimap2");
+  assert.ok(
+    (await selectForRequest(catalog, "move the UMIs from read 1 into the read name")).skills
+      .includes("fastp"),
+  );
+});
+
+test("a description weighs like tags only where it is all an entry says (no tags, tasks or body)", async () => {
+  const body = Array.from({ length: 50 }, (_, i) => `step ${i} of the workflow uses option${i}`);
+  const index = await createKeywordIndex([
+    { id: "line", name: "one_line", description: "Render a heatmap" },
+    { id: "bodied", name: "with_body", description: "Render a heatmap", keywords: body },
+    { id: "other", name: "send_mail", description: "Send an email" },
+  ]);
+  const hits = index.search("heatmap please");
+  const of = (id: string) => hits.find((h) => h.id === id)!.evidence;
+  // 2 and 1.5 times the same specificity.
+  assert.equal(Math.round(of("line") / of("bodied") * 100) / 100, 1.33);
+});
+
+test("a one-line tool named by the request fits with one word against; two pull it away", async () => {
+  const index = await createKeywordIndex([
+    { id: "weather", name: "weather", description: "Forecast for a city" },
+    { id: "mail", name: "send_mail", description: "Send an email" },
+  ]);
+  const of = (q: string) => index.search(q).find((h) => h.id === "weather")!.evidence;
+  assert.ok(of("weather for my wedding") >= 2, String(of("weather for my wedding")));
+  assert.ok(of("weather for my wedding reception banquet") < 2);
+  // A skill's name alone with a word against stays a homonym ("salmon recipe for the oven").
+  assert.deepEqual((await selectForRequest(catalog, "salmon recipe for the oven")).skills, []);
 });

@@ -74,3 +74,47 @@ test("eval warns of expected ids the catalog does not have (a typo would count a
   assert.match(stderr, /typo\.jsonl: "samtool" is not a usable entry of this catalog/);
   assert.match(stdout, /^top-1 0\.0 %/m);
 });
+
+test("--feedback <file>: select, catalog and eval rank with another file's labelled requests; without it, as before", async () => {
+  const told = join(home.dir, "told.jsonl");
+  await writeFile(
+    told,
+    '{"request": "trim the adapters off my paired-end reads", "expected": ["fastp"]}\n' +
+      '{"request": "no skill for this one", "expected": "none"}\n',
+  );
+  const request = "trim adapters from my paired-end reads";
+  const first = async (extra: string[]) => {
+    const { code, stdout, stderr } = await sub(["select", request, "--json", ...extra], home.env);
+    assert.equal(code, 0, stderr);
+    return JSON.parse(stdout).selection.skills[0];
+  };
+  assert.equal(await first([]), "trim-galore");
+  assert.equal(await first(["--feedback", told]), "fastp");
+  // Reversible: the next command without the flag ranks as before (nothing was kept).
+  assert.equal(await first([]), "trim-galore");
+  const measured = join(home.dir, "measured.jsonl");
+  await writeFile(measured, `{"request": "${request}", "expected": ["fastp"]}\n`);
+  const without = await sub(["eval", measured, "--json"], home.env);
+  const withIt = await sub(["eval", measured, "--json", "--feedback", told], home.env);
+  assert.equal(withIt.code, 0, withIt.stderr);
+  assert.deepEqual([JSON.parse(without.stdout).top1, JSON.parse(withIt.stdout).top1], [0, 1]);
+  const shown = await sub(["catalog", "--json", "--feedback", told], home.env);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.ok(JSON.parse(shown.stdout).entries.some((e: { id: string }) => e.id === "fastp"));
+});
+
+test("--feedback: a bad or missing file names it, the line and the field; an unknown label is a warning", async () => {
+  const bad = join(home.dir, "bad-feedback.jsonl");
+  await writeFile(bad, '{"request": "sort a BAM"}\n');
+  const wrong = await sub(["select", "sort a BAM", "--feedback", bad], home.env);
+  assert.notEqual(wrong.code, 0);
+  assert.match(wrong.stderr, /--feedback .*bad-feedback\.jsonl: line 1: "expected" must be/);
+  const missing = await sub(["eval", file, "--feedback", join(home.dir, "nope.jsonl")], home.env);
+  assert.notEqual(missing.code, 0);
+  assert.match(missing.stderr, /Cannot read --feedback .*nope\.jsonl/);
+  const typo = join(home.dir, "typo-feedback.jsonl");
+  await writeFile(typo, '{"request": "sort a BAM", "expected": ["samtool"]}\n');
+  const warned = await sub(["select", "sort a BAM", "--json", "--feedback", typo], home.env);
+  assert.equal(warned.code, 0, warned.stderr);
+  assert.match(warned.stderr, /warning: feedback labels requests with "samtool"/);
+});

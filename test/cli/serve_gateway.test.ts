@@ -266,3 +266,43 @@ test("serve --print-config --gateway: the entry runs serve --gateway --stdio", {
   assert.equal(folder.code, 1);
   assert.match(folder.stderr, /--gateway serves the skills of every source/);
 });
+
+test(
+  "serve --gateway --discover --feedback <file>: find_tools ranks with the labelled requests, only with the flag",
+  {
+    timeout: 90_000,
+  },
+  async () => {
+    const { writeFile } = await import("node:fs/promises");
+    const { join } = await import("node:path");
+    const labels = join(home.dir, "labels.jsonl");
+    await writeFile(
+      labels,
+      '{"request": "say these words again", "expected": ["everything__echo"]}\n',
+    );
+    const first = async (extra: string[]) => {
+      const [bin, argv] = command(["serve", "--gateway", "--discover", "--stdio", ...extra]);
+      const client = await connect(
+        { name: "gateway", command: bin, args: argv, cwd: ROOT, env },
+        { stdio: stdio(), timeoutMs: 30_000 },
+      );
+      try {
+        const found = await client.callTool("find_tools", { query: "say my words again to me" });
+        const tools = (found.structuredContent as { tools?: Array<{ id: string }> })?.tools ?? [];
+        return tools.map((t) => t.id);
+      } finally {
+        await client.close();
+      }
+    };
+    assert.equal((await first(["--feedback", labels]))[0], "everything__echo");
+    assert.ok(!(await first([])).includes("everything__echo"));
+    const alone = await sub(["serve", "--feedback", labels], env);
+    assert.equal(alone.code, 1);
+    assert.match(alone.stderr, /--feedback goes with --gateway/);
+    const printed = await sub(["serve", "--print-config", "--gateway", "--feedback", labels], env);
+    assert.deepEqual(
+      JSON.parse(printed.stdout).mcpServers.skillmux.args.slice(-5),
+      ["serve", "--gateway", "--stdio", "--feedback", labels],
+    );
+  },
+);

@@ -226,3 +226,36 @@ describe("find_tools's description and pinned tools", () => {
     assert.deepEqual((await pinnedGateway.pins()).held, []);
   });
 });
+
+test("feedback: find_tools ranks with the user's labelled requests; a gateway without it, as before", async () => {
+  const query = "say my words again to me";
+  const feedback = [{
+    request: "say these words again",
+    expected: ["everything__echo"] as string[],
+  }];
+  const other = await serveGateway({
+    registry: (await registered([{ name: "everything", url: everything.url }])).registry,
+    approvals: { storage: (await registered([])).storage, remote: "auto" },
+    discover: true,
+    feedback,
+  });
+  const told = new Client({ name: "sdk-test", version: "1.0.0" });
+  try {
+    await told.connect(new StreamableHTTPClientTransport(new URL(other.url)));
+    const found = await told.callTool({ name: "find_tools", arguments: { query } }) as Found;
+    assert.equal(ids(found)[0], "everything__echo", JSON.stringify(found));
+    const plain = await client.callTool({ name: "find_tools", arguments: { query } }) as Found;
+    assert.ok(!ids(plain).includes("everything__echo"), JSON.stringify(plain));
+  } finally {
+    await told.close();
+    await other.close();
+  }
+  // One user's labels: not for a gateway of many users.
+  await assert.rejects(
+    serveGateway({
+      users: { registry: {} as never, tokens: { t: "u" } },
+      feedback,
+    }),
+    /feedback is one user's/,
+  );
+});
