@@ -11,10 +11,20 @@ export interface SkillOutcome {
   results: ExampleResult[];
 }
 
+/** Examples that passed with at least one claim checked. */
+const claimed = (rs: ExampleResult[]) =>
+  rs.filter((r) => r.status === "passed" && (r.claims ?? 0) > 0).length;
+
 const cell = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
 
-/** The report: totals, a table per skill, then what was skipped or failed and why. */
-export function renderReport(outcomes: SkillOutcome[]): string {
+/** Per skill, per example task, the claims it makes (the `claim` texts of the map). */
+export type ClaimTexts = Record<string, Record<string, string[]>>;
+
+/**
+ * The report: totals, a table per skill, what each example asserts beyond its exit code, then
+ * what was skipped or failed and why.
+ */
+export function renderReport(outcomes: SkillOutcome[], claims: ClaimTexts = {}): string {
   const all = outcomes.flatMap((o) => o.results);
   const n = (rs: ExampleResult[], s: string) => rs.filter((r) => r.status === s).length;
   const lines = [
@@ -34,13 +44,21 @@ export function renderReport(outcomes: SkillOutcome[]): string {
     "test/skill_examples.json: its input file names (toy files are guessed from the names, or given",
     "as `name: toy key`), an optional `setup`, and per example `files`/`count`/`stdout`/`exit` or `skip`.",
     "",
+    "An exit code of 0 does not make an answer right, so an example can also declare `claims`: what it",
+    "says it does, each a shell command run in the example's folder after it, whose output must equal,",
+    "match or lie within a known answer (`{truth.name}`: the planted deletion, inversion and",
+    "insertion of the SV sample, the planted repeat, the planted indel, het-alt site and block",
+    "substitution, the toy sample's SNP count, the k-mer totals of the toy reads; made by",
+    "scripts/_toy_truth.ts and written to truth.json). An example fails when a claim does not hold.",
+    "The section *What each example asserts* lists them.",
+    "",
     `**${all.length} examples in ${outcomes.length} skills: ${n(all, "passed")} passed, ${
       n(all, "failed")
     } failed, ` +
-    `${n(all, "skipped")} skipped.**`,
+    `${n(all, "skipped")} skipped; ${claimed(all)} passed examples also held their claims.**`,
     "",
-    "| skill | checked_version | Debian | examples | passed | failed | skipped |",
-    "| --- | --- | --- | ---: | ---: | ---: | ---: |",
+    "| skill | checked_version | Debian | examples | passed | failed | skipped | with claims |",
+    "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const o of outcomes) {
     const debian = o.package === undefined
@@ -50,8 +68,25 @@ export function renderReport(outcomes: SkillOutcome[]): string {
       `| ${o.skill} | ${o.checked ?? "—"} | ${debian} | ${o.results.length} | ${
         n(o.results, "passed")
       } | ` +
-        `${n(o.results, "failed")} | ${n(o.results, "skipped")} |`,
+        `${n(o.results, "failed")} | ${n(o.results, "skipped")} | ${claimed(o.results)} |`,
     );
+  }
+  lines.push("", "## What each example asserts", "");
+  lines.push(
+    "Beyond its exit code and files; an example listed here passed only if every claim held.",
+    "",
+  );
+  for (const o of outcomes) {
+    const mine = claims[o.skill];
+    if (mine === undefined || Object.keys(mine).length === 0) continue;
+    lines.push(`### ${o.skill}`, "");
+    for (const r of o.results) {
+      const texts = mine[r.task];
+      if (!texts?.length) continue;
+      const state = r.status === "passed" ? "" : ` (${r.status})`;
+      lines.push(`- “${cell(r.task)}”${state}: ${texts.map(cell).join("; ")}`);
+    }
+    lines.push("");
   }
   lines.push("", "## What did not run, and why", "");
   for (const o of outcomes) {

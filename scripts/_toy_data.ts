@@ -18,9 +18,10 @@ import {
   rng,
   translate,
 } from "./_toy_sequences.ts";
+import { writeTruthData } from "./_toy_truth.ts";
 
 /** Bump when the data changes, so a cached folder is rebuilt. */
-export const TOY_VERSION = 4;
+export const TOY_VERSION = 5;
 
 /** The toy files, by key (what test/skill_examples.json names), as file names in the folder. */
 export const TOY_FILES: Readonly<Record<string, string>> = {
@@ -67,6 +68,16 @@ export const TOY_FILES: Readonly<Record<string, string>> = {
   long_paf: "long_ava.paf.gz",
   vcf: "calls.vcf",
   "vcf.gz": "calls.vcf.gz",
+  // Known answers (scripts/_toy_truth.ts; the values are in truth.json).
+  sv_sample: "sv_sample.fa",
+  sv_long: "sv_long.fq",
+  sv_long_bam: "sv_long.bam",
+  sv_1: "sv_1.fq",
+  sv_2: "sv_2.fq",
+  sv_bam: "sv.bam",
+  repeats: "repeats.fa",
+  norm_vcf: "norm.vcf",
+  truth: "truth.json",
 };
 
 /** Index files that travel with a toy file (`aln.bam` → `aln.bam.bai`). */
@@ -76,6 +87,8 @@ export const TOY_COMPANIONS: Readonly<Record<string, string[]>> = {
   long_bam: [".bai"],
   "vcf.gz": [".tbi"],
   "cohort.vcf.gz": [".tbi"],
+  sv_long_bam: [".bai"],
+  sv_bam: [".bai"],
 };
 
 /** The folder `dir` holds a complete toy set when this marker exists. */
@@ -99,6 +112,10 @@ bwa mem -t 2 -R '@RG\\tID:rna\\tSM:rna\\tPL:ILLUMINA' genome.fa rna_1.fq.gz rna_
 samtools index rna.bam
 minimap2 -ax map-ont -R '@RG\\tID:ont\\tSM:ont\\tPL:ONT' genome.fa long.fq.gz 2>/dev/null | samtools sort -o long.bam - 2>/dev/null
 samtools index long.bam
+bwa mem -t 2 -R '@RG\\tID:sv\\tSM:sv\\tPL:ILLUMINA\\tLB:lib1' genome.fa sv_1.fq sv_2.fq 2>/dev/null | samtools sort -o sv.bam - 2>/dev/null
+samtools index sv.bam
+minimap2 -ax map-ont -R '@RG\\tID:sv_ont\\tSM:sv\\tPL:ONT' genome.fa sv_long.fq 2>/dev/null | samtools sort -o sv_long.bam - 2>/dev/null
+samtools index sv_long.bam
 minimap2 -x ava-ont long.fq.gz long.fq.gz 2>/dev/null | gzip > long_ava.paf.gz
 bcftools mpileup -Ou -f genome.fa aln.bam 2>/dev/null | bcftools call -mv -Oz -o calls.vcf.gz 2>/dev/null
 tabix -p vcf calls.vcf.gz && bcftools view -Ov -o calls.vcf calls.vcf.gz
@@ -214,6 +231,7 @@ async function writeSequences(dir: string): Promise<void> {
   });
   await put("amplicons.fa", fasta(amplicons));
   await writeCohort(rand, g.chroms, put);
+  await writeTruthData(dir, g.chroms, sample, { r1, r2 });
 }
 
 /** A 60-sample VCF of 300 biallelic SNPs with ids, plus sample and phenotype lists. */
