@@ -9,7 +9,8 @@ import { TOY_FILES } from "./_toy_data.ts";
  * A claim an example makes, checked after it ran: `run` (a shell command in the example's folder)
  * must exit 0 and its stdout, trimmed, must equal `equals`, match `matches`, or be a number within
  * `atLeast`/`atMost`. `{truth.name}` in `run`, `equals` and `matches` is replaced by the known
- * answer of the toy data (truth.json, scripts/_toy_truth.ts).
+ * answer of the toy data (truth.json, scripts/_toy_truth.ts); `$EXAMPLE_STDOUT` and
+ * `$EXAMPLE_STDERR` name files with what the example printed.
  */
 export interface ExampleClaim {
   /** What the example claims, in words (shown in the report). */

@@ -2,7 +2,7 @@
 // (exit code and a plausible output). Used by scripts/skill_examples.ts.
 import { spawn } from "node:child_process";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import process from "node:process";
@@ -65,7 +65,12 @@ function tailOf(path: string): string {
  * on the socket a pipe from Node is: MAFFT writes its progress to /dev/stderr and stopped with "No
  * such device or address"); the first 64 KiB of stdout and the last 64 KiB of stderr are returned.
  */
-export async function shell(script: string, cwd: string, timeoutS: number): Promise<ShellResult> {
+export async function shell(
+  script: string,
+  cwd: string,
+  timeoutS: number,
+  env: Record<string, string> = {},
+): Promise<ShellResult> {
   const started = performance.now();
   const outDir = await mkdtemp(join(tmpdir(), "skillmux-out-"));
   const outPath = join(outDir, "stdout");
@@ -87,6 +92,7 @@ export async function shell(script: string, cwd: string, timeoutS: number): Prom
             TMPDIR: cwd,
             LC_ALL: "C.UTF-8",
             LANG: "C.UTF-8",
+            ...env,
           },
         });
         let timedOut = false;
@@ -200,7 +206,7 @@ export async function runSkillExamples(
       );
       let reason = await judge(r, exp, dir, before);
       if (reason === undefined && exp.claims?.length) {
-        reason = await checkClaims(exp.claims, dir, truth, exp.timeout ?? opts.timeoutS);
+        reason = await checkClaims(exp.claims, dir, truth, exp.timeout ?? opts.timeoutS, r);
       }
       results.push({
         ...base,
@@ -234,12 +240,35 @@ export function withTruth(text: string, truth: Record<string, number | string>):
   });
 }
 
-/** Why a claim does not hold (the first that fails), or `undefined` when all hold. */
+/**
+ * Why a claim does not hold (the first that fails), or `undefined` when all hold. The example's
+ * captured stdout and stderr are files named by `$EXAMPLE_STDOUT` and `$EXAMPLE_STDERR` in the
+ * claim's shell (outside the example's folder), for claims about what it printed.
+ */
 export async function checkClaims(
   claims: ExampleClaim[],
   dir: string,
   truth: Record<string, number | string>,
   timeoutS: number,
+  printed: { stdout: string; stderr: string } = { stdout: "", stderr: "" },
+): Promise<string | undefined> {
+  const io = await mkdtemp(join(tmpdir(), "skillmux-claim-"));
+  try {
+    const env = { EXAMPLE_STDOUT: join(io, "stdout"), EXAMPLE_STDERR: join(io, "stderr") };
+    await writeFile(env.EXAMPLE_STDOUT, printed.stdout);
+    await writeFile(env.EXAMPLE_STDERR, printed.stderr);
+    return await checkEach(claims, dir, truth, timeoutS, env);
+  } finally {
+    await rm(io, { recursive: true, force: true });
+  }
+}
+
+async function checkEach(
+  claims: ExampleClaim[],
+  dir: string,
+  truth: Record<string, number | string>,
+  timeoutS: number,
+  env: Record<string, string>,
 ): Promise<string | undefined> {
   for (const c of claims) {
     let run: string;
@@ -248,11 +277,14 @@ export async function checkClaims(
     } catch (e) {
       return `claim "${c.claim}": ${(e as Error).message}`;
     }
-    const r = await shell(run, dir, timeoutS);
+    const r = await shell(run, dir, timeoutS, env);
     const out = r.stdout.trim();
     const fail = (why: string) => `claim "${c.claim}" does not hold: ${why} ($ ${run})`;
     if (r.timedOut) return fail(`its check timed out`);
-    if (r.code !== 0) return fail(`its check exited ${r.code}: ${tail(r.stderr || r.stdout)}`);
+    // 141: a writer stopped by SIGPIPE because a reader (head) had enough, as for examples.
+    if (r.code !== 0 && r.code !== 141) {
+      return fail(`its check exited ${r.code}: ${tail(r.stderr || r.stdout)}`);
+    }
     try {
       if (c.equals !== undefined && out !== withTruth(c.equals, truth)) {
         return fail(`got "${tail(out)}", expected "${withTruth(c.equals, truth)}"`);

@@ -1,6 +1,7 @@
 // Private: builds the toy data set of the example-run check (scripts/skill_examples.ts) in a
 // folder, once: sequences from scripts/_toy_sequences.ts, then alignments and variant calls made
-// with Debian's samtools, bwa, bcftools, tabix and minimap2. About 8 MB, a few seconds.
+// with Debian's samtools, bwa, bcftools, tabix, minimap2 and the SRA Toolkit (a local .sra
+// archive of the toy reads, so fasterq-dump runs offline). About 8 MB, a few seconds.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
@@ -21,7 +22,7 @@ import {
 import { writeTruthData } from "./_toy_truth.ts";
 
 /** Bump when the data changes, so a cached folder is rebuilt. */
-export const TOY_VERSION = 5;
+export const TOY_VERSION = 9;
 
 /** The toy files, by key (what test/skill_examples.json names), as file names in the folder. */
 export const TOY_FILES: Readonly<Record<string, string>> = {
@@ -77,6 +78,7 @@ export const TOY_FILES: Readonly<Record<string, string>> = {
   sv_bam: "sv.bam",
   repeats: "repeats.fa",
   norm_vcf: "norm.vcf",
+  sra: "toy_run.sra",
   truth: "truth.json",
 };
 
@@ -116,6 +118,10 @@ bwa mem -t 2 -R '@RG\\tID:sv\\tSM:sv\\tPL:ILLUMINA\\tLB:lib1' genome.fa sv_1.fq 
 samtools index sv.bam
 minimap2 -ax map-ont -R '@RG\\tID:sv_ont\\tSM:sv\\tPL:ONT' genome.fa sv_long.fq 2>/dev/null | samtools sort -o sv_long.bam - 2>/dev/null
 samtools index sv_long.bam
+if command -v latf-load >/dev/null && command -v kar >/dev/null; then
+  latf-load -p ILLUMINA --quality PHRED_33 -o toy_run_db reads_1.fq reads_2.fq >/dev/null 2>&1
+  kar --create toy_run.sra -d toy_run_db >/dev/null && rm -rf toy_run_db
+fi
 minimap2 -x ava-ont long.fq.gz long.fq.gz 2>/dev/null | gzip > long_ava.paf.gz
 bcftools mpileup -Ou -f genome.fa aln.bam 2>/dev/null | bcftools call -mv -Oz -o calls.vcf.gz 2>/dev/null
 tabix -p vcf calls.vcf.gz && bcftools view -Ov -o calls.vcf calls.vcf.gz
@@ -138,8 +144,10 @@ async function writeSequences(dir: string): Promise<void> {
   const sample = g.chroms.map(([n, s]) => [n, mutate(rand, s, 400)[0]] as [string, string]);
   const strain = (every: number) =>
     g.chroms.map(([n, s]) => [n, mutate(rand, s, every)[0]] as [string, string]);
-  await put("strain2.fa", fasta(strain(100)));
-  await put("strain3.fa", fasta(strain(40)));
+  const strain2 = strain(100);
+  const strain3 = strain(40);
+  await put("strain2.fa", fasta(strain2));
+  await put("strain3.fa", fasta(strain3));
   const contigs: [string, string][] = [];
   for (const [, s] of sample) {
     for (let i = 0; i < s.length; i += 12_000) {
@@ -231,7 +239,7 @@ async function writeSequences(dir: string): Promise<void> {
   });
   await put("amplicons.fa", fasta(amplicons));
   await writeCohort(rand, g.chroms, put);
-  await writeTruthData(dir, g.chroms, sample, { r1, r2 });
+  await writeTruthData(dir, g.chroms, sample, { r1, r2 }, { strain2, strain3, family });
 }
 
 /** A 60-sample VCF of 300 biallelic SNPs with ids, plus sample and phenotype lists. */

@@ -26,13 +26,15 @@ export const PLANTED = {
 /**
  * Writes the known-answer toy files into `dir` (alignments are made by the caller with samtools,
  * bwa and minimap2) and returns the truth. `chroms` is the toy reference, `sample` the toy sample
- * (the reference with SNPs only), `reads` the toy DNA reads (for k-mer totals).
+ * (the reference with SNPs only), `reads` the toy DNA reads (for k-mer totals), `more` the related
+ * strains (for ANI) and the DNA family (for alignment columns).
  */
 export async function writeTruthData(
   dir: string,
   chroms: [string, string][],
   sample: [string, string][],
   reads: { r1: [string, string, string][]; r2: [string, string, string][] },
+  more: { strain2: [string, string][]; strain3: [string, string][]; family: [string, string][] },
 ): Promise<Truth> {
   const rand = rng(45);
   const put = (name: string, text: string) => writeFile(join(dir, name), text);
@@ -133,23 +135,53 @@ export async function writeTruthData(
     block_sub_snp2: k + 3,
   });
 
-  // Canonical 21-mers in the toy DNA reads (reads_1.fq, reads_2.fq): total and distinct.
-  const kmers = new Map<string, number>();
-  let total = 0;
-  for (const [, s] of [...reads.r1, ...reads.r2]) {
-    for (let i = 0; i + 21 <= s.length; i++) {
-      const x = s.slice(i, i + 21);
-      if (x.includes("N")) continue;
-      const rc = revcomp(x);
-      const c = x < rc ? x : rc;
-      kmers.set(c, (kmers.get(c) ?? 0) + 1);
-      total++;
+  // Canonical 21-mers in the toy DNA reads (reads_1.fq and reads_2.fq; reads_1.fq alone).
+  const count = (seqs: string[], prefix: string) => {
+    const kmers = new Map<string, number>();
+    let total = 0;
+    for (const s of seqs) {
+      for (let i = 0; i + 21 <= s.length; i++) {
+        const x = s.slice(i, i + 21);
+        if (x.includes("N")) continue;
+        const rc = revcomp(x);
+        const c = x < rc ? x : rc;
+        kmers.set(c, (kmers.get(c) ?? 0) + 1);
+        total++;
+      }
     }
+    truth[`${prefix}_total`] = total;
+    truth[`${prefix}_distinct`] = kmers.size;
+    truth[`${prefix}_unique`] = [...kmers.values()].filter((n) => n === 1).length;
+    truth[`${prefix}_repeated`] = kmers.size - (truth[`${prefix}_unique`] as number);
+  };
+  count([...reads.r1, ...reads.r2].map(([, s]) => s), "kmer21");
+  count(reads.r1.map(([, s]) => s), "r1_kmer21");
+
+  // Identity of the related strains to the reference (substitutions only), in percent.
+  for (const [name, strain] of [["strain2", more.strain2], ["strain3", more.strain3]] as const) {
+    let diff = 0;
+    for (let c = 0; c < chroms.length; c++) {
+      for (let i = 0; i < chroms[c][1].length; i++) if (chroms[c][1][i] !== strain[c][1][i]) diff++;
+    }
+    truth[`${name}_identity`] = Number((100 * (1 - diff / truth.genome_length)).toFixed(2));
   }
-  truth.kmer21_total = total;
-  truth.kmer21_distinct = kmers.size;
-  truth.kmer21_unique = [...kmers.values()].filter((n) => n === 1).length;
+  // Columns of the DNA family alignment (dna_aln.fa): variable, and constant A, C, G, T.
+  const cols = more.family[0][1].length;
+  let variable = 0;
+  const constant: Record<string, number> = { A: 0, C: 0, G: 0, T: 0 };
+  for (let i = 0; i < cols; i++) {
+    const bases = new Set(more.family.map(([, s]) => s[i]));
+    if (bases.size > 1) variable++;
+    else constant[[...bases][0]]++;
+  }
+  truth.aln_columns = cols;
+  truth.aln_variable = variable;
+  truth.aln_constant = `${constant.A},${constant.C},${constant.G},${constant.T}`;
   // The toy DNA reads' depth on the reference: pairs × 2 × 100 bases / genome length.
+  truth.dna_pairs = reads.r1.length;
+  // The toy cohort (cohort.vcf, scripts/_toy_data.ts): 60 samples, 300 SNPs.
+  truth.cohort_samples = 60;
+  truth.cohort_snps = 300;
   truth.dna_depth = (reads.r1.length * 2 * 100) / truth.genome_length;
   await put("truth.json", JSON.stringify(truth, null, 1) + "\n");
   return truth;

@@ -161,6 +161,7 @@ test("claims see a wrong answer: output checked against the toy data's known ans
     ["Wrong answer", "'2 hits\\n' > hits.txt"],
     ["Unknown truth", "'x' > x.txt"],
     ["Check fails", "'x' > x.txt"],
+    ["Printed answer", "'5 found\\n'"],
   ]));
   const claim = { claim: "finds the planted hits", run: "cut -d' ' -f1 hits.txt" };
   const map: ExampleMap = {
@@ -174,6 +175,9 @@ test("claims see a wrong answer: output checked against the toy data's known ans
           "Wrong answer": { claims: [{ ...claim, matches: "^{truth.hits}$" }] },
           "Unknown truth": { claims: [{ claim: "x", run: "echo {truth.nope}", equals: "1" }] },
           "Check fails": { claims: [{ claim: "x", run: "false", equals: "" }] },
+          "Printed answer": {
+            claims: [{ claim: "prints 5", run: 'cut -d" " -f1 "$EXAMPLE_STDOUT"', equals: "5" }],
+          },
         },
       },
     },
@@ -191,6 +195,7 @@ test("claims see a wrong answer: output checked against the toy data's known ans
       ["failed", 1],
       ["failed", 1],
       ["failed", 1],
+      ["passed", 1],
     ]);
     assert.match(results[1].reason!, /claim "finds the planted hits" does not hold: got "2"/);
     assert.match(results[2].reason!, /unknown truth value \{truth\.nope\}/);
