@@ -22,7 +22,7 @@ import {
 import { writeTruthData } from "./_toy_truth.ts";
 
 /** Bump when the data changes, so a cached folder is rebuilt. */
-export const TOY_VERSION = 9;
+export const TOY_VERSION = 10;
 
 /** The toy files, by key (what test/skill_examples.json names), as file names in the folder. */
 export const TOY_FILES: Readonly<Record<string, string>> = {
@@ -233,13 +233,21 @@ async function writeSequences(dir: string): Promise<void> {
   await put("protein_family.faa", fasta(prot));
   await put("protein_aln.faa", fasta(prot));
   const templates = Array.from({ length: 8 }, () => randomDna(rand, 250));
+  const used = new Set<number>();
   const amplicons = Array.from({ length: 300 }, (_, i) => {
-    const t = templates[Math.min(7, Math.floor(-Math.log(1 - rand() * 0.999) * 2))];
+    const k = Math.min(7, Math.floor(-Math.log(1 - rand() * 0.999) * 2));
+    used.add(k);
+    const t = templates[k];
     return [`amp${i + 1};size=1`, rand() < 0.7 ? t : mutate(rand, t, 120)[0]] as [string, string];
   });
   await put("amplicons.fa", fasta(amplicons));
   await writeCohort(rand, g.chroms, put);
-  await writeTruthData(dir, g.chroms, sample, { r1, r2 }, { strain2, strain3, family });
+  await writeTruthData(dir, g.chroms, sample, { r1, r2 }, {
+    strain2,
+    strain3,
+    family,
+    ampliconTemplates: used.size,
+  });
 }
 
 /** A 60-sample VCF of 300 biallelic SNPs with ids, plus sample and phenotype lists. */

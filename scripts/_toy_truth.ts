@@ -27,14 +27,20 @@ export const PLANTED = {
  * Writes the known-answer toy files into `dir` (alignments are made by the caller with samtools,
  * bwa and minimap2) and returns the truth. `chroms` is the toy reference, `sample` the toy sample
  * (the reference with SNPs only), `reads` the toy DNA reads (for k-mer totals), `more` the related
- * strains (for ANI) and the DNA family (for alignment columns).
+ * strains (for ANI), the DNA family (for alignment columns) and the amplicons' template count.
  */
 export async function writeTruthData(
   dir: string,
   chroms: [string, string][],
   sample: [string, string][],
   reads: { r1: [string, string, string][]; r2: [string, string, string][] },
-  more: { strain2: [string, string][]; strain3: [string, string][]; family: [string, string][] },
+  more: {
+    strain2: [string, string][];
+    strain3: [string, string][];
+    family: [string, string][];
+    /** How many of the 8 amplicon templates the 300 amplicons (amplicons.fa) come from. */
+    ampliconTemplates: number;
+  },
 ): Promise<Truth> {
   const rand = rng(45);
   const put = (name: string, text: string) => writeFile(join(dir, name), text);
@@ -174,6 +180,9 @@ export async function writeTruthData(
     if (bases.size > 1) variable++;
     else constant[[...bases][0]]++;
   }
+  // amplicons.fa: 300 amplicons of 250 bp, copies of few templates, 30 % with 0.8 % substitutions.
+  truth.amplicons = 300;
+  truth.amplicon_templates = more.ampliconTemplates;
   truth.aln_columns = cols;
   truth.aln_variable = variable;
   truth.aln_constant = `${constant.A},${constant.C},${constant.G},${constant.T}`;
