@@ -22,7 +22,7 @@ import {
 import { writeTruthData } from "./_toy_truth.ts";
 
 /** Bump when the data changes, so a cached folder is rebuilt. */
-export const TOY_VERSION = 10;
+export const TOY_VERSION = 11;
 
 /** The toy files, by key (what test/skill_examples.json names), as file names in the folder. */
 export const TOY_FILES: Readonly<Record<string, string>> = {

@@ -188,6 +188,7 @@ export async function writeTruthData(
   truth.aln_constant = `${constant.A},${constant.C},${constant.G},${constant.T}`;
   // The toy DNA reads' depth on the reference: pairs × 2 × 100 bases / genome length.
   truth.dna_pairs = reads.r1.length;
+  truth.dna_reads = 2 * reads.r1.length;
   // The toy cohort (cohort.vcf, scripts/_toy_data.ts): 60 samples, 300 SNPs.
   truth.cohort_samples = 60;
   truth.cohort_snps = 300;
