@@ -5,6 +5,24 @@ import { readFile } from "node:fs/promises";
 import type { Skill } from "../lib/skill/mod.ts";
 import { TOY_FILES } from "./_toy_data.ts";
 
+/**
+ * A claim an example makes, checked after it ran: `run` (a shell command in the example's folder)
+ * must exit 0 and its stdout, trimmed, must equal `equals`, match `matches`, or be a number within
+ * `atLeast`/`atMost`. `{truth.name}` in `run`, `equals` and `matches` is replaced by the known
+ * answer of the toy data (truth.json, scripts/_toy_truth.ts); `$EXAMPLE_STDOUT` and
+ * `$EXAMPLE_STDERR` name files with what the example printed.
+ */
+export interface ExampleClaim {
+  /** What the example claims, in words (shown in the report). */
+  claim: string;
+  /** The shell command whose stdout holds the answer. */
+  run: string;
+  equals?: string;
+  matches?: string;
+  atLeast?: number | string;
+  atMost?: number | string;
+}
+
 /** What one example must show, or why it is skipped. */
 export interface ExampleExpectation {
   /** Why the example cannot run here (a database, GPU, network, proprietary tool, too slow). */
@@ -17,6 +35,8 @@ export interface ExampleExpectation {
   stdout?: string;
   /** The expected exit code (default 0). */
   exit?: number;
+  /** What the example claims, checked on its output (a wrong answer fails, not only an exit code). */
+  claims?: ExampleClaim[];
   /** Seconds before the example is stopped (default: the run's per-example timeout). */
   timeout?: number;
   /** Why the expectation is what it is, shown in the report. */
@@ -145,6 +165,15 @@ export function checkExampleMap(map: ExampleMap, skills: Skill[], builtins: stri
       if (typeof exp === "object" && exp.skip !== undefined && exp.skip.trim() === "") {
         problems.push(`skills.${skill.name}.examples["${task}"].skip: give the reason`);
       }
+      const claims = typeof exp === "object" ? exp.claims ?? [] : [];
+      claims.forEach((c, i) => {
+        const at = `skills.${skill.name}.examples["${task}"].claims[${i}]`;
+        if (!c.claim?.trim() || !c.run?.trim()) problems.push(`${at}: give claim and run`);
+        const tests = ["equals", "matches", "atLeast", "atMost"].filter((k) => k in c);
+        if (tests.length === 0) {
+          problems.push(`${at}: give equals, matches, atLeast or atMost`);
+        }
+      });
     }
   }
   return problems;

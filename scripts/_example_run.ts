@@ -2,12 +2,12 @@
 // (exit code and a plausible output). Used by scripts/skill_examples.ts.
 import { spawn } from "node:child_process";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { exampleCommandLine, type Skill } from "../lib/skill/mod.ts";
-import { entryFiles, type ExampleMap } from "./_example_map.ts";
+import { entryFiles, type ExampleClaim, type ExampleMap } from "./_example_map.ts";
 import { TOY_COMPANIONS, TOY_FILES } from "./_toy_data.ts";
 
 /** The outcome of one example. */
@@ -18,6 +18,8 @@ export interface ExampleResult {
   /** Why it was skipped or failed. */
   reason?: string;
   seconds?: number;
+  /** How many claims of the example were checked (all held when it passed). */
+  claims?: number;
 }
 
 /** What a shell command did. */
@@ -63,7 +65,12 @@ function tailOf(path: string): string {
  * on the socket a pipe from Node is: MAFFT writes its progress to /dev/stderr and stopped with "No
  * such device or address"); the first 64 KiB of stdout and the last 64 KiB of stderr are returned.
  */
-export async function shell(script: string, cwd: string, timeoutS: number): Promise<ShellResult> {
+export async function shell(
+  script: string,
+  cwd: string,
+  timeoutS: number,
+  env: Record<string, string> = {},
+): Promise<ShellResult> {
   const started = performance.now();
   const outDir = await mkdtemp(join(tmpdir(), "skillmux-out-"));
   const outPath = join(outDir, "stdout");
@@ -85,6 +92,7 @@ export async function shell(script: string, cwd: string, timeoutS: number): Prom
             TMPDIR: cwd,
             LC_ALL: "C.UTF-8",
             LANG: "C.UTF-8",
+            ...env,
           },
         });
         let timedOut = false;
@@ -149,6 +157,7 @@ export async function runSkillExamples(
   opts: RunOptions,
 ): Promise<ExampleResult[]> {
   const entry = map.skills[skill.name]!;
+  const truth = await readTruth(opts.toyDir);
   const dir = await mkdtemp(join(tmpdir(), `skillmux-ex-${skill.name}-`));
   const results: ExampleResult[] = [];
   try {
@@ -195,14 +204,107 @@ export async function runSkillExamples(
         dir,
         exp.timeout ?? opts.timeoutS,
       );
-      const reason = await judge(r, exp, dir, before);
-      results.push({ ...base, status: reason ? "failed" : "passed", reason, seconds: r.seconds });
+      let reason = await judge(r, exp, dir, before);
+      if (reason === undefined && exp.claims?.length) {
+        reason = await checkClaims(exp.claims, dir, truth, exp.timeout ?? opts.timeoutS, r);
+      }
+      results.push({
+        ...base,
+        status: reason ? "failed" : "passed",
+        reason,
+        seconds: r.seconds,
+        ...(exp.claims?.length ? { claims: exp.claims.length } : {}),
+      });
     }
   } finally {
     if (!opts.keep) await rm(dir, { recursive: true, force: true });
     else console.log(`kept ${dir}`);
   }
   return results;
+}
+
+/** The known answers of the toy data (truth.json), or none when the folder has no truth file. */
+async function readTruth(toyDir: string): Promise<Record<string, number | string>> {
+  try {
+    return JSON.parse(await readFile(join(toyDir, "truth.json"), "utf8"));
+  } catch {
+    return {};
+  }
+}
+
+/** `text` with each `{truth.name}` replaced by the known answer; throws on an unknown name. */
+export function withTruth(text: string, truth: Record<string, number | string>): string {
+  return text.replace(/\{truth\.([A-Za-z0-9_]+)\}/g, (_, k: string) => {
+    if (truth[k] === undefined) throw new Error(`unknown truth value {truth.${k}}`);
+    return String(truth[k]);
+  });
+}
+
+/**
+ * Why a claim does not hold (the first that fails), or `undefined` when all hold. The example's
+ * captured stdout and stderr are files named by `$EXAMPLE_STDOUT` and `$EXAMPLE_STDERR` in the
+ * claim's shell (outside the example's folder), for claims about what it printed.
+ */
+export async function checkClaims(
+  claims: ExampleClaim[],
+  dir: string,
+  truth: Record<string, number | string>,
+  timeoutS: number,
+  printed: { stdout: string; stderr: string } = { stdout: "", stderr: "" },
+): Promise<string | undefined> {
+  const io = await mkdtemp(join(tmpdir(), "skillmux-claim-"));
+  try {
+    const env = { EXAMPLE_STDOUT: join(io, "stdout"), EXAMPLE_STDERR: join(io, "stderr") };
+    await writeFile(env.EXAMPLE_STDOUT, printed.stdout);
+    await writeFile(env.EXAMPLE_STDERR, printed.stderr);
+    return await checkEach(claims, dir, truth, timeoutS, env);
+  } finally {
+    await rm(io, { recursive: true, force: true });
+  }
+}
+
+async function checkEach(
+  claims: ExampleClaim[],
+  dir: string,
+  truth: Record<string, number | string>,
+  timeoutS: number,
+  env: Record<string, string>,
+): Promise<string | undefined> {
+  for (const c of claims) {
+    let run: string;
+    try {
+      run = withTruth(c.run, truth);
+    } catch (e) {
+      return `claim "${c.claim}": ${(e as Error).message}`;
+    }
+    const r = await shell(run, dir, timeoutS, env);
+    const out = r.stdout.trim();
+    const fail = (why: string) => `claim "${c.claim}" does not hold: ${why} ($ ${run})`;
+    if (r.timedOut) return fail(`its check timed out`);
+    // 141: a writer stopped by SIGPIPE because a reader (head) had enough, as for examples.
+    if (r.code !== 0 && r.code !== 141) {
+      return fail(`its check exited ${r.code}: ${tail(r.stderr || r.stdout)}`);
+    }
+    try {
+      if (c.equals !== undefined && out !== withTruth(c.equals, truth)) {
+        return fail(`got "${tail(out)}", expected "${withTruth(c.equals, truth)}"`);
+      }
+      if (c.matches !== undefined && !new RegExp(withTruth(c.matches, truth), "m").test(out)) {
+        return fail(`got "${tail(out)}", expected /${withTruth(c.matches, truth)}/`);
+      }
+      const bound = (v: number | string) => Number(withTruth(String(v), truth));
+      const n = Number(out);
+      if (c.atLeast !== undefined && !(n >= bound(c.atLeast))) {
+        return fail(`got "${tail(out)}", expected at least ${bound(c.atLeast)}`);
+      }
+      if (c.atMost !== undefined && !(n <= bound(c.atMost))) {
+        return fail(`got "${tail(out)}", expected at most ${bound(c.atMost)}`);
+      }
+    } catch (e) {
+      return `claim "${c.claim}": ${(e as Error).message}`;
+    }
+  }
+  return undefined;
 }
 
 function tail(text: string): string {

@@ -1,6 +1,7 @@
 // Private: builds the toy data set of the example-run check (scripts/skill_examples.ts) in a
 // folder, once: sequences from scripts/_toy_sequences.ts, then alignments and variant calls made
-// with Debian's samtools, bwa, bcftools, tabix and minimap2. About 8 MB, a few seconds.
+// with Debian's samtools, bwa, bcftools, tabix, minimap2 and the SRA Toolkit (a local .sra
+// archive of the toy reads, so fasterq-dump runs offline). About 8 MB, a few seconds.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
@@ -18,9 +19,10 @@ import {
   rng,
   translate,
 } from "./_toy_sequences.ts";
+import { writeTruthData } from "./_toy_truth.ts";
 
 /** Bump when the data changes, so a cached folder is rebuilt. */
-export const TOY_VERSION = 4;
+export const TOY_VERSION = 11;
 
 /** The toy files, by key (what test/skill_examples.json names), as file names in the folder. */
 export const TOY_FILES: Readonly<Record<string, string>> = {
@@ -67,6 +69,17 @@ export const TOY_FILES: Readonly<Record<string, string>> = {
   long_paf: "long_ava.paf.gz",
   vcf: "calls.vcf",
   "vcf.gz": "calls.vcf.gz",
+  // Known answers (scripts/_toy_truth.ts; the values are in truth.json).
+  sv_sample: "sv_sample.fa",
+  sv_long: "sv_long.fq",
+  sv_long_bam: "sv_long.bam",
+  sv_1: "sv_1.fq",
+  sv_2: "sv_2.fq",
+  sv_bam: "sv.bam",
+  repeats: "repeats.fa",
+  norm_vcf: "norm.vcf",
+  sra: "toy_run.sra",
+  truth: "truth.json",
 };
 
 /** Index files that travel with a toy file (`aln.bam` → `aln.bam.bai`). */
@@ -76,6 +89,8 @@ export const TOY_COMPANIONS: Readonly<Record<string, string[]>> = {
   long_bam: [".bai"],
   "vcf.gz": [".tbi"],
   "cohort.vcf.gz": [".tbi"],
+  sv_long_bam: [".bai"],
+  sv_bam: [".bai"],
 };
 
 /** The folder `dir` holds a complete toy set when this marker exists. */
@@ -99,6 +114,14 @@ bwa mem -t 2 -R '@RG\\tID:rna\\tSM:rna\\tPL:ILLUMINA' genome.fa rna_1.fq.gz rna_
 samtools index rna.bam
 minimap2 -ax map-ont -R '@RG\\tID:ont\\tSM:ont\\tPL:ONT' genome.fa long.fq.gz 2>/dev/null | samtools sort -o long.bam - 2>/dev/null
 samtools index long.bam
+bwa mem -t 2 -R '@RG\\tID:sv\\tSM:sv\\tPL:ILLUMINA\\tLB:lib1' genome.fa sv_1.fq sv_2.fq 2>/dev/null | samtools sort -o sv.bam - 2>/dev/null
+samtools index sv.bam
+minimap2 -ax map-ont -R '@RG\\tID:sv_ont\\tSM:sv\\tPL:ONT' genome.fa sv_long.fq 2>/dev/null | samtools sort -o sv_long.bam - 2>/dev/null
+samtools index sv_long.bam
+if command -v latf-load >/dev/null && command -v kar >/dev/null; then
+  latf-load -p ILLUMINA --quality PHRED_33 -o toy_run_db reads_1.fq reads_2.fq >/dev/null 2>&1
+  kar --create toy_run.sra -d toy_run_db >/dev/null && rm -rf toy_run_db
+fi
 minimap2 -x ava-ont long.fq.gz long.fq.gz 2>/dev/null | gzip > long_ava.paf.gz
 bcftools mpileup -Ou -f genome.fa aln.bam 2>/dev/null | bcftools call -mv -Oz -o calls.vcf.gz 2>/dev/null
 tabix -p vcf calls.vcf.gz && bcftools view -Ov -o calls.vcf calls.vcf.gz
@@ -121,8 +144,10 @@ async function writeSequences(dir: string): Promise<void> {
   const sample = g.chroms.map(([n, s]) => [n, mutate(rand, s, 400)[0]] as [string, string]);
   const strain = (every: number) =>
     g.chroms.map(([n, s]) => [n, mutate(rand, s, every)[0]] as [string, string]);
-  await put("strain2.fa", fasta(strain(100)));
-  await put("strain3.fa", fasta(strain(40)));
+  const strain2 = strain(100);
+  const strain3 = strain(40);
+  await put("strain2.fa", fasta(strain2));
+  await put("strain3.fa", fasta(strain3));
   const contigs: [string, string][] = [];
   for (const [, s] of sample) {
     for (let i = 0; i < s.length; i += 12_000) {
@@ -208,12 +233,21 @@ async function writeSequences(dir: string): Promise<void> {
   await put("protein_family.faa", fasta(prot));
   await put("protein_aln.faa", fasta(prot));
   const templates = Array.from({ length: 8 }, () => randomDna(rand, 250));
+  const used = new Set<number>();
   const amplicons = Array.from({ length: 300 }, (_, i) => {
-    const t = templates[Math.min(7, Math.floor(-Math.log(1 - rand() * 0.999) * 2))];
+    const k = Math.min(7, Math.floor(-Math.log(1 - rand() * 0.999) * 2));
+    used.add(k);
+    const t = templates[k];
     return [`amp${i + 1};size=1`, rand() < 0.7 ? t : mutate(rand, t, 120)[0]] as [string, string];
   });
   await put("amplicons.fa", fasta(amplicons));
   await writeCohort(rand, g.chroms, put);
+  await writeTruthData(dir, g.chroms, sample, { r1, r2 }, {
+    strain2,
+    strain3,
+    family,
+    ampliconTemplates: used.size,
+  });
 }
 
 /** A 60-sample VCF of 300 biallelic SNPs with ids, plus sample and phenotype lists. */

@@ -1,8 +1,8 @@
 // The example-run check: runs every example of every built-in skill (skills/*.md) whose tool
 // Debian packages, on toy data it makes (scripts/_toy_data.ts), each in a fresh folder per skill
 // with a timeout, and asserts the exit code and a plausible output (test/skill_examples.json says
-// which toy file stands in for each file name, what each example must leave, and why the others
-// are skipped). Compares the installed Debian version with each skill's checked_version.
+// which toy file stands in for each file name, what each example must leave, what it claims, checked
+// on its output against toy data with a known answer, and why the others are skipped). Compares the installed Debian version with each skill's checked_version.
 //
 //   npm run test:examples                       all skills (CI; installs nothing)
 //   npm run test:examples -- --quick            the skills the help check installs as "quick"
@@ -24,7 +24,7 @@ import { parseSkill, type Skill } from "../lib/skill/mod.ts";
 import { helpEntries } from "../test/_help_check.ts";
 import { checkExampleMap, readExampleMap } from "./_example_map.ts";
 import { type ExampleResult, runSkillExamples, stopAll } from "./_example_run.ts";
-import { renderReport, type SkillOutcome } from "./_example_report.ts";
+import { type ClaimTexts, renderReport, type SkillOutcome } from "./_example_report.ts";
 import { buildToyData, TOY_VERSION } from "./_toy_data.ts";
 
 const { values } = parseArgs({
@@ -139,7 +139,9 @@ console.log(
   `\nexamples: ${all.length} in ${skills.length} skills; ${count("passed")} passed, ${
     count("failed")
   } failed, ` +
-    `${count("skipped")} skipped (${seconds} s)`,
+    `${count("skipped")} skipped; ${
+      all.filter((r) => r.status === "passed" && (r.claims ?? 0) > 0).length
+    } passed with claims (${seconds} s)`,
 );
 let reported = outcomes;
 if (values.results) {
@@ -176,7 +178,13 @@ if (values.results) {
   reported.sort((a, b) => a.skill.localeCompare(b.skill));
 }
 if (values.report) {
-  await writeFile(values.report, renderReport(reported));
+  const claims: ClaimTexts = {};
+  for (const [name, entry] of Object.entries(map.skills)) {
+    for (const [task, exp] of Object.entries(entry.examples ?? {})) {
+      if (exp.claims?.length) (claims[name] ??= {})[task] = exp.claims.map((c) => c.claim);
+    }
+  }
+  await writeFile(values.report, renderReport(reported, claims));
   console.log(`wrote ${values.report}`);
 }
 process.exit(count("failed") > 0 ? 1 : 0);

@@ -3,7 +3,7 @@
 // judges examples as it says (exit code, a count above 0, an expected file, no output at all,
 // timeouts), on a made-up skill whose program is the shell's printf.
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -153,4 +153,75 @@ test("examples may open /dev/stdout and /dev/stderr (MAFFT does), and a failure 
   } finally {
     await rm(toyDir, { recursive: true, force: true });
   }
+});
+
+test("claims see a wrong answer: output checked against the toy data's known answers", async () => {
+  const { skill } = await parseSkill(DEMO([
+    ["Right answer", "'3 hits\\n' > hits.txt"],
+    ["Wrong answer", "'2 hits\\n' > hits.txt"],
+    ["Unknown truth", "'x' > x.txt"],
+    ["Check fails", "'x' > x.txt"],
+    ["Printed answer", "'5 found\\n'"],
+  ]));
+  const claim = { claim: "finds the planted hits", run: "cut -d' ' -f1 hits.txt" };
+  const map: ExampleMap = {
+    aliases: {},
+    skills: {
+      demo: {
+        examples: {
+          "Right answer": {
+            claims: [{ ...claim, equals: "{truth.hits}" }, { ...claim, atLeast: 3, atMost: 3 }],
+          },
+          "Wrong answer": { claims: [{ ...claim, matches: "^{truth.hits}$" }] },
+          "Unknown truth": { claims: [{ claim: "x", run: "echo {truth.nope}", equals: "1" }] },
+          "Check fails": { claims: [{ claim: "x", run: "false", equals: "" }] },
+          "Printed answer": {
+            claims: [{ claim: "prints 5", run: 'cut -d" " -f1 "$EXAMPLE_STDOUT"', equals: "5" }],
+          },
+        },
+      },
+    },
+  };
+  const toyDir = await mkdtemp(join(tmpdir(), "skillmux-toy-test-"));
+  try {
+    await writeFile(join(toyDir, "truth.json"), JSON.stringify({ hits: 3 }));
+    const results = await runSkillExamples(skill, map, {
+      toyDir,
+      timeoutS: 10,
+      deadline: Infinity,
+    });
+    assert.deepEqual(results.map((r) => [r.status, r.claims]), [
+      ["passed", 2],
+      ["failed", 1],
+      ["failed", 1],
+      ["failed", 1],
+      ["passed", 1],
+    ]);
+    assert.match(results[1].reason!, /claim "finds the planted hits" does not hold: got "2"/);
+    assert.match(results[2].reason!, /unknown truth value \{truth\.nope\}/);
+    assert.match(results[3].reason!, /its check exited 1/);
+  } finally {
+    await rm(toyDir, { recursive: true, force: true });
+  }
+});
+
+test("the map check names a claim without a check or without a test", async () => {
+  const { skill } = await parseSkill(BUILTIN_SKILLS.samtools, { name: "samtools" });
+  const map: ExampleMap = {
+    aliases: {},
+    skills: {
+      samtools: {
+        examples: {
+          "Convert SAM to BAM": {
+            claims: [{ claim: "x", run: " " }, { claim: "y", run: "true" } as never],
+          },
+        },
+      },
+    },
+  };
+  assert.deepEqual(checkExampleMap(map, [skill], ["samtools"]), [
+    'skills.samtools.examples["Convert SAM to BAM"].claims[0]: give claim and run',
+    'skills.samtools.examples["Convert SAM to BAM"].claims[0]: give equals, matches, atLeast or atMost',
+    'skills.samtools.examples["Convert SAM to BAM"].claims[1]: give equals, matches, atLeast or atMost',
+  ]);
 });
