@@ -10,6 +10,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { type RunningPlayground, startPlayground } from "./_playground.ts";
 
 const EVERYTHING = resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+const MEMORY = resolve("node_modules/@modelcontextprotocol/server-memory/dist/index.js");
 // An extra argument server-everything ignores: it tells this run's children from any other.
 const MARK = `--skillmux-test-${process.pid}-${Date.now()}`;
 
@@ -40,6 +41,48 @@ test.describe("a stdio server through the npm start relay", () => {
   test.afterAll(async () => {
     await page?.close();
     start?.stop();
+  });
+
+  test("two stdio servers from npm, pasted at once, go green on their first try", async () => {
+    test.setTimeout(120_000);
+    await page.getByTestId("tab-servers").click();
+    const memoryFile = resolve(`test-results/memory-${process.pid}.jsonl`);
+    await page.getByTestId("server-json").fill(JSON.stringify({
+      mcpServers: {
+        everything: { command: "npx", args: ["-y", "@modelcontextprotocol/server-everything", "stdio", MARK] },
+        memory: { command: "npx", args: ["-y", "@modelcontextprotocol/server-memory", MARK], env: { MEMORY_FILE_PATH: memoryFile } },
+      },
+    }));
+    await page.getByTestId("server-import").click();
+    await expect(page.getByTestId("import-command")).toHaveCount(2);
+    await page.getByTestId("server-import").click(); // "Start these and import"
+    const expected = { everything: /everything.* 19 tools/, memory: /memory.* 9 tools/ };
+    for (const name of Object.keys(expected)) {
+      await expect(page.getByTestId(`server-${name}`)).toBeVisible({ timeout: 45_000 });
+    }
+    // Both pages' views open their sessions at once (Tools lists every server in parallel):
+    // each gets a process the relay started ahead, and none is reported down.
+    await page.getByTestId("tab-tools").click();
+    await expect(page.getByTestId("tools-everything").locator("li")).toHaveCount(19, {
+      timeout: 30_000,
+    });
+    await expect(page.getByTestId("tools-memory").locator("li")).toHaveCount(9, {
+      timeout: 30_000,
+    });
+    await expect(page.locator('[data-testid^="tools-error-"]')).toHaveCount(0);
+    await page.getByTestId("tab-servers").click();
+    for (const [name, result] of Object.entries(expected)) {
+      const card = page.getByTestId(`server-${name}`);
+      await expect(card.getByTestId("server-error")).toHaveCount(0);
+      await card.getByTestId("server-ping").click(); // once: no retry loop
+      await expect(card.getByTestId("server-ping-result")).toContainText(result, {
+        timeout: 30_000,
+      });
+    }
+    for (const name of Object.keys(expected)) {
+      await page.getByTestId(`server-${name}`).getByTestId("server-remove").click();
+    }
+    await expect.poll(children, { timeout: 10_000 }).toBe(0);
   });
 
   test("added by command, labelled, listed and pinged; its tools are called", async () => {
