@@ -244,6 +244,12 @@ export class StdioRoutes {
       rpcError(res, 502, -32603, (error as Error).message, (body as Message).id);
       return true;
     }
+    if (this.#commands.get(id) !== registration) {
+      // The server was removed while its process got ready.
+      void child.stop();
+      rpcError(res, 404, -32001, "Session not found (the server was removed)");
+      return true;
+    }
     const bridge = await this.#open(id, child);
     this.#track(bridge, res);
     await bridge.http.handleRequest(req, res, body);
@@ -265,10 +271,11 @@ export class StdioRoutes {
     this.#commands.clear();
   }
 
-  /** Start a process for `route` unless a live one waits already. */
-  #spare(route: string, command: StdioCommand): RelayChild {
+  /** Start a process for `route` unless a live one waits already (or the route was removed). */
+  #spare(route: string, command: StdioCommand): RelayChild | undefined {
     const waiting = this.#spares.get(route);
     if (waiting !== undefined && !waiting.failed && !waiting.exited) return waiting;
+    if (!this.#commands.has(route)) return undefined;
     const child = new RelayChild({
       command: command.command,
       args: command.args,
@@ -298,7 +305,7 @@ export class StdioRoutes {
 
   /** The waiting process of `route`, and another started at once for the next session. */
   #take(route: string, command: StdioCommand): RelayChild {
-    const child = this.#spare(route, command);
+    const child = this.#spare(route, command)!; // registered: handle() looked it up
     this.#spares.delete(route);
     this.#spare(route, command);
     return child;

@@ -105,7 +105,12 @@ const relay = await listenFrom(
   .catch((error) => portTaken(error, relayPort, "RELAY_PORT"));
 config = JSON.stringify({
   server: skills.url,
-  relay: { url: relay.url, token: relay.token, stdio: relay.stdio },
+  relay: {
+    url: relay.url,
+    token: relay.token,
+    stdio: relay.stdio,
+    startupMs: relayStartupSeconds * 1_000,
+  },
 });
 
 let stopping = false;
