@@ -29,6 +29,13 @@ interface Route {
   error?: string;
 }
 
+/**
+ * The discovery timeout (lists, reads, `initialize`) of a stdio server through the relay: a
+ * session that finds no process ready (two opened at once) waits for one to start, which the
+ * relay bounds by its start-up allowance; a local process needs no tighter guess than this.
+ */
+export const STDIO_TIMEOUT_MS = 30_000;
+
 /** A stdio server as the person added it. */
 export interface StdioCommand {
   command: string;

@@ -48,6 +48,7 @@ test.describe("a stdio server through the npm start relay", () => {
   test("two stdio servers from npm, pasted at once, go green on their first try", async () => {
     test.setTimeout(120_000);
     await page.getByTestId("tab-servers").click();
+    await expect(page.getByTestId("stdio-name")).toBeVisible(); // the page knows the relay starts them
     const memoryFile = resolve(`test-results/memory-${process.pid}.jsonl`);
     await page.getByTestId("server-json").fill(JSON.stringify({
       mcpServers: {
