@@ -111,6 +111,7 @@ test.describe("playground tool calls", () => {
     await page.setViewportSize({ width: 1100, height: 500 });
     try {
       await page.getByTestId("tab-tools").click();
+      await expect(page.getByTestId("tools-everything").locator("li")).toHaveCount(19);
       const toEnd = () => page.evaluate(() => globalThis.scrollTo(0, document.body.scrollHeight));
       await toEnd();
       expect(await page.evaluate(() => globalThis.scrollY)).toBeGreaterThan(500);
