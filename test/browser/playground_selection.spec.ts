@@ -4,6 +4,7 @@
 // stand in for them). Its token counts are the library's exact o200k counts, from the
 // tokenizer chunk the build ships, with no console error on the way.
 import { expect, type Page, test } from "@playwright/test";
+import { estimateTokens } from "../../lib/catalog/tokens.ts";
 import { countO200kTokens } from "../../lib/tokenizer/mod.ts";
 import { axe, type RunningPlayground, startPlayground } from "./_playground.ts";
 
@@ -65,6 +66,29 @@ test.describe("playground selection view", () => {
     expect(scripts.filter((u) => /\/assets\/o200k-[\w-]+\.js$/.test(u))).toHaveLength(1);
     expect(badChunks).toEqual([]);
     expect(problems).toEqual([]);
+  });
+
+  test("where the tokenizer chunk cannot load, the count is the estimate and says so", async ({ browser }) => {
+    const other = await browser.newPage();
+    try {
+      await other.route(/\/assets\/o200k-[\w-]+\.js$/, (route) => route.abort());
+      await other.goto(start.url);
+      await other.getByTestId("tab-prompt").click();
+      await expect(other.getByTestId("catalog-tokens-kind")).toHaveText("(estimate)", {
+        timeout: 60_000,
+      });
+      await expect(other.getByTestId("catalog").locator("summary")).toContainText(
+        /Compact catalog: ≈ [\d,]+ tokens \(estimate\)/,
+      );
+      const listing = await other.getByTestId("catalog").locator("pre").textContent() ?? "";
+      const shown = Number(
+        (await other.getByTestId("catalog-tokens").textContent())!.replace(/,/g, ""),
+      );
+      expect(shown).toBe(estimateTokens(listing));
+      expect(shown).toBeGreaterThan(countO200kTokens(listing));
+    } finally {
+      await other.close();
+    }
   });
 
   test("held entries are listed with why they wait and who answers meanwhile", async () => {
