@@ -91,9 +91,27 @@ export default defineConfig({
       { find: /^@skillmux\/core\/indexed-db$/, replacement: lib("storage/indexed_db.ts") },
       { find: /^@skillmux\/core\/oauth$/, replacement: lib("mcp/auth/mod.ts") },
       { find: /^@skillmux\/core\/directory$/, replacement: lib("mcp/directory/mod.ts") },
+      { find: /^@skillmux\/core\/tokenizer$/, replacement: lib("tokenizer/mod.ts") },
     ],
   },
-  // The tokenizer tables (o200k, ~2 MB) are one lazy chunk, loaded only to count tokens.
-  build: { outDir: "dist", emptyOutDir: true, target: "es2022", chunkSizeWarningLimit: 2_500 },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    // Browsers with import attributes (`import(url, { with: { type: "json" } })`), written as
+    // `with` (importAttributesKey below): at es2022 esbuild drops the attribute, and Rollup
+    // writes `assert` by default, which Chromium no longer reads; either way the library's
+    // built-in tables, loaded as JSON modules, failed as scripts of MIME type application/json
+    // (two console errors, then fetched again).
+    target: ["chrome123", "edge123", "firefox138", "safari17.2"],
+    chunkSizeWarningLimit: 2_500,
+    rollupOptions: {
+      output: {
+        importAttributesKey: "with",
+        // The tokenizer (`@skillmux/core/tokenizer`: o200k ranks, ~2 MB) is one lazy chunk named
+        // o200k, loaded only to count tokens (Request → prompt).
+        manualChunks: (id) => (/\/lib\/tokenizer\//.test(id) ? "o200k" : undefined),
+      },
+    },
+  },
   logLevel: "warn",
 });

@@ -63,6 +63,8 @@ export interface RelayOptions {
   stdio?: boolean;
   /** How long a stdio session (and a route's spare process) may sit idle; default 10 minutes. */
   stdioIdleMs?: number;
+  /** How long a stdio server may take to start (answer the relay's ping); default 60 s. */
+  stdioStartupMs?: number;
   /** Receives a line for each stdio command registered: exactly what will run (npm start prints it). */
   log?: (line: string) => void;
 }
@@ -75,8 +77,10 @@ export interface Relay {
   token: string;
   /** Whether it starts stdio servers. */
   stdio: boolean;
-  /** How many stdio children run now. */
+  /** How many stdio children serve sessions now. */
   children(): number;
+  /** How many stdio processes it started in all, spares included. */
+  started(): number;
   close(): Promise<void>;
 }
 
@@ -84,7 +88,11 @@ export interface Relay {
 export async function startRelay(options: RelayOptions): Promise<Relay> {
   const token = randomBytes(32).toString("base64url");
   const targets = new Map<string, string>();
-  const stdio = new StdioRoutes({ idleMs: options.stdioIdleMs });
+  const stdio = new StdioRoutes({
+    idleMs: options.stdioIdleMs,
+    startupMs: options.stdioStartupMs,
+    log: options.log,
+  });
   let host = "";
   const server = createServer((req, res) => {
     handle(req, res).catch((error) => {
@@ -193,10 +201,13 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       } catch (error) {
         return refuse(res, 400, `relay: POST /stdio: ${(error as Error).message}`, origin);
       }
-      const id = stdio.register(command);
       options.log?.(describeCommand(command));
+      const id = stdio.register(command);
+      // Answered once its process is ready (or could not start, within its start-up allowance),
+      // so that the page's sessions find one waiting.
+      const state = await stdio.ready(id);
       res.writeHead(201, { "content-type": "application/json", ...cors(origin) });
-      return void res.end(JSON.stringify({ url: `http://${host}/s/${id}` }));
+      return void res.end(JSON.stringify({ url: `http://${host}/s/${id}`, ...state }));
     }
     if (path.startsWith("/stdio/") && req.method === "DELETE") {
       const known = stdio.unregister(path.slice(7));
@@ -267,6 +278,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     token,
     stdio: options.stdio === true,
     children: () => stdio.running,
+    started: () => stdio.started,
     close: async () => {
       await stdio.close();
       await new Promise<void>((resolve) => {

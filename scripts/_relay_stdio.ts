@@ -12,10 +12,16 @@
  * servers with the same command get two routes, and removing one ends only its own processes;
  * registering the same server again (a reload) gives the same route.
  *
- * A started process waits for each route (a spare), so that a session's `initialize` does not
- * wait for a program's start-up (often seconds for `npx`/`node`): it is taken by the next
- * session and another is started; spares end with the registration and the relay too, and when
- * the route had no session for `idleMs` (the next session then starts its own process).
+ * A started process waits for each route (a spare, started when the page registers the server,
+ * which it does when it loads and when the person adds one: before its sessions ask), so that a
+ * session's `initialize` does not wait for a program's start-up (often seconds for `npx`/`node`):
+ * it is taken by the next session and another is started at once. A process is handed to a
+ * session only once it is ready (it answered the relay's `ping`, scripts/_relay_child.ts), within
+ * its start-up allowance (`startupMs`, default 60 s: `npx -y` fetching a package the first time);
+ * past it, or when the program exits first, the session's `initialize` is answered 502 with the
+ * program's stderr. `POST /stdio` answers once the route's spare is ready (`"ready": true`) or
+ * could not start (`"ready": false`, `"error"`). Spares end with the registration and the relay
+ * too, and when the route had no session for `idleMs` (the next session then starts its own).
  *
  * stdio carries no request/stream link, so a message the child sends that is not an answer goes
  * on the stream of the request its `progressToken` names, else of the newest request still open,
@@ -29,11 +35,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 // @ts-types="@modelcontextprotocol/sdk/server/streamableHttp"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import {
-  getDefaultEnvironment,
-  StdioClientTransport,
-} from "@modelcontextprotocol/sdk/client/stdio.js";
+import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { checkLaunchCommand, describeLaunch } from "../lib/mcp/policy/launch.ts";
+import { type ChildMessage, RelayChild } from "./_relay_child.ts";
 
 /** A stdio server as the person added it in the page. */
 export interface StdioCommand {
@@ -46,13 +50,35 @@ export interface StdioCommand {
 
 /** How long a session (and a route's spare process) may sit idle: 10 minutes. */
 export const DEFAULT_IDLE_MS = 10 * 60_000;
+/** How long a started program may take to be ready (answer the relay's ping): 60 s. */
+export const DEFAULT_STARTUP_MS = 60_000;
 
-type Message = Record<string, unknown> & { id?: string | number; method?: string };
+type Message = ChildMessage;
+
+/** Options of {@linkcode StdioRoutes}. */
+export interface StdioRoutesOptions {
+  /** How long a session or a route's spare process may sit idle (default 10 min). */
+  idleMs?: number;
+  /** How long a started program may take to be ready (default 60 s). */
+  startupMs?: number;
+  /** On close: after closing stdin, before SIGTERM (default 2 s). */
+  closeMs?: number;
+  /** On close: after SIGTERM, before SIGKILL (default 2 s). */
+  killMs?: number;
+  /** Receives a line when a program could not start (npm start prints it). */
+  log?: (line: string) => void;
+}
+
+/** What `POST /stdio` reports of a route's spare process. */
+export interface SpareState {
+  ready: boolean;
+  error?: string;
+}
 
 interface Bridge {
   route: string;
   http: StreamableHTTPServerTransport;
-  child: StdioClientTransport;
+  child: RelayChild;
   /** Requests of the page on this session still open (a call, a GET stream). */
   open: number;
   /** When the last request on it started or ended (ms). */
@@ -105,17 +131,22 @@ export function describeCommand(command: StdioCommand): string {
 export class StdioRoutes {
   readonly #commands = new Map<string, Registration>();
   readonly #sessions = new Map<string, Bridge>();
-  readonly #spares = new Map<string, Promise<StdioClientTransport>>();
-  readonly #idleMs: number;
+  readonly #spares = new Map<string, RelayChild>();
+  readonly #options: Required<Omit<StdioRoutesOptions, "log">> & Pick<StdioRoutesOptions, "log">;
   readonly #sweeper: ReturnType<typeof setInterval>;
+  #started = 0;
 
-  /** `idleMs`: how long a session or a route's spare process may sit idle (default 10 min). */
-  constructor(options: { idleMs?: number } = {}) {
-    this.#idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
-    this.#sweeper = setInterval(
-      () => this.#sweep(),
-      Math.max(50, Math.min(this.#idleMs / 4, 30_000)),
-    );
+  /** See {@linkcode StdioRoutesOptions}. */
+  constructor(options: StdioRoutesOptions = {}) {
+    this.#options = {
+      idleMs: options.idleMs ?? DEFAULT_IDLE_MS,
+      startupMs: options.startupMs ?? DEFAULT_STARTUP_MS,
+      closeMs: options.closeMs ?? 2_000,
+      killMs: options.killMs ?? 2_000,
+      log: options.log,
+    };
+    const idleMs = this.#options.idleMs;
+    this.#sweeper = setInterval(() => this.#sweep(), Math.max(50, Math.min(idleMs / 4, 30_000)));
     (this.#sweeper as { unref?: () => void }).unref?.();
   }
 
@@ -130,6 +161,18 @@ export class StdioRoutes {
     return id;
   }
 
+  /** Wait until route `id`'s spare process is ready or could not start (its allowance bounds it). */
+  async ready(id: string): Promise<SpareState> {
+    const spare = this.#spares.get(id);
+    if (spare === undefined) {
+      return { ready: false, error: "relay: no process waits for this route" };
+    }
+    return await spare.ready.then(
+      () => ({ ready: true }),
+      (error: Error) => ({ ready: false, error: error.message }),
+    );
+  }
+
   /** Forget route `id` and end its children; false when nothing was registered there. */
   unregister(id: string): boolean {
     for (const bridge of [...this.#sessions.values()]) {
@@ -139,9 +182,14 @@ export class StdioRoutes {
     return this.#commands.delete(id);
   }
 
-  /** How many children run (for tests). */
+  /** How many children serve sessions now (for tests). */
   get running(): number {
     return this.#sessions.size;
+  }
+
+  /** How many processes were started in all, spares included (for tests). */
+  get started(): number {
+    return this.#started;
   }
 
   /** End sessions idle past the timeout, and the spares of routes without a session that long. */
@@ -149,11 +197,11 @@ export class StdioRoutes {
     const now = Date.now();
     const busy = new Set<string>();
     for (const bridge of [...this.#sessions.values()]) {
-      if (bridge.open === 0 && now - bridge.seen > this.#idleMs) void bridge.http.close();
+      if (bridge.open === 0 && now - bridge.seen > this.#options.idleMs) void bridge.http.close();
       else busy.add(bridge.route);
     }
     for (const [id, registration] of this.#commands) {
-      if (!busy.has(id) && now - registration.seen > this.#idleMs) this.#dropSpare(id);
+      if (!busy.has(id) && now - registration.seen > this.#options.idleMs) this.#dropSpare(id);
     }
   }
 
@@ -177,12 +225,7 @@ export class StdioRoutes {
     if (typeof session === "string") {
       const bridge = this.#sessions.get(session);
       if (bridge === undefined || bridge.route !== id) {
-        res.writeHead(404, { "content-type": "application/json" });
-        res.end(JSON.stringify({
-          jsonrpc: "2.0",
-          id: null,
-          error: { code: -32001, message: "Session not found (its process ended)" },
-        }));
+        rpcError(res, 404, -32001, "Session not found (its process ended)");
         return true;
       }
       this.#track(bridge, res);
@@ -190,15 +233,24 @@ export class StdioRoutes {
       return true;
     }
     if (req.method !== "POST" || (body as Message | undefined)?.method !== "initialize") {
-      res.writeHead(400, { "content-type": "application/json" });
-      res.end(JSON.stringify({
-        jsonrpc: "2.0",
-        id: null,
-        error: { code: -32000, message: "Bad Request: initialize first (no Mcp-Session-Id)" },
-      }));
+      rpcError(res, 400, -32000, "Bad Request: initialize first (no Mcp-Session-Id)");
       return true;
     }
-    const bridge = await this.#open(id, command);
+    const child = this.#take(id, command);
+    try {
+      await child.ready;
+    } catch (error) {
+      // It exited, or was not ready within its start-up allowance: say so, with its stderr.
+      rpcError(res, 502, -32603, (error as Error).message, (body as Message).id);
+      return true;
+    }
+    if (this.#commands.get(id) !== registration) {
+      // The server was removed while its process got ready.
+      void child.stop();
+      rpcError(res, 404, -32001, "Session not found (the server was removed)");
+      return true;
+    }
+    const bridge = await this.#open(id, child);
     this.#track(bridge, res);
     await bridge.http.handleRequest(req, res, body);
     return true;
@@ -207,43 +259,59 @@ export class StdioRoutes {
   /** End every child. */
   async close(): Promise<void> {
     clearInterval(this.#sweeper);
-    for (const id of [...this.#spares.keys()]) this.#dropSpare(id);
-    await Promise.all([...this.#sessions.values()].map((b) => b.http.close()));
+    const stopping = [...this.#spares.values()].map((child) => child.stop());
+    this.#spares.clear();
+    await Promise.all([
+      ...stopping,
+      ...[...this.#sessions.values()].map(async (b) => {
+        await b.http.close();
+        await b.child.stop();
+      }),
+    ]);
     this.#commands.clear();
   }
 
-  /** Start a process for `route` unless one waits already. */
-  #spare(route: string, command: StdioCommand): void {
-    if (this.#spares.has(route)) return;
-    const child = new StdioClientTransport({
+  /** Start a process for `route` unless a live one waits already (or the route was removed). */
+  #spare(route: string, command: StdioCommand): RelayChild | undefined {
+    const waiting = this.#spares.get(route);
+    if (waiting !== undefined && !waiting.failed && !waiting.exited) return waiting;
+    if (!this.#commands.has(route)) return undefined;
+    const child = new RelayChild({
       command: command.command,
       args: command.args,
       // The SDK's short list (PATH, HOME, …), not the relay's whole environment: its API keys
       // are no business of a command a page added.
       env: { ...getDefaultEnvironment(), ...command.env },
-      stderr: "ignore",
+      startupMs: this.#options.startupMs,
+      closeMs: this.#options.closeMs,
+      killMs: this.#options.killMs,
     });
-    const started = child.start().then(() => child);
-    started.catch(() => this.#spares.get(route) === started && this.#spares.delete(route));
-    this.#spares.set(route, started);
+    this.#started++;
+    child.ready.catch((error: Error) => {
+      this.#options.log?.(error.message);
+      if (this.#spares.get(route) === child) this.#spares.delete(route);
+    });
+    child.onclose = () => {
+      if (this.#spares.get(route) === child) this.#spares.delete(route);
+    };
+    this.#spares.set(route, child);
+    return child;
   }
 
   #dropSpare(route: string): void {
-    this.#spares.get(route)?.then((child) => child.close()).catch(() => {});
+    void this.#spares.get(route)?.stop();
     this.#spares.delete(route);
   }
 
-  /** The waiting process of `route` (another is started for the next session). */
-  async #take(route: string, command: StdioCommand): Promise<StdioClientTransport> {
-    this.#spare(route, command);
-    const child = this.#spares.get(route)!;
+  /** The waiting process of `route`, and another started at once for the next session. */
+  #take(route: string, command: StdioCommand): RelayChild {
+    const child = this.#spare(route, command)!; // registered: handle() looked it up
     this.#spares.delete(route);
     this.#spare(route, command);
-    return await child;
+    return child;
   }
 
-  async #open(route: string, command: StdioCommand): Promise<Bridge> {
-    const child = await this.#take(route, command);
+  async #open(route: string, child: RelayChild): Promise<Bridge> {
     const http = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => void this.#sessions.set(sessionId, bridge),
@@ -257,12 +325,12 @@ export class StdioRoutes {
       if (ended) return;
       ended = true;
       if (http.sessionId !== undefined) this.#sessions.delete(http.sessionId);
-      void child.close();
+      void child.stop();
       void http.close();
     };
     http.onclose = end;
     child.onclose = end;
-    child.onerror = () => end();
+    if (child.exited) queueMicrotask(end);
     http.onmessage = (message) => {
       const m = message as Message;
       if (m.method !== undefined && m.id !== undefined) {
@@ -279,14 +347,26 @@ export class StdioRoutes {
         const at = open.indexOf(m.id);
         if (at >= 0) open.splice(at, 1);
         for (const [token, id] of tokens) if (id === m.id) tokens.delete(token);
-        return void http.send(message).catch(() => {});
+        return void http.send(message as never).catch(() => {});
       }
       const token = (m.params as { progressToken?: unknown } | undefined)?.progressToken;
       const related = tokens.get(token) ?? open.at(-1);
-      http.send(message, related === undefined ? undefined : { relatedRequestId: related })
-        .catch(() => http.send(message).catch(() => {}));
+      http.send(message as never, related === undefined ? undefined : { relatedRequestId: related })
+        .catch(() => http.send(message as never).catch(() => {}));
     };
     await http.start();
     return bridge;
   }
+}
+
+/** Answer `res` with a JSON-RPC error. */
+function rpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  id: unknown = null,
+): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", id: id ?? null, error: { code, message } }));
 }

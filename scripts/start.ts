@@ -11,7 +11,8 @@
  * existing `playground/dist`, `RELAY_STDIO=1` to let the relay start the stdio servers the person
  * adds in the page (off by default: a page script holding the token could then run commands),
  * `RELAY_IDLE_SECONDS` (default 600) how long such a server's session may sit idle before its
- * process ends (a page that crashed or closed without ending it).
+ * process ends (a page that crashed or closed without ending it), `RELAY_STARTUP_SECONDS`
+ * (default 60) how long such a server may take to start.
  * A taken port moves to the next one (10 tries, as Vite does); when all are taken it says how to
  * pick another and exits 1.
  *
@@ -37,6 +38,8 @@ const relayPort = Number(process.env.RELAY_PORT ?? 0);
 const relayStdio = process.env.RELAY_STDIO === "1";
 // A stdio session idle this long (its page crashed or closed without DELETE) ends its process.
 const relayIdleSeconds = Number(process.env.RELAY_IDLE_SECONDS || 600);
+// How long a stdio server the page added may take to start (`npx -y` fetching it the first time).
+const relayStartupSeconds = Number(process.env.RELAY_STARTUP_SECONDS || 60);
 // The skills server's folder: the example team folder, so that the page shows the priority chain
 // (user > mcp:skills > builtin) with most skills built in and one team convention shadowing one.
 const folder = path.resolve(process.env.SKILLS_FOLDER || "examples/team-skills");
@@ -95,13 +98,19 @@ const relay = await listenFrom(
       origins,
       stdio: relayStdio,
       stdioIdleMs: relayIdleSeconds * 1_000,
+      stdioStartupMs: relayStartupSeconds * 1_000,
       log: (line) => console.log(line),
     }),
 )
   .catch((error) => portTaken(error, relayPort, "RELAY_PORT"));
 config = JSON.stringify({
   server: skills.url,
-  relay: { url: relay.url, token: relay.token, stdio: relay.stdio },
+  relay: {
+    url: relay.url,
+    token: relay.token,
+    stdio: relay.stdio,
+    startupMs: relayStartupSeconds * 1_000,
+  },
 });
 
 let stopping = false;

@@ -3,14 +3,20 @@
 // by the session's DELETE, by removing the registration, by closing the relay and by sitting idle
 // past the timeout (a page that went away without DELETE); two servers with the same command are
 // two registrations; without the token, from another Origin, or with `stdio` off it starts nothing.
+// A process waits ready for each server before its sessions ask (it answered the relay's ping),
+// within a start-up allowance; a program that exits or never gets ready is said so, stderr and
+// all; stopping ends what a program started too (its process group).
 // Children are counted in /proc (processes of this one whose environment carries a test's mark).
 import assert from "node:assert/strict";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import http from "node:http";
 import process from "node:process";
 import { after, describe, test } from "node:test";
 import { connect } from "../lib/mcp/client/client.ts";
 import { type Relay, startRelay, TOKEN_HEADER } from "../scripts/_relay.ts";
+import { fixture } from "./mcp/_stdio_helpers.ts";
 import { waitUntil } from "./_wait.ts";
 
 const ORIGIN = "http://127.0.0.1:5173";
@@ -18,6 +24,7 @@ const EVERYTHING = {
   command: process.execPath,
   args: ["node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"],
 };
+const MEMORY_JS = "node_modules/@modelcontextprotocol/server-memory/dist/index.js";
 
 function send(url: string, headers: Record<string, string>, method: string, body = "") {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -48,6 +55,35 @@ async function processes(mark: string): Promise<number[]> {
     }
   }
   return found;
+}
+
+/** Live processes anywhere (grandchildren too) whose environment has RELAY_TEST_MARK=`mark`. */
+async function anywhere(mark: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, "utf8");
+      if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) continue;
+      const env = (await readFile(`/proc/${entry}/environ`, "utf8")).split("\0");
+      if (env.includes(`RELAY_TEST_MARK=${mark}`)) found.push(Number(entry));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return found;
+}
+
+/** Register `command` on `relay`; the route and what `POST /stdio` said of its process. */
+async function register(relay: Relay, command: unknown) {
+  const added = await send(
+    `${relay.url}/stdio`,
+    headersFor(relay),
+    "POST",
+    JSON.stringify(command),
+  );
+  assert.equal(added.status, 201, added.body);
+  return JSON.parse(added.body) as { url: string; ready: boolean; error?: string };
 }
 
 /** server-everything over stdio, its processes marked `mark`; `name`: the page's server. */
@@ -273,6 +309,131 @@ describe("npm start's relay for stdio servers", () => {
     assert.equal(relay.children(), 1);
     assert.ok((await other.listTools()).some((t) => t.name === "echo"), "b still answers");
     await other.close();
+  });
+
+  test("two npm servers, two sessions each at once: every session answers, one process each, started ahead", async () => {
+    const relay = await startRelay({ origins: [ORIGIN], stdio: true });
+    relays.push(relay);
+    const mark = crypto.randomUUID();
+    const memoryFile = join(await mkdtemp(join(tmpdir(), "relay-memory-")), "memory.jsonl");
+    const servers = {
+      everything: marked(mark, "https://stdio.relay.invalid/everything"),
+      memory: {
+        command: process.execPath,
+        args: [MEMORY_JS],
+        env: { RELAY_TEST_MARK: mark, MEMORY_FILE_PATH: memoryFile },
+        name: "https://stdio.relay.invalid/memory",
+      },
+    };
+    const routes: Record<string, string> = {};
+    for (const [name, command] of Object.entries(servers)) {
+      const answer = await register(relay, command);
+      assert.equal(answer.ready, true, answer.error);
+      routes[name] = answer.url;
+    }
+    // Before any session asks, each server has a process that already answered.
+    assert.equal((await processes(mark)).length, 2);
+    assert.equal(relay.started(), 2);
+    const options = { http: { fetch: relayedFetch(relay), retries: 0 }, timeoutMs: 15_000 };
+    const sessions = await Promise.all(
+      ["everything", "everything", "memory", "memory"].map(async (name) => {
+        const client = await connect({ name, url: routes[name] }, options);
+        return { name, client, tools: await client.listTools() };
+      }),
+    );
+    for (const { name, tools } of sessions) {
+      const expected = name === "everything" ? "echo" : "create_entities";
+      assert.ok(tools.some((t) => t.name === expected), `${name}: ${tools.map((t) => t.name)}`);
+    }
+    // One process per session (no second start, no retry) and one spare per server again.
+    assert.equal(relay.children(), 4);
+    assert.equal(relay.started(), 6);
+    await eventually("4 sessions and 2 spares", async () => (await processes(mark)).length === 6);
+    await Promise.all(sessions.map(({ client }) => client.close()));
+    await waitUntil(() => relay.children() === 0, 10_000);
+  });
+
+  test("a slow start is waited for within the allowance; an exit or no answer is said, with stderr", async () => {
+    const relay = await startRelay({ origins: [ORIGIN], stdio: true, stdioStartupMs: 10_000 });
+    const strict = await startRelay({ origins: [ORIGIN], stdio: true, stdioStartupMs: 1_000 });
+    relays.push(relay, strict);
+    const mark = crypto.randomUUID();
+    const env = { RELAY_TEST_MARK: mark };
+    // The SDK server behind a wrapper that sleeps 1.5 s first (as `npx -y` fetching): ready
+    // within the 10 s allowance.
+    const started = Date.now();
+    const slow = await register(relay, { ...fixture("sdk_server.ts", "--delay", "1500"), env });
+    assert.equal(slow.ready, true, slow.error);
+    assert.ok(Date.now() - started >= 1_500, "answered once the process was ready");
+    const client = await connect({ name: "slow", url: slow.url }, {
+      http: { fetch: relayedFetch(relay), retries: 0 },
+      timeoutMs: 5_000,
+    });
+    assert.ok((await client.listTools()).some((t) => t.name === "echo"));
+    await client.close();
+
+    const exits = await register(relay, {
+      command: process.execPath,
+      args: ["-e", "console.error('cannot open the database'); process.exit(3)"],
+      env,
+    });
+    assert.equal(exits.ready, false);
+    assert.match(exits.error!, /exited with code 3/);
+    assert.match(exits.error!, /cannot open the database/);
+    // A session on it: its initialize is answered at once with why (a new start, the same end).
+    await assert.rejects(
+      connect({ name: "exits", url: exits.url }, {
+        http: { fetch: relayedFetch(relay), retries: 0 },
+        timeoutMs: 5_000,
+      }),
+      /502|exited with code 3/,
+    );
+
+    const quiet = crypto.randomUUID();
+    const silent = await register(strict, {
+      command: process.execPath,
+      args: ["-e", "console.error('waiting for nothing'); setInterval(() => {}, 1000)"],
+      env: { RELAY_TEST_MARK: quiet },
+    });
+    assert.equal(silent.ready, false);
+    assert.match(silent.error!, /1000 ms start-up allowance/);
+    assert.match(silent.error!, /waiting for nothing/);
+    await eventually("the silent program ended", async () => (await anywhere(quiet)).length === 0);
+  });
+
+  test("removing a server ends what its program started too (npx-like wrappers)", async () => {
+    const relay = await startRelay({ origins: [ORIGIN], stdio: true });
+    relays.push(relay);
+    const mark = crypto.randomUUID();
+    // Like npx: a wrapper that starts the real server as its child and ignores SIGTERM itself;
+    // server-everything does not exit when its stdin closes.
+    const wrapper = [
+      "const { spawn } = require('node:child_process');",
+      `const c = spawn(process.execPath, [${
+        JSON.stringify(EVERYTHING.args[0])
+      }, 'stdio'], { stdio: 'inherit' });`,
+      "process.on('SIGTERM', () => {});",
+      "c.on('exit', (code) => process.exit(code ?? 1));",
+    ].join(" ");
+    const answer = await register(relay, {
+      command: process.execPath,
+      args: ["-e", wrapper],
+      env: { RELAY_TEST_MARK: mark },
+    });
+    assert.equal(answer.ready, true, answer.error);
+    const client = await connect({ name: "wrapped", url: answer.url }, {
+      http: { fetch: relayedFetch(relay), retries: 0 },
+      timeoutMs: 15_000,
+    });
+    assert.ok((await client.listTools()).some((t) => t.name === "echo"));
+    await eventually("wrappers and servers run", async () => (await anywhere(mark)).length === 4);
+    const removed = await send(
+      `${relay.url}/stdio/${new URL(answer.url).pathname.slice(3)}`,
+      headersFor(relay),
+      "DELETE",
+    );
+    assert.equal(removed.status, 204);
+    await eventually("nothing it started is left", async () => (await anywhere(mark)).length === 0);
   });
 
   test("refused before anything starts: no token, another Origin, stdio off, bad body", async () => {

@@ -5,6 +5,9 @@
 // A stdio server the person adds is kept in the registry under a placeholder URL
 // (https://stdio.relay.invalid/<name>, never fetched) and its command in localStorage; its
 // requests go to the relay's route for that command, which starts it (`RELAY_STDIO=1 npm start`).
+// The page registers each stdio server when it loads and when the person adds one, before its
+// sessions ask: the relay answers once a process of it is ready (or says why it is not), and
+// keeps one ready for the next session.
 const KEY = "skillmux-playground/relayed";
 const STDIO_KEY = "skillmux-playground/stdio";
 const STDIO_HOST = "stdio.relay.invalid";
@@ -15,7 +18,23 @@ interface RelayInfo {
   token: string;
   /** Whether it starts stdio servers (`RELAY_STDIO=1 npm start`). */
   stdio?: boolean;
+  /** How long the relay lets a stdio server take to start (ms). */
+  startupMs?: number;
 }
+
+/** A route of the relay, and (stdio) whether its process was ready when registered. */
+interface Route {
+  url: string;
+  ready?: boolean;
+  error?: string;
+}
+
+/**
+ * The discovery timeout (lists, reads, `initialize`) of a stdio server through the relay: a
+ * session that finds no process ready (two opened at once) waits for one to start, which the
+ * relay bounds by its start-up allowance; a local process needs no tighter guess than this.
+ */
+export const STDIO_TIMEOUT_MS = 30_000;
 
 /** A stdio server as the person added it. */
 export interface StdioCommand {
@@ -25,7 +44,7 @@ export interface StdioCommand {
 }
 
 let info: Promise<RelayInfo | undefined> | undefined;
-const routes = new Map<string, Promise<string>>();
+const routes = new Map<string, Promise<Route>>();
 
 /** The relay `npm start` runs, or undefined when the page is hosted elsewhere. */
 export function relayInfo(): Promise<RelayInfo | undefined> {
@@ -67,7 +86,7 @@ export async function removeStdio(url: string | undefined): Promise<void> {
   const relay = await relayInfo();
   const at = await route?.catch(() => undefined);
   if (!relay || !at) return;
-  await fetch(`${relay.url}/stdio/${at.split("/s/")[1]}`, {
+  await fetch(`${relay.url}/stdio/${at.url.split("/s/")[1]}`, {
     method: "DELETE",
     headers: { [TOKEN_HEADER]: relay.token },
     keepalive: true,
@@ -100,7 +119,7 @@ export function setRelayed(url: string | undefined, on: boolean): void {
   routes.delete(url);
 }
 
-async function routeFor(relay: RelayInfo, url: string): Promise<string> {
+async function routeFor(relay: RelayInfo, url: string): Promise<Route> {
   let route = routes.get(url);
   if (!route) {
     const command = stdioCommand(url);
@@ -109,10 +128,13 @@ async function routeFor(relay: RelayInfo, url: string): Promise<string> {
       headers: { "content-type": "application/json", [TOKEN_HEADER]: relay.token },
       // A stdio server is named by its placeholder URL: one registration (and process) per server.
       body: JSON.stringify(command ? { ...command, name: url } : { url }),
+      // The relay answers a stdio registration once its process is ready, within its start-up
+      // allowance: wait that long, and a little more, never for ever.
+      signal: AbortSignal.timeout((relay.startupMs ?? 60_000) + 10_000),
     }).then(async (r) => {
       const body = await r.json().catch(() => ({}));
       if (!r.ok) throw new Error(`The npm start relay refused ${url}: ${body.error ?? r.status}`);
-      return body.url as string;
+      return body as Route;
     });
     routes.set(url, route);
     route.catch(() => routes.delete(url));
@@ -138,6 +160,27 @@ export function viaRelay(inner: typeof fetch): typeof fetch {
     }
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
     headers.set(TOKEN_HEADER, relay.token);
-    return inner(await routeFor(relay, url), { ...init, headers });
+    return inner((await routeFor(relay, url)).url, { ...init, headers });
   };
+}
+
+/**
+ * Register the stdio server at `url` with the relay, which starts a process of it: resolves once
+ * that process is ready, or with why it is not (the program's exit and stderr, or its start-up
+ * allowance passed). Sessions asked after this find a process waiting.
+ */
+export async function prepareStdio(url: string): Promise<{ ready: boolean; error?: string }> {
+  const relay = await relayInfo();
+  if (!relay?.stdio || stdioCommand(url) === undefined) return { ready: false, error: "not a stdio server of this relay" };
+  try {
+    const route = await routeFor(relay, url);
+    return { ready: route.ready !== false, ...(route.error ? { error: route.error } : {}) };
+  } catch (error) {
+    return { ready: false, error: (error as Error).message };
+  }
+}
+
+/** At page load: register every stdio server kept here, so their processes start at once. */
+export function warmStdio(): void {
+  for (const url of Object.keys(commands())) void prepareStdio(url);
 }

@@ -69,6 +69,8 @@ export const app = $state({
   } as Settings,
   /** Bumped whenever servers or user skills change, so views reload. */
   version: 0,
+  /** The server the person added last in this page (the Resources and Prompts pickers' default). */
+  lastAdded: "",
   /** Bumped when an approval is recorded, so views showing the catalog render it again. */
   approvals: 0,
   /** `notifications/resources/updated` from the Tools/Resources/Prompts sessions, newest first. */
@@ -341,8 +343,12 @@ export function closeAll(): void {
   release();
 }
 
-/** Servers or user skills changed: close the shared sessions, and let the views reload. */
-export function changed(): void {
+/**
+ * Servers or user skills changed: close the shared sessions, and let the views reload. `added`:
+ * the server the person just added, which the server pickers then show.
+ */
+export function changed(added?: string): void {
+  if (added) app.lastAdded = added;
   release();
   app.version++;
 }

@@ -3,7 +3,8 @@
 // work (a form from `requestedSchema`, a sampling request answered by hand, the roots set in
 // Settings, a URL opened only when https); long calls show progress, can be cancelled and obey
 // the timeout setting; required fields are checked before anything is sent; tools can be
-// searched and show their names with their titles.
+// searched and show their names with their titles. A picked tool's form is brought into view,
+// and what a server asks during a call opens in a modal dialog, in view wherever the page was.
 import { expect, type Page, type Request, test } from "@playwright/test";
 import { startEverything, type TestServer } from "../mcp/_servers.ts";
 import { axe, type RunningPlayground, startPlayground } from "./_playground.ts";
@@ -104,6 +105,49 @@ test.describe("playground tool calls", () => {
     await ask.getByLabel("Your answer").fill("bwa mem, by hand");
     await ask.getByTestId("ask-send").click();
     await expect(page.getByTestId("tool-result")).toContainText("bwa mem, by hand");
+  });
+
+  test("a picked tool's form and the server's asks are in the viewport: asks in a modal dialog", async () => {
+    await page.setViewportSize({ width: 1100, height: 500 });
+    try {
+      await page.getByTestId("tab-tools").click();
+      await expect(page.getByTestId("tools-everything").locator("li")).toHaveCount(19);
+      const toEnd = () => page.evaluate(() => globalThis.scrollTo(0, document.body.scrollHeight));
+      await toEnd();
+      expect(await page.evaluate(() => globalThis.scrollY)).toBeGreaterThan(500);
+      await page.getByTestId("tool-everything-trigger-sampling-request").click();
+      await expect(page.getByTestId("tool-title")).toBeInViewport({ ratio: 1 });
+      await expect(page.getByTestId("tool-title")).toBeFocused();
+      await expect(page.getByLabel(/^prompt/)).toBeInViewport({ ratio: 1 });
+      await expect(page.getByTestId("tool-call")).toBeInViewport({ ratio: 1 });
+      await page.getByLabel(/^prompt/).fill("Name a variant caller");
+      await page.getByTestId("tool-call").click();
+      await toEnd(); // wherever the page is, the ask is in the top layer
+      const dialog = page.getByTestId("asks-dialog");
+      await expect(dialog).toBeVisible();
+      expect(await dialog.evaluate((d) => d.matches(":modal"))).toBe(true);
+      const sampling = dialog.getByTestId("ask-sampling");
+      await expect(sampling.getByTestId("ask-message")).toContainText("Name a variant caller");
+      await expect(sampling.getByTestId("ask-send")).toBeInViewport({ ratio: 1 });
+      await sampling.getByLabel("Your answer").fill("GATK");
+      await sampling.getByTestId("ask-send").click();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByTestId("tool-result")).toContainText("GATK");
+
+      // Escape dismisses an elicitation: the tool hears "cancel".
+      await toEnd();
+      await page.getByTestId("tool-everything-trigger-elicitation-request").click();
+      await expect(page.getByTestId("tool-call")).toBeInViewport({ ratio: 1 });
+      await page.getByTestId("tool-call").click();
+      const elicitation = dialog.getByTestId("ask-elicitation");
+      await expect(elicitation).toBeInViewport();
+      await expect(elicitation.getByTestId("ask-accept")).toBeInViewport({ ratio: 1 });
+      await page.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
+      await expect(page.getByTestId("tool-result")).toContainText(/cancel/i);
+    } finally {
+      await page.setViewportSize({ width: 1100, height: 900 });
+    }
   });
 
   test("URL elicitation: an http URL is not opened; declining reaches the tool", async () => {

@@ -1,7 +1,8 @@
 // Resources a page at a time (the server's nextCursor), subscriptions whose
 // notifications/resources/updated show in the Resources view, prompt arguments completed by the
 // server (completion/complete), and the Activity log downloaded as JSON: against server-everything
-// and an SDK server that pages its lists.
+// and an SDK server that pages its lists. The Resources and Prompts pickers show the server the
+// person just added.
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import {
@@ -48,6 +49,33 @@ test.describe("playground resources, prompts and the activity export", () => {
     await page?.close();
     start?.stop();
     await Promise.all([everything?.close(), paged?.close()]);
+  });
+
+  test("the Resources and Prompts pickers show the server just added", async () => {
+    // npm start registered "skills" first; "everything", then "paged" were added.
+    await page.getByTestId("tab-resources").click();
+    await expect(page.getByTestId("resources-server")).toHaveValue("paged");
+    await page.getByTestId("tab-prompts").click();
+    await expect(page.getByTestId("prompts-server")).toHaveValue("paged");
+    await page.getByTestId("prompts-server").selectOption("skills");
+    const late = await startSdkServer({ json: true, cors: true });
+    try {
+      await add("late", late.url);
+      for (const view of ["prompts", "resources"]) {
+        await page.getByTestId(`tab-${view}`).click();
+        await expect(page.getByTestId(`${view}-server`)).toHaveValue("late");
+      }
+      await page.getByTestId("resources-list").click();
+      // "late" serves no resources (everything and paged do): the list came from it.
+      await expect(page.getByTestId("resources-count")).toContainText("0 of 0 resources");
+      await page.getByTestId("tab-servers").click();
+      await page.getByTestId("server-late").getByTestId("server-remove").click();
+      await expect(page.getByTestId("server-late")).toHaveCount(0);
+      await page.getByTestId("tab-resources").click();
+      await expect(page.getByTestId("resources-server")).toHaveValue("paged");
+    } finally {
+      await late.close();
+    }
   });
 
   test("resources come a page at a time while the server has a nextCursor", async () => {

@@ -1,4 +1,6 @@
-// A stdio server added in the page runs through `RELAY_STDIO=1 npm start`'s relay: labelled
+// Two stdio servers from npm (run by npx, as people add them) pasted at once go green on their
+// first try, with every view's sessions opened at once, and end with nothing left (npx's
+// grandchildren included). A stdio server added in the page runs through `RELAY_STDIO=1 npm start`'s relay: labelled
 // "stdio via relay", its tools listed and called (progress on the call, roots asked during it),
 // and its process ends when the person removes it (two servers with the same command are two
 // registrations: removing one leaves the other's processes). Started without RELAY_STDIO, the page says
@@ -10,6 +12,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { type RunningPlayground, startPlayground } from "./_playground.ts";
 
 const EVERYTHING = resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+const MEMORY = resolve("node_modules/@modelcontextprotocol/server-memory/dist/index.js");
 // An extra argument server-everything ignores: it tells this run's children from any other.
 const MARK = `--skillmux-test-${process.pid}-${Date.now()}`;
 
@@ -42,6 +45,60 @@ test.describe("a stdio server through the npm start relay", () => {
     start?.stop();
   });
 
+  test("two stdio servers from npm, pasted at once, go green on their first try", async () => {
+    test.setTimeout(120_000);
+    await page.getByTestId("tab-servers").click();
+    await expect(page.getByTestId("stdio-name")).toBeVisible(); // the page knows the relay starts them
+    const memoryFile = resolve(`test-results/memory-${process.pid}.jsonl`);
+    await page.getByTestId("server-json").fill(JSON.stringify({
+      mcpServers: {
+        everything: {
+          command: "npx",
+          args: ["-y", "@modelcontextprotocol/server-everything", "stdio", MARK],
+        },
+        memory: {
+          command: "npx",
+          args: ["-y", "@modelcontextprotocol/server-memory", MARK],
+          env: { MEMORY_FILE_PATH: memoryFile },
+        },
+      },
+    }));
+    await page.getByTestId("server-import").click();
+    await expect(page.getByTestId("import-command")).toHaveCount(2);
+    await page.getByTestId("server-import").click(); // "Start these and import"
+    const expected = { everything: /everything.* 19 tools/, memory: /memory.* 9 tools/ };
+    // Each was registered with the relay first, which answered once a process was ready; the
+    // discovery that followed found it up: no error, the last check ok.
+    for (const name of Object.keys(expected)) {
+      const card = page.getByTestId(`server-${name}`);
+      await expect(card).toContainText("last check: ok", { timeout: 45_000 });
+      await expect(card.getByTestId("server-error")).toHaveCount(0);
+    }
+    // Both pages' views open their sessions at once (Tools lists every server in parallel):
+    // each gets a process the relay started ahead, and none is reported down.
+    await page.getByTestId("tab-tools").click();
+    await expect(page.getByTestId("tools-everything").locator("li")).toHaveCount(19, {
+      timeout: 30_000,
+    });
+    await expect(page.getByTestId("tools-memory").locator("li")).toHaveCount(9, {
+      timeout: 30_000,
+    });
+    await expect(page.locator('[data-testid^="tools-error-"]')).toHaveCount(0);
+    await page.getByTestId("tab-servers").click();
+    for (const [name, result] of Object.entries(expected)) {
+      const card = page.getByTestId(`server-${name}`);
+      await expect(card.getByTestId("server-error")).toHaveCount(0);
+      await card.getByTestId("server-ping").click(); // once: no retry loop
+      await expect(card.getByTestId("server-ping-result")).toContainText(result, {
+        timeout: 30_000,
+      });
+    }
+    for (const name of Object.keys(expected)) {
+      await page.getByTestId(`server-${name}`).getByTestId("server-remove").click();
+    }
+    await expect.poll(children, { timeout: 10_000 }).toBe(0);
+  });
+
   test("added by command, labelled, listed and pinged; its tools are called", async () => {
     test.setTimeout(120_000);
     await page.getByTestId("tab-servers").click();
@@ -51,11 +108,10 @@ test.describe("a stdio server through the npm start relay", () => {
     const card = page.getByTestId("server-everything");
     await expect(card.getByTestId("server-via-relay")).toHaveText("stdio via relay");
     await expect(card.getByTestId("server-command")).toContainText(`stdio ${MARK}`);
-    // A process's start-up can outlast the 5 s initialize on a loaded machine: ping until it answers.
-    await expect(async () => {
-      await card.getByTestId("server-ping").click();
-      await expect(card.getByTestId("server-ping-result")).toContainText(/everything.* 19 tools/);
-    }).toPass({ timeout: 45_000 });
+    // Added once the relay had a process of it ready: the first ping answers.
+    await expect(card).toContainText("last check: ok", { timeout: 45_000 });
+    await card.getByTestId("server-ping").click();
+    await expect(card.getByTestId("server-ping-result")).toContainText(/everything.* 19 tools/);
     expect(children()).toBeGreaterThan(0);
 
     await page.getByTestId("tab-tools").click();
@@ -92,10 +148,9 @@ test.describe("a stdio server through the npm start relay", () => {
       await page.getByTestId("stdio-command").fill(`node "${EVERYTHING}" stdio ${MARK}`);
       await page.getByTestId("stdio-add").click();
       const card = page.getByTestId(`server-${name}`);
-      await expect(async () => {
-        await card.getByTestId("server-ping").click();
-        await expect(card.getByTestId("server-ping-result")).toContainText(/19 tools/);
-      }).toPass({ timeout: 45_000 });
+      await expect(card).toContainText("last check: ok", { timeout: 45_000 });
+      await card.getByTestId("server-ping").click();
+      await expect(card.getByTestId("server-ping-result")).toContainText(/19 tools/);
     }
     const both = children();
     await page.getByTestId("server-one").getByTestId("server-remove").click();
