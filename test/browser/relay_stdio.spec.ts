@@ -12,7 +12,6 @@ import { expect, type Page, test } from "@playwright/test";
 import { type RunningPlayground, startPlayground } from "./_playground.ts";
 
 const EVERYTHING = resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-const MEMORY = resolve("node_modules/@modelcontextprotocol/server-memory/dist/index.js");
 // An extra argument server-everything ignores: it tells this run's children from any other.
 const MARK = `--skillmux-test-${process.pid}-${Date.now()}`;
 
