@@ -208,6 +208,13 @@ export {
   SkillFileError,
   SkillNotFoundError,
 } from "./resolve/errors.ts";
+export {
+  isRemoteProvenance,
+  mcpProvenance,
+  parseProvenance,
+  type Provenance,
+  type ProvenanceParts,
+} from "./resolve/provenance.ts";
 
 // The catalog: skills, tools and host functions as one list; ranking; token counts.
 export { createCatalog } from "./catalog/catalog.ts";

@@ -25,6 +25,13 @@ export {
   SkillNotFoundError,
 } from "./errors.ts";
 export {
+  isRemoteProvenance,
+  mcpProvenance,
+  parseProvenance,
+  type Provenance,
+  type ProvenanceParts,
+} from "./provenance.ts";
+export {
   createMcpSkillSource,
   createMcpSkillSources,
   type McpSkillSource,
