@@ -57,7 +57,7 @@ export type ProvenanceParts =
  * console.log(mcpProvenance("docs")); // "mcp:docs"
  * ```
  */
-export function mcpProvenance(server: string): `mcp:${string}` {
+export function mcpProvenance(server: string): Provenance {
   return `${MCP_PREFIX}${server}`;
 }
 
