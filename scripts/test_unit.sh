@@ -6,8 +6,8 @@
 # 15 s on its own (measured; `npm test` still runs them). Deno runs its files in parallel workers,
 # Node two processes at a time; both count what they ran, and the script fails if either fails.
 #
-#   npm run test:unit            (548 s on 2 cores shared with three other sessions, Dec 2;
-#                                 DENO_JOBS sets Deno's workers, default 2)
+#   npm run test:unit            (359 s and 548 s on 2 cores shared with three other sessions,
+#                                 Dec 2; DENO_JOBS sets Deno's workers, default 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # As in scripts/test.sh: the system Node, not a node that node_modules/.bin may hold.
