@@ -3,11 +3,11 @@
 # everyday work. It is `npm test`'s unit step without the rest of `npm test` (no type check, lint
 # or format; no browser tests, notebook, npm package, bundle or JSR check) and without the files
 # test/_slow.txt lists: end-to-end runs of programs and many servers, each of which takes more than
-# 15 s on its own (measured; `npm test` still runs them). Deno runs its files in parallel workers,
-# Node two processes at a time; both count what they ran, and the script fails if either fails.
+# 15 s on its own (measured; `npm test` still runs them). Deno runs its files in two parallel
+# workers, Node three processes at a time (most of a Node file's time is its start through tsx); both count what they ran, and the script fails if either fails.
 #
-#   npm run test:unit            (359 s and 548 s on 2 cores shared with three other sessions,
-#                                 Dec 2; DENO_JOBS sets Deno's workers, default 2)
+#   npm run test:unit            (Dec 2, 2 cores shared with three other sessions: 221 s at a
+#                                 load average of 2-5; DENO_JOBS, NODE_JOBS: workers, 2 and 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # As in scripts/test.sh: the system Node, not a node that node_modules/.bin may hold.
@@ -23,7 +23,7 @@ echo "test:unit: ${#UNIT[@]} files under Deno and under Node $(node --version) (
 
 NODE_OUT=$(mktemp)
 DENO_OUT=$(mktemp)
-node --import tsx --import ./test/_deadline.ts --test --test-concurrency=2 \
+node --import tsx --import ./test/_deadline.ts --test --test-concurrency="${NODE_JOBS:-3}" \
   --test-timeout=600000 --test-reporter=spec "${UNIT[@]}" >"$NODE_OUT" 2>&1 &
 NODE_PID=$!
 NO_COLOR=1 DENO_JOBS=${DENO_JOBS:-2} $DENO test -A --no-check --parallel \
