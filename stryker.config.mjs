@@ -138,7 +138,7 @@ export default {
   // files that reached it. It files module-level code under the file that loaded it too (no
   // "static" mutants), so `ignoreStatic` would ignore nothing and is not set.
   coverageAnalysis: "perTest",
-  // One test process by default: the machine is shared (docs/mutation.md gives the cost of each
+  // One test process by default: the machine is shared (scripts/mutation_log.md gives the cost of each
   // scope). MUTATE_CONCURRENCY=2 runs two on a machine left to the run.
   concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 1),
   // A timeout counts as killed; on a loaded machine a passing file can stall for seconds, so the

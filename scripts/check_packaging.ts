@@ -151,7 +151,11 @@ try {
 }
 `,
   );
-  assert.deepEqual(JSON.parse(served).tools, ["get_skill", "search_skills"], served);
+  assert.deepEqual(
+    JSON.parse(served).tools,
+    ["get_skill", "read_skill_file", "search_skills"],
+    served,
+  );
   step("./server: clear error without the SDK, serves with it");
 
   // 2b. The framework adapters without and with their optional peers (ai, @langchain/core).
@@ -228,6 +232,10 @@ console.log(JSON.stringify(out));
     join(consumer, "index.ts"),
     [
       `import { connect, resolveSkill, type Skill } from "${pkg.name}";`,
+      `import { parseMcpServersJson, type JsonRpcRequest } from "${pkg.name}/mcp";`,
+      `import { checkUrl } from "${pkg.name}/policy";`,
+      `import { exampleCommandLine } from "${pkg.name}/skill";`,
+      `import { createOpenAiModel, type LlmError } from "${pkg.name}/llm";`,
       `import { createFsStorage } from "${pkg.name}/fs";`,
       `import { createIndexedDbStorage } from "${pkg.name}/indexed-db";`,
       `import { createUnstorageStorage } from "${pkg.name}/unstorage";`,
@@ -242,6 +250,10 @@ console.log(JSON.stringify(out));
       '  const code: number = await run(["--help"], { stdout: () => {}, stderr: () => {} });',
       "  void [connect, createFsStorage, createIndexedDbStorage, createUnstorageStorage];",
       "  void [createMultiUserRegistry, createStdioTransport, installSkills, server, code];",
+      "  void [parseMcpServersJson, checkUrl, exampleCommandLine, createOpenAiModel];",
+      '  const request: JsonRpcRequest = { jsonrpc: "2.0", id: 1, method: "ping" };',
+      "  const failure: LlmError | undefined = undefined;",
+      "  void [request, failure];",
       "  return skill.name;",
       "}",
       "",

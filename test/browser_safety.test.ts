@@ -61,8 +61,7 @@ test("bare imports of lib/mod.ts are browser-capable npm packages", () => {
   assert.deepEqual(bare, [
     "@cfworker/json-schema",
     "eventsource-parser",
-    "idb-keyval",
-    "ky",
+    "idb-keyval", // ky is not here: the HTTP model adapters that use it are ./llm
     "oauth4webapi",
     "smol-toml",
     "valibot",

@@ -115,6 +115,7 @@ describe("a hostile skill from a remote server", () => {
       const shown = await display(catalog);
       assertInert(shown["text/html"]);
       assertInert(shown["text/markdown"]);
+      // The skills server offers search_skills, get_skill and read_skill_file (issue 42).
       assert.match(shown["text/plain"], /^Catalog: 1 skills, 3 MCP tools/);
       const request = "run the hostile testing skill";
       const selection = await selectForRequest(catalog, request);

@@ -1,31 +1,36 @@
-// The layers of ../shared/DESIGN.md, held by a test: storage → skill → mcp → resolve → catalog →
-// prompt, with server/ and cli/ on top; install/ (community install) sits on resolve. A module may import its own layer and the layers below,
-// never one above; nothing in lib/ but cli/ imports cli/, and only cli/ imports server/.
-// Static and dynamic imports count, type-only ones too (they still tie the layers together).
-// The import graph of lib/ must have no cycle.
+// The layers and rooms of docs/architecture.md ("Layers and rooms", a JSON block this test reads:
+// the map has one home), held by a test: a module may import its own layer and the layers below,
+// never one above; only cli/ imports the top layers (server/, frameworks/, cli/); inside a folder
+// with rooms (mcp/), a room imports its own room and the rooms below. Static and dynamic imports
+// count, type-only ones too (they still tie the layers together). The import graph of lib/ must
+// have no cycle.
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { blockAfter } from "../scripts/_markdown.ts";
 
 const LIB = fileURLToPath(new URL("../lib/", import.meta.url));
 
-/** Rank of each top-level folder of lib/; files directly in lib/ (`_abort.ts`, …) are shared ground. */
-const LAYERS: Record<string, number> = {
-  "": 0,
-  tokenizer: 0.5, // o200k counts: knows nothing else; catalog/tokens.ts loads it at run time
-  storage: 1,
-  skill: 2,
-  mcp: 3,
-  resolve: 4,
-  install: 5.5,
-  catalog: 5,
-  prompt: 6,
-  server: 7,
-  frameworks: 7,
-  cli: 8,
-};
+/**
+ * The layer and room map of docs/architecture.md ("Layers and rooms"), its one home: the rank of
+ * each top-level folder of lib/ (files directly in lib/, `_abort.ts`, …, are shared ground, "");
+ * the layers only cli/ may import; and the rank of each room of a folder that has rooms.
+ */
+interface HouseMap {
+  layers: Record<string, number>;
+  top: string[];
+  rooms: Record<string, Record<string, number>>;
+}
+const MAP = JSON.parse(
+  blockAfter(
+    await readFile(new URL("../docs/architecture.md", import.meta.url), "utf8"),
+    "## Layers and rooms",
+    "json",
+  ),
+) as HouseMap;
+const LAYERS = MAP.layers;
 
 const IMPORT = /(?:^|[;\s])(?:import|export)\s+(?:type\s+)?(?:[^;'"]*?\bfrom\s*)?["']([^"']+)["']/g;
 const DYNAMIC = /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g;
@@ -69,7 +74,7 @@ const graph = await importGraph();
 
 test("every folder of lib/ has a layer", () => {
   const unknown = [...new Set([...graph.keys()].map(layerOf))].filter((l) => !(l in LAYERS));
-  assert.deepEqual(unknown, [], "add new lib/ folders to LAYERS in test/layering.test.ts");
+  assert.deepEqual(unknown, [], "rank new lib/ folders in docs/architecture.md (Layers and rooms)");
 });
 
 test("no module imports a layer above its own, and only cli/ imports server/", () => {
@@ -82,56 +87,44 @@ test("no module imports a layer above its own, and only cli/ imports server/", (
       const to = layerOf(target);
       if (target === "mod.ts" || from === to) continue;
       const upward = LAYERS[to] > LAYERS[from];
-      const sideways = (to === "server" || to === "cli" || to === "frameworks") && from !== "cli";
+      const sideways = MAP.top.includes(to) && from !== "cli";
       if (upward || sideways) bad.push(`${file} → ${target}`);
     }
   }
   assert.deepEqual(bad, []);
 });
 
-/**
- * Rank of each room of lib/mcp/, bottom up, so the folder reads top-down: protocol/ (errors,
- * wire types, pure encoders) knows nothing else; sealing/ (secret boxes, shared by auth/ and
- * registry/) sits below both; policy/ checks targets; transport/ carries messages; auth/ signs
- * requests over a transport; client/ is the client core built on all of these; skills/ and
- * registry/ build on the client; directory/ (MCP registries: search, plans that become registry
- * entries) sits on top. lib/mcp/mod.ts, the public entry, is the one loose file.
- */
-const MCP_ROOMS: Record<string, number> = {
-  protocol: 0,
-  sealing: 1,
-  policy: 2,
-  transport: 3,
-  auth: 4,
-  client: 5,
-  skills: 6,
-  registry: 7,
-  directory: 8,
-};
-
-function mcpRoomOf(file: string): string | undefined {
+/** The room of `file` in a folder that has rooms: "" for a loose file, undefined elsewhere. */
+function roomOf(file: string): { folder: string; room: string } | undefined {
   const parts = file.split(path.sep);
-  if (parts[0] !== "mcp") return undefined;
-  return parts.length === 2 ? "" : parts[1];
+  if (!(parts[0] in MAP.rooms)) return undefined;
+  return { folder: parts[0], room: parts.length === 2 ? "" : parts[1] };
 }
 
-test("every file of lib/mcp/ but its entry mod.ts lives in a ranked room", () => {
+test("every file of a folder with rooms but its entry mod.ts lives in a ranked room", () => {
+  assert.ok(Object.keys(MAP.rooms).includes("mcp"), "the map was read");
   const loose = [...graph.keys()].filter((f) => {
-    const room = mcpRoomOf(f);
-    return room !== undefined && f !== path.join("mcp", "mod.ts") && !(room in MCP_ROOMS);
+    const at = roomOf(f);
+    return at !== undefined && f !== path.join(at.folder, "mod.ts") &&
+      !(at.room in MAP.rooms[at.folder]);
   });
-  assert.deepEqual(loose, [], "put lib/mcp/ files in a room and rank new rooms in MCP_ROOMS");
+  assert.deepEqual(
+    loose,
+    [],
+    "put the file in a room and rank new rooms in docs/architecture.md (Layers and rooms)",
+  );
 });
 
-test("no module of lib/mcp/ imports a room above its own", () => {
+test("no module of a folder with rooms imports a room above its own", () => {
   const bad: string[] = [];
   for (const [file, imports] of graph) {
-    const from = mcpRoomOf(file);
-    if (from === undefined || from === "") continue;
+    const from = roomOf(file);
+    if (from === undefined || from.room === "") continue;
+    const ranks = MAP.rooms[from.folder];
     for (const target of imports) {
-      const to = mcpRoomOf(target);
-      if (to === undefined || to === from) continue;
-      if (to === "" || MCP_ROOMS[to] > MCP_ROOMS[from]) bad.push(`${file} → ${target}`);
+      const to = roomOf(target);
+      if (to === undefined || to.folder !== from.folder || to.room === from.room) continue;
+      if (to.room === "" || ranks[to.room] > ranks[from.room]) bad.push(`${file} → ${target}`);
     }
   }
   assert.deepEqual(bad, []);

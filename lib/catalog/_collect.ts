@@ -7,6 +7,7 @@ import type { ServerRegistry } from "../mcp/registry/registry.ts";
 import type { RegisteredServer } from "../mcp/registry/records.ts";
 import type { McpServerConfig, Tool } from "../mcp/protocol/types.ts";
 import type { Resolver } from "../resolve/types.ts";
+import { isRemoteProvenance, mcpProvenance } from "../resolve/provenance.ts";
 import type { Skill } from "../skill/types.ts";
 import { encoder, sha256Digest } from "../skill/_text.ts";
 import { TOOL_NAME } from "./_ids.ts";
@@ -205,7 +206,7 @@ function newSkillEntry(
   requested: readonly string[],
   trustCommunity: boolean,
 ): RawEntry {
-  const remote = source.startsWith("mcp:");
+  const remote = isRemoteProvenance(source);
   const fenced = remote || (source === "community" && !trustCommunity);
   const asked = remote ? [...skill.allowedTools, ...requested] : skill.allowedTools;
   const body = skill.body ?? `(body not read yet: ${skill.digest})\n`;
@@ -290,7 +291,7 @@ async function newToolEntry(server: string, tool: Tool, open: boolean): Promise<
     preferredId: `${server}__${tool.name}`,
     ...(title ? { title: cleanLine(title, 120) } : {}),
     description: cleanLine(tool.description ?? "", DESCRIPTION_MAX),
-    source: `mcp:${server}`,
+    source: mcpProvenance(server),
     server,
     tags: [],
     keywords: parameterWords(tool.inputSchema),
@@ -480,7 +481,7 @@ export async function collect(
   const { tools, servers } = await registered;
   diagnostics.push(...toolDiagnostics);
   // Skills of a registered server are tied to its endpoint as its tools are.
-  const endpoints = new Map(servers.map((s) => [`mcp:${s.name}`, endpointOf(s)]));
+  const endpoints = new Map(servers.map((s) => [mcpProvenance(s.name), endpointOf(s)]));
   const tie = (raw: RawEntry) => {
     const endpoint = endpoints.get(raw.source);
     return endpoint === undefined ? raw : at(raw, endpoint);
@@ -498,9 +499,9 @@ export async function collect(
       );
     } catch (error) {
       clientDiagnostics[i].push({
-        source: `mcp:${client.name}`,
+        source: mcpProvenance(client.name),
         problem: (error as Error)?.name === "TimeoutError" ? "timeout" : "unreachable",
-        message: `mcp:${client.name}: cannot list tools: ${(error as Error).message}`,
+        message: `${mcpProvenance(client.name)}: cannot list tools: ${(error as Error).message}`,
       });
       return [];
     }

@@ -5,6 +5,7 @@
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
 import type { ServerDiscovery } from "../mcp/registry/discover.ts";
 import type { McpServerConfig } from "../mcp/protocol/types.ts";
+import { mcpProvenance } from "../resolve/provenance.ts";
 import type { CatalogDiagnostic } from "./types.ts";
 
 /**
@@ -47,7 +48,7 @@ export async function discoveries(
     if (!stale.includes(server)) return cached[i];
     const row = rows[stale.indexOf(server)];
     if (row?.ok) return row.discovery;
-    const label = `mcp:${server.name}`;
+    const label = mcpProvenance(server.name);
     const why = row && !row.ok ? row.error : "no answer";
     // A server that did not answer in time is slow, not down: said so, never "unreachable".
     const slow = row !== undefined && !row.ok && row.kind === "TimeoutError";

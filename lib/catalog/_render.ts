@@ -3,6 +3,7 @@
 // same catalog renders byte-identically and provider prompt caches hit.
 
 import { firstSentence } from "./_text.ts";
+import { isRemoteProvenance } from "../resolve/provenance.ts";
 import type { CatalogEntry, EntryKind, RenderedCatalog, TokenCounter } from "./types.ts";
 
 const GROUPS: ReadonlyArray<[EntryKind, string]> = [
@@ -27,7 +28,7 @@ export function entryLine(entry: CatalogEntry): string {
   const tags = entry.kind === "skill" && entry.tags.length > 0
     ? ` [${entry.tags.slice(0, 5).join(", ")}]`
     : "";
-  const from = entry.kind === "skill" && entry.source.startsWith("mcp:")
+  const from = entry.kind === "skill" && isRemoteProvenance(entry.source)
     ? ` (from ${entry.source})`
     : "";
   const text = firstSentence(entry.description, LINE_DESCRIPTION) || entry.title || entry.name;

@@ -1,9 +1,13 @@
 /**
- * LLM adapters for selection: OpenAI-compatible chat completions (OpenAI,
- * llama.cpp, Ollama, vLLM, …) and the Anthropic Messages API, both on `ky`
- * (loaded on the first call): timeouts, retries with backoff on 429 and 5xx
- * honouring `Retry-After`, and errors that name the provider and the status
- * but never the key.
+ * Model adapters over HTTP (`@skillmux/core/llm`): for selection, OpenAI-compatible
+ * chat completions (OpenAI, llama.cpp, Ollama, vLLM, …) and the Anthropic
+ * Messages API; for the semantic stage, `/v1/embeddings` and `/rerank`
+ * endpoints. All on `ky` (loaded on the first call): timeouts, retries with
+ * backoff on 429 and 5xx honouring `Retry-After`, and errors ({@linkcode LlmError})
+ * that name the provider and the status but never the key. `.` takes any model
+ * as a function ({@linkcode SelectModel}, `Embedder`, `Reranker`); this entry
+ * is one way to make one, kept off `.` so that an app that brings its own
+ * model does not carry `ky`.
  *
  * @module
  */
@@ -15,6 +19,11 @@ import type {
   SelectModel,
 } from "./select_types.ts";
 
+export type { AnthropicModelOptions, LlmHttpOptions, OpenAiModelOptions } from "./select_types.ts";
+export type { EndpointOptions, RerankEndpointOptions } from "./semantic_types.ts";
+export { isLlmError, LlmError } from "./llm_error.ts";
+export { createEmbeddingEndpoint, createRerankEndpoint } from "./semantic_endpoints.ts";
+
 /**
  * A {@linkcode SelectModel} over an OpenAI-compatible `POST /chat/completions`
  * (OpenAI, Azure-style gateways, llama.cpp's server, Ollama, vLLM, LM Studio).
@@ -22,7 +31,7 @@ import type {
  *
  * @example
  * ```ts
- * import { createOpenAiModel } from "@skillmux/core";
+ * import { createOpenAiModel } from "@skillmux/core/llm";
  * const llm = createOpenAiModel({ baseUrl: "http://127.0.0.1:11434/v1", model: "qwen2.5:7b" });
  * const text = await llm([{ role: "user", content: "Say OK" }], { signal: AbortSignal.timeout(30_000) });
  * console.log(text);
@@ -39,7 +48,7 @@ export function createOpenAiModel(options: OpenAiModelOptions): SelectModel {
  *
  * @example
  * ```ts
- * import { createAnthropicModel } from "@skillmux/core";
+ * import { createAnthropicModel } from "@skillmux/core/llm";
  * const llm = createAnthropicModel({ apiKey: "sk-ant-…", model: "claude-sonnet-4-5" });
  * const text = await llm([{ role: "user", content: "Say OK" }], { signal: AbortSignal.timeout(30_000) });
  * console.log(text);

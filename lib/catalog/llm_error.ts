@@ -10,7 +10,7 @@
  *
  * @example
  * ```ts
- * import { createOpenAiModel, isLlmError } from "@skillmux/core";
+ * import { createOpenAiModel, isLlmError } from "@skillmux/core/llm";
  * const llm = createOpenAiModel({ baseUrl: "http://127.0.0.1:9/v1", model: "m", retries: 0 });
  * try {
  *   await llm([{ role: "user", content: "hi" }], { signal: AbortSignal.timeout(5_000) });
@@ -44,7 +44,7 @@ export class LlmError extends Error {
  *
  * @example
  * ```ts
- * import { isLlmError, LlmError } from "@skillmux/core";
+ * import { isLlmError, LlmError } from "@skillmux/core/llm";
  * console.log(isLlmError(new LlmError("x", { provider: "openai", status: 500 }))); // true
  * ```
  */

@@ -30,7 +30,8 @@ import type { Catalog } from "./types.ts";
  *
  * @example With a model
  * ```ts
- * import { createCatalog, createOpenAiModel, selectForRequest } from "@skillmux/core";
+ * import { createCatalog, selectForRequest } from "@skillmux/core";
+ * import { createOpenAiModel } from "@skillmux/core/llm";
  * const catalog = await createCatalog();
  * const llm = createOpenAiModel({ baseUrl: "http://127.0.0.1:8080/v1", model: "qwen2.5-7b-instruct" });
  * const selection = await selectForRequest(catalog, "sort and index my BAM file", { llm });

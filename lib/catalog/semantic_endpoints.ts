@@ -46,7 +46,7 @@ const isVector = (v: unknown): v is number[] =>
  *
  * @example
  * ```ts
- * import { createEmbeddingEndpoint } from "@skillmux/core";
+ * import { createEmbeddingEndpoint } from "@skillmux/core/llm";
  * const embed = createEmbeddingEndpoint({
  *   url: "http://127.0.0.1:11434/v1/embeddings",
  *   model: "nomic-embed-text",
@@ -95,7 +95,7 @@ export function createEmbeddingEndpoint(options: EndpointOptions): Embedder {
  *
  * @example
  * ```ts
- * import { createRerankEndpoint } from "@skillmux/core";
+ * import { createRerankEndpoint } from "@skillmux/core/llm";
  * const rerank = createRerankEndpoint({ url: "http://127.0.0.1:8080/rerank" });
  * console.log(typeof rerank); // "function"
  * ```

@@ -10,6 +10,7 @@ import type { RegisteredServer } from "../mcp/registry/records.ts";
 import type { RefreshResult, ServerRegistry } from "../mcp/registry/types.ts";
 import { offersSkills } from "../mcp/skills/extension.ts";
 import { hasSkillTemplate, skillResources } from "../resolve/skill_resources.ts";
+import { mcpProvenance } from "../resolve/provenance.ts";
 import type { SkillSource, SourceTier } from "../resolve/types.ts";
 import type { Context } from "./_context.ts";
 
@@ -93,7 +94,7 @@ export async function commandServers(
     registry: view,
     async skillSources(tiers) {
       const skip = new Set(
-        servers.filter((s) => !servesSkills(found.get(s.name))).map((s) => `mcp:${s.name}`),
+        servers.filter((s) => !servesSkills(found.get(s.name))).map((s) => mcpProvenance(s.name)),
       );
       const dropped: SkillSource[] = [];
       const keep = (source: SkillSource) => {

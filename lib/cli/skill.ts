@@ -9,6 +9,7 @@
 import { listSkills, resolveSkill } from "../resolve/default_sources.ts";
 import { createBuiltinSource } from "../resolve/builtin_source.ts";
 import { isSkillNotFoundError } from "../resolve/errors.ts";
+import { isRemoteProvenance } from "../resolve/provenance.ts";
 import { normalizeSkillName } from "../skill/name.ts";
 import { renderSkill } from "../skill/render.ts";
 import { createFsStorage } from "../storage/fs.ts";
@@ -60,7 +61,7 @@ const list: Command = {
     const from = skills.some((s) => lockOf(s) !== undefined);
     const rows = skills.map((s) => [
       ctx.paint.bold(s.name),
-      s.source.startsWith("mcp:") ? `${s.source} (MCP)` : s.source,
+      isRemoteProvenance(s.source) ? `${s.source} (MCP)` : s.source,
       s.shadows.length > 0 ? s.shadows.join(",") : "-",
       ...(from ? [origin(lockOf(s))] : []),
       clip(s.description),
@@ -73,7 +74,7 @@ const list: Command = {
       ["user", "community", "from MCP servers", "builtin"].map((tier) => [tier, 0]),
     );
     for (const s of skills) {
-      const tier = s.source.startsWith("mcp:") ? "from MCP servers" : s.source;
+      const tier = isRemoteProvenance(s.source) ? "from MCP servers" : s.source;
       counts.set(tier, (counts.get(tier) ?? 0) + 1);
     }
     const parts = [...counts].filter(([, n]) => n > 0).map(([tier, n]) => `${n} ${tier}`).join(

@@ -6,8 +6,27 @@
  * @module
  */
 
-export type * from "./types.ts";
-export * from "./assemble.ts";
-export * from "./execute.ts";
-export type * from "./discovery_types.ts";
-export * from "./discovery.ts";
+export { assemblePrompt } from "./assemble.ts";
+export { createToolDiscovery } from "./discovery.ts";
+export type {
+  AnthropicDiscoveryTool,
+  ToolDiscovery,
+  ToolDiscoveryOptions,
+} from "./discovery_types.ts";
+export { executeToolCall } from "./execute.ts";
+export type {
+  AnthropicResultBlock,
+  AnthropicTool,
+  AnthropicToolResult,
+  AnthropicToolUse,
+  AssembledPrompt,
+  AssemblePromptOptions,
+  ExecuteToolCallOptions,
+  OpenAiTool,
+  OpenAiToolCall,
+  OpenAiToolMessage,
+  PromptDiagnostic,
+  ToolCall,
+  ToolCallResult,
+  ToolSession,
+} from "./types.ts";

@@ -18,6 +18,7 @@ import { listSkillEntries, loadSkill, offersSkills } from "../mcp/skills/client.
 import type { SkillEntry } from "../mcp/skills/types.ts";
 import type { McpServerConfig } from "../mcp/protocol/types.ts";
 import { hasSkillTemplate, skillResources } from "./skill_resources.ts";
+import { mcpProvenance } from "./provenance.ts";
 import { safeNormalizeSkillName } from "../skill/name.ts";
 
 /** The skill name of a skills-extension entry: the last folder of its URI (SEP-2640). */
@@ -265,7 +266,7 @@ export function createMcpSkillSource(
   }
 
   return {
-    label: `mcp:${server.name}`,
+    label: mcpProvenance(server.name),
     server,
     timeoutMs: options.timeoutMs,
     async peek(

@@ -4,11 +4,65 @@
  * @module
  */
 
-export * from "./types.ts";
-export * from "./errors.ts";
-export * from "./resolver.ts";
-export * from "./storage_source.ts";
-export * from "./builtin_source.ts";
-export * from "./skill_resources.ts";
-export * from "./mcp_source.ts";
-export * from "./default_sources.ts";
+export {
+  builtinSkillNames,
+  type BuiltinSkillTable,
+  type BuiltinSourceOptions,
+  createBuiltinSource,
+} from "./builtin_source.ts";
+export type { DefaultSkillFolders, DefaultSourcesOptions } from "./default_options.ts";
+export {
+  closeSkillResolvers,
+  createDefaultSources,
+  defaultSkillFolders,
+  listSkills,
+  resolveSkill,
+} from "./default_sources.ts";
+export {
+  isSkillFileError,
+  isSkillNotFoundError,
+  SkillFileError,
+  SkillNotFoundError,
+} from "./errors.ts";
+export {
+  isRemoteProvenance,
+  mcpProvenance,
+  parseProvenance,
+  type Provenance,
+  type ProvenanceParts,
+} from "./provenance.ts";
+export {
+  createMcpSkillSource,
+  createMcpSkillSources,
+  type McpSkillSource,
+  type McpSkillSourceOptions,
+} from "./mcp_source.ts";
+export {
+  createResolver,
+  type CreateResolverOptions,
+  DEFAULT_SOURCE_TIMEOUT_MS,
+} from "./resolver.ts";
+export {
+  hasSkillTemplate,
+  skillNameOf,
+  type SkillResource,
+  skillResources,
+} from "./skill_resources.ts";
+export { createStorageSource, type StorageSourceOptions } from "./storage_source.ts";
+export type {
+  ListedSkill,
+  Resolution,
+  ResolveDiagnostic,
+  ResolveOptions,
+  ResolveProblem,
+  Resolver,
+  ResolverParseOptions,
+  SkillFolderAccess,
+  SkillFolderListing,
+  SkillListing,
+  SkillSource,
+  SkillSummary,
+  SourceCallOptions,
+  SourceEntry,
+  SourceTier,
+} from "./types.ts";

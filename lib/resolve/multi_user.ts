@@ -17,5 +17,14 @@
  * @module
  */
 
-export * from "../mcp/registry/users.ts";
-export * from "./users.ts";
+export {
+  assertUserId,
+  BUILTIN_SKILLS_SERVER,
+  type BuiltinServer,
+  createMultiUserRegistry,
+  type MultiUserRegistry,
+  type MultiUserRegistryOptions,
+  type UserRegistryChange,
+  type UserServerRegistry,
+} from "../mcp/registry/users.ts";
+export { createUserResolvers, type UserResolvers, type UserResolversOptions } from "./users.ts";

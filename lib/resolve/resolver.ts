@@ -7,6 +7,7 @@
 import { scopedSignal } from "../_abort.ts";
 import { normalizeSkillName } from "../skill/name.ts";
 import { SkillNotFoundError } from "./errors.ts";
+import { mcpProvenance } from "./provenance.ts";
 import type { EntryParser } from "./_query.ts";
 import { displayableListing, displayableResolution } from "./_displayable.ts";
 import type {
@@ -121,7 +122,7 @@ export function createResolver(options: CreateResolverOptions): Resolver {
     if (colon <= 0) return { name: text, chosen: tiers };
     const origin = text.slice(0, colon).toLowerCase();
     const picked = sources.filter((s) =>
-      s.label.toLowerCase() === origin || s.label.toLowerCase() === `mcp:${origin}`
+      s.label.toLowerCase() === origin || s.label.toLowerCase() === mcpProvenance(origin)
     );
     if (picked.length === 0) {
       throw new SkillNotFoundError(text, labels, [{

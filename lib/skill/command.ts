@@ -18,7 +18,8 @@ import type { Skill, SkillExample } from "./types.ts";
  *
  * @example The program of a companion example
  * ```ts
- * import { exampleProgram, parseSkill } from "@skillmux/core";
+ * import { parseSkill } from "@skillmux/core";
+ * import { exampleProgram } from "@skillmux/core/skill";
  * const { skill } = await parseSkill(
  *   "---\nname: hisat2\ndescription: Align reads. Use when mapping RNA-seq.\n---\n" +
  *     "## Examples\n### Build an index\n**Command:** `hisat2-build`\n**Args:** `genome.fa idx`\n" +
@@ -45,7 +46,8 @@ export function exampleProgram(
  *
  * @example Print every example as a command line
  * ```ts
- * import { exampleCommandLine, parseSkill } from "@skillmux/core";
+ * import { parseSkill } from "@skillmux/core";
+ * import { exampleCommandLine } from "@skillmux/core/skill";
  * const { skill } = await parseSkill(
  *   "---\nname: star\ncommand: STAR\ndescription: Align RNA-seq. Use when mapping reads.\n---\n" +
  *     "## Examples\n### Show the version\n**Args:** `--version`\n**Explanation:** Prints it.\n",

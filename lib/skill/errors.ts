@@ -82,7 +82,8 @@ export class SkillParseError extends Error {
  *
  * @example Catch an invalid name
  * ```ts
- * import { assertSkillName, isInvalidSkillNameError } from "@skillmux/core";
+ * import { isInvalidSkillNameError } from "@skillmux/core";
+ * import { assertSkillName } from "@skillmux/core/skill";
  * try {
  *   assertSkillName("../etc");
  * } catch (error) {
@@ -156,7 +157,8 @@ export function isSkillParseError(error: unknown): error is SkillParseError {
  *
  * @example Recognise a rejected name
  * ```ts
- * import { assertSkillName, isInvalidSkillNameError } from "@skillmux/core";
+ * import { isInvalidSkillNameError } from "@skillmux/core";
+ * import { assertSkillName } from "@skillmux/core/skill";
  * try {
  *   assertSkillName("a--b");
  * } catch (error) {

@@ -11,7 +11,7 @@
  *
  * @example
  * ```ts
- * import type { SkillFileInfo } from "@skillmux/core";
+ * import type { SkillFileInfo } from "@skillmux/core/skill";
  * const file: SkillFileInfo = { path: "scripts/fill.py", size: 1234, digest: "sha256:" + "0".repeat(64) };
  * console.log(file.path);
  * ```
@@ -54,7 +54,7 @@ const SECRET =
  *
  * @example
  * ```ts
- * import { skillFileExclusion } from "@skillmux/core";
+ * import { skillFileExclusion } from "@skillmux/core/skill";
  * console.log(skillFileExclusion("scripts/fill.py")); // undefined
  * console.log(skillFileExclusion("assets/.env.example")); // undefined
  * console.log(skillFileExclusion(".env")); // "a .env file (secrets)"
@@ -89,7 +89,7 @@ export function skillFileExclusion(path: string): string | undefined {
  *
  * @example
  * ```ts
- * import { isSkillFile } from "@skillmux/core";
+ * import { isSkillFile } from "@skillmux/core/skill";
  * console.log(["SKILL.md", "id_rsa", "references/a.md"].filter(isSkillFile)); // ["SKILL.md", "references/a.md"]
  * ```
  */
@@ -103,7 +103,7 @@ export function isSkillFile(path: string): boolean {
  *
  * @example
  * ```ts
- * import { SKILL_FOLDER_LIMITS } from "@skillmux/core";
+ * import { SKILL_FOLDER_LIMITS } from "@skillmux/core/skill";
  * console.log(SKILL_FOLDER_LIMITS.maxFiles, SKILL_FOLDER_LIMITS.maxBytes); // 1000 52428800
  * ```
  */

@@ -14,7 +14,7 @@ const BLOCK = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
  *
  * @example
  * ```ts
- * import { readFrontMatter } from "@skillmux/core";
+ * import { readFrontMatter } from "@skillmux/core/skill";
  * const fields = await readFrontMatter("---\nname: bwa\ndescription: Align reads.\n---\nBody\n");
  * console.log(fields); // { name: "bwa", description: "Align reads." }
  * ```

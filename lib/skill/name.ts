@@ -14,7 +14,7 @@ import { firstNonAscii } from "./_ascii.ts";
  *
  * @example Check a length
  * ```ts
- * import { SKILL_NAME_MAX_LENGTH } from "@skillmux/core";
+ * import { SKILL_NAME_MAX_LENGTH } from "@skillmux/core/skill";
  * console.log("samtools".length <= SKILL_NAME_MAX_LENGTH); // true
  * ```
  */
@@ -52,7 +52,7 @@ export function isValidSkillName(name: unknown): name is string {
  *
  * @example Guard a name taken from user input
  * ```ts
- * import { assertSkillName } from "@skillmux/core";
+ * import { assertSkillName } from "@skillmux/core/skill";
  * const input: unknown = "samtools";
  * assertSkillName(input);
  * console.log(input.toUpperCase()); // "SAMTOOLS"
@@ -103,7 +103,7 @@ export function normalizeSkillName(name: unknown): string {
  *
  * @example Skip names a source lists that are not skill names
  * ```ts
- * import { safeNormalizeSkillName } from "@skillmux/core";
+ * import { safeNormalizeSkillName } from "@skillmux/core/skill";
  * console.log(["Samtools", "\u212Aelvin", "../x"].map(safeNormalizeSkillName));
  * // ["samtools", undefined, undefined]
  * ```

@@ -15,7 +15,8 @@ export type { ParsedSkill, ParseSkillOptions } from "./types.ts";
  *
  * @example Raise the cap for one call
  * ```ts
- * import { DEFAULT_SKILL_MAX_BYTES, parseSkill } from "@skillmux/core";
+ * import { parseSkill } from "@skillmux/core";
+ * import { DEFAULT_SKILL_MAX_BYTES } from "@skillmux/core/skill";
  * const text = "---\nname: demo\ndescription: Demo. Use when testing.\n---\n";
  * await parseSkill(text, { maxBytes: 4 * DEFAULT_SKILL_MAX_BYTES });
  * ```

@@ -14,7 +14,20 @@
  * @module
  */
 
-export * from "./types.ts";
-export * from "./key.ts";
-export * from "./errors.ts";
-export * from "./memory.ts";
+export {
+  isStorageDisposedError,
+  isStorageError,
+  isStoragePathError,
+  StorageDisposedError,
+  StorageError,
+  type StorageErrorOptions,
+  StoragePathError,
+} from "./errors.ts";
+export {
+  assertStorageKey,
+  InvalidStorageKeyError,
+  isInvalidStorageKeyError,
+  isValidStorageKey,
+} from "./key.ts";
+export { createMemoryStorage, type MemoryStorageOptions } from "./memory.ts";
+export type { Storage, StorageCallOptions, StorageVersion } from "./types.ts";

@@ -9,7 +9,9 @@
 // its URL over a BroadcastChannel (same origin; works even when the authorization server's
 // Cross-Origin-Opener-Policy cuts `window.opener`) and closes. Tokens live in IndexedDB, the
 // secret fields sealed under a non-extractable WebCrypto key.
-import { createSecretBox, prepareServer, type RegisteredServer } from "@skillmux/core";
+import type { RegisteredServer } from "@skillmux/core";
+import { createSecretBox } from "@skillmux/core/mcp";
+import { prepareServer } from "@skillmux/core/policy";
 import { createOAuthStore, type OAuthRecord, type OAuthStore, OAuthSession } from "@skillmux/core/oauth";
 import { createIndexedDbStorage, loadIndexedDbCryptoKey } from "@skillmux/core/indexed-db";
 import { answers } from "./errors.ts";

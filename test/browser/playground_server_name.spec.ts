@@ -1,7 +1,7 @@
 // An unnamed server gets the same name in the playground as in the CLI (`skillmux mcp add <url>`):
 // the library's nameFromUrl, `<host>-<port>`, e.g. 127.0.0.1-3002 (not 127-0-0-1).
 import { expect, test } from "@playwright/test";
-import { nameFromUrl } from "../../lib/mod.ts";
+import { nameFromUrl } from "../../lib/mcp/mod.ts";
 import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
 import { type RunningPlayground, startPlayground } from "./_playground.ts";
 

@@ -11,20 +11,22 @@ import { after, before, test } from "node:test";
 import {
   type Catalog,
   countTokens,
-  createAnthropicModel,
   createBuiltinSource,
   createCatalog,
   createMemoryStorage,
-  createOpenAiModel,
   createResolver,
   createServerRegistry,
   estimateTokens,
   evaluateSelection,
   findTools,
-  isLlmError,
-  LlmError,
   parseLabelledRequests,
 } from "../../lib/mod.ts";
+import {
+  createAnthropicModel,
+  createOpenAiModel,
+  isLlmError,
+  LlmError,
+} from "../../lib/catalog/llm.ts";
 import { loaders } from "../../lib/_runtime_loaders.ts";
 import { startFakeLlm, startToolServer } from "./_servers.ts";
 import { scripted } from "./_selections.ts";

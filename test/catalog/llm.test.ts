@@ -4,15 +4,17 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import {
-  createAnthropicModel,
   createBuiltinSource,
   createCatalog,
-  createOpenAiModel,
   createResolver,
-  isLlmError,
-  type LlmError,
   selectForRequest,
 } from "../../lib/mod.ts";
+import {
+  createAnthropicModel,
+  createOpenAiModel,
+  isLlmError,
+  type LlmError,
+} from "../../lib/catalog/llm.ts";
 import { anthropicAnswer, type LlmAnswer, openAiAnswer, startFakeLlm } from "./_servers.ts";
 import { deadUrl } from "../_closed_port.ts";
 

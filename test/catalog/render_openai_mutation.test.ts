@@ -15,11 +15,9 @@ import {
   connect,
   createCatalog,
   createMemoryStorage,
-  createOpenAiModel,
   type HostFunction,
-  isLlmError,
-  type LlmError,
 } from "../../lib/mod.ts";
+import { createOpenAiModel, isLlmError, type LlmError } from "../../lib/catalog/llm.ts";
 import { type LlmAnswer, openAiAnswer, startFakeLlm, startToolServer } from "./_servers.ts";
 import { deadUrl } from "../_closed_port.ts";
 import { selection } from "../_selection.ts";

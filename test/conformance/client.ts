@@ -9,17 +9,14 @@
 
 import process from "node:process";
 import {
-  type AuthOptions,
   connect,
   type ConnectOptions,
   isMcpError,
-  listSkillEntries,
-  loadSkill,
   type McpClient,
-  offersSkills,
-  readSkillFile,
   type Tool,
 } from "../../lib/mod.ts";
+import { listSkillEntries, loadSkill, offersSkills, readSkillFile } from "../../lib/mcp/mod.ts";
+import type { AuthOptions } from "../../lib/mcp/auth/mod.ts";
 
 const url = process.argv[2];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";

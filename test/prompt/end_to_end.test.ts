@@ -11,11 +11,11 @@ import {
   createBuiltinSource,
   createCatalog,
   createMemoryStorage,
-  createOpenAiModel,
   createResolver,
   createServerRegistry,
   selectForRequest,
 } from "../../lib/mod.ts";
+import { createOpenAiModel } from "../../lib/catalog/llm.ts";
 import { startEverything, type TestServer } from "../mcp/_servers.ts";
 import { openAiAnswer, startFakeLlm } from "../catalog/_servers.ts";
 

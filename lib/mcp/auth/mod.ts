@@ -6,10 +6,32 @@
  * @module
  */
 
-export * from "./types.ts";
-export * from "./errors.ts";
-export * from "./challenge.ts";
-export * from "./discovery.ts";
-export * from "./store.ts";
-export * from "./session.ts";
-export * from "./fetch.ts";
+export { type BearerChallenge, parseBearerChallenge } from "./challenge.ts";
+export {
+  type AuthorizationServerMetadata,
+  authorizationServerMetadataUrls,
+  discoverAuthorization,
+  discoverAuthorizationServer,
+  discoverResourceMetadata,
+  type Discovery,
+  type DiscoveryOptions,
+  isAllowedOAuthUrl,
+  type ResourceMetadata,
+} from "./discovery.ts";
+export { isOAuthError, OAuthError, type OAuthErrorCode } from "./errors.ts";
+export { createAuthFetch } from "./fetch.ts";
+export { OAuthSession } from "./session.ts";
+export { createMemoryOAuthStore, createOAuthStore, type OAuthStoreOptions } from "./store.ts";
+export type {
+  AuthOptions,
+  ClientCredentialsOptions,
+  DPoPKey,
+  OAuthClientRecord,
+  OAuthRecord,
+  OAuthSessionOptions,
+  OAuthStore,
+  OAuthTokenRecord,
+  SignOutOptions,
+  SignOutResult,
+  TokenRequest,
+} from "./types.ts";

@@ -92,7 +92,7 @@ async function transform(
  *
  * @example Tokens in a private folder (Node/Deno), sealed
  * ```ts
- * import { createSecretBox } from "@skillmux/core";
+ * import { createSecretBox } from "@skillmux/core/mcp";
  * import { createOAuthStore } from "@skillmux/core/oauth";
  * import { createFsStorage } from "@skillmux/core/fs";
  * const store = createOAuthStore(createFsStorage({ root: ".skillmux", private: true }), {

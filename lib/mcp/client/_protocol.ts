@@ -22,7 +22,8 @@ export const LEGACY_VERSIONS: readonly string[] = [
  *
  * @example
  * ```ts
- * import { connect, LATEST_PROTOCOL_VERSION } from "@skillmux/core";
+ * import { connect } from "@skillmux/core";
+ * import { LATEST_PROTOCOL_VERSION } from "@skillmux/core/mcp";
  * const client = await connect({ name: "local", url: "http://127.0.0.1:3001/mcp" });
  * console.log(client.protocolVersion === LATEST_PROTOCOL_VERSION ? "newest" : "older server");
  * ```
@@ -34,7 +35,7 @@ export const LATEST_PROTOCOL_VERSION: string = MODERN_VERSION;
  *
  * @example
  * ```ts
- * import { SUPPORTED_PROTOCOL_VERSIONS } from "@skillmux/core";
+ * import { SUPPORTED_PROTOCOL_VERSIONS } from "@skillmux/core/mcp";
  * console.log(SUPPORTED_PROTOCOL_VERSIONS.includes("2024-11-05")); // true
  * ```
  */

@@ -16,7 +16,8 @@ export type { ConnectOptions, ServerHint, StdioConnector } from "./connect_optio
  *
  * @example Give a slow server more time
  * ```ts
- * import { connect, DEFAULT_REQUEST_TIMEOUT_MS } from "@skillmux/core";
+ * import { connect } from "@skillmux/core";
+ * import { DEFAULT_REQUEST_TIMEOUT_MS } from "@skillmux/core/mcp";
  * await connect({ name: "slow", url: "http://127.0.0.1:3001/mcp" }, { timeoutMs: 4 * DEFAULT_REQUEST_TIMEOUT_MS });
  * ```
  */
@@ -29,7 +30,8 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
  *
  * @example Give one slow tool more quiet time
  * ```ts
- * import { connect, DEFAULT_CALL_TIMEOUT_MS } from "@skillmux/core";
+ * import { connect } from "@skillmux/core";
+ * import { DEFAULT_CALL_TIMEOUT_MS } from "@skillmux/core/mcp";
  * const client = await connect({ name: "bio", url: "http://127.0.0.1:3001/mcp" });
  * await client.callTool("align", { reads: "a.fq" }, { timeoutMs: 5 * DEFAULT_CALL_TIMEOUT_MS });
  * await client.close();
@@ -43,7 +45,8 @@ export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
  *
  * @example
  * ```ts
- * import { connect, DEFAULT_MAX_TOTAL_MS } from "@skillmux/core";
+ * import { connect } from "@skillmux/core";
+ * import { DEFAULT_MAX_TOTAL_MS } from "@skillmux/core/mcp";
  * await connect({ name: "bio", url: "http://127.0.0.1:3001/mcp" }, { maxTotalMs: 4 * DEFAULT_MAX_TOTAL_MS });
  * ```
  */
@@ -53,7 +56,8 @@ export const DEFAULT_MAX_TOTAL_MS = 30 * 60_000;
  *
  * @example
  * ```ts
- * import { connect, DEFAULT_MAX_PAGES } from "@skillmux/core";
+ * import { connect } from "@skillmux/core";
+ * import { DEFAULT_MAX_PAGES } from "@skillmux/core/mcp";
  * await connect({ name: "big", url: "http://127.0.0.1:3001/mcp" }, { maxPages: DEFAULT_MAX_PAGES * 10 });
  * ```
  */

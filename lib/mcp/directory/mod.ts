@@ -17,13 +17,80 @@
  * @module
  */
 
-export * from "./errors.ts";
-export * from "./server_json.ts";
-export type * from "./types.ts";
-export * from "./official.ts";
-export * from "./biocontext.ts";
-export * from "./search.ts";
-export * from "./requirements.ts";
-export * from "./plan.ts";
-export * from "./bundle.ts";
-export * from "../policy/launch.ts";
+export {
+  BIOCONTEXT_REGISTRY_URL,
+  type BioContextDirectoryOptions,
+  createBioContextDirectory,
+} from "./biocontext.ts";
+export {
+  bundleLaunch,
+  type BundleManifest,
+  downloadBundle,
+  MAX_BUNDLE_BYTES,
+  unpackBundle,
+} from "./bundle.ts";
+export {
+  DirectoryError,
+  type DirectoryErrorCode,
+  type DirectoryErrorOptions,
+  isDirectoryError,
+} from "./errors.ts";
+export {
+  createOfficialDirectory,
+  OFFICIAL_REGISTRY_URL,
+  type OfficialDirectoryOptions,
+} from "./official.ts";
+export {
+  type BundleStep,
+  localName,
+  type PlanOptions,
+  planServer,
+  type ServerPlan,
+} from "./plan.ts";
+export {
+  argumentName,
+  type LaunchOption,
+  launchOptions,
+  type Requirement,
+} from "./requirements.ts";
+export {
+  getServer,
+  type GetServerOptions,
+  searchServers,
+  type SearchServersOptions,
+  type SearchServersPage,
+} from "./search.ts";
+export {
+  type KeyValueInput,
+  type PackageTransport,
+  parseServerJson,
+  SERVER_NAME_PATTERN,
+  type ServerArgument,
+  type ServerIcon,
+  type ServerInput,
+  type ServerInputWithVariables,
+  type ServerJson,
+  type ServerPackage,
+  type ServerRemote,
+  withSafeIcons,
+} from "./server_json.ts";
+export type {
+  DirectoryCommand,
+  DirectoryEntry,
+  DirectoryGetOptions,
+  DirectoryHttpOptions,
+  DirectoryPage,
+  DirectorySearchOptions,
+  EntryStatus,
+  ServerDirectory,
+  ToolPreview,
+} from "./types.ts";
+export {
+  checkLaunchCommand,
+  commandWarnings,
+  describeLaunch,
+  isSecretName,
+  type LaunchDescription,
+  shellQuote,
+  type ShownValue,
+} from "../policy/launch.ts";

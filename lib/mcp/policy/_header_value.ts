@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { MAX_HEADER_VALUE_BYTES } from "@skillmux/core";
+ * import { MAX_HEADER_VALUE_BYTES } from "@skillmux/core/policy";
  * console.log(MAX_HEADER_VALUE_BYTES); // 8192
  * ```
  */
@@ -18,7 +18,7 @@ export const MAX_HEADER_VALUE_BYTES = 8192;
  *
  * @example
  * ```ts
- * import { MAX_HEADERS_TOTAL_BYTES } from "@skillmux/core";
+ * import { MAX_HEADERS_TOTAL_BYTES } from "@skillmux/core/policy";
  * console.log(MAX_HEADERS_TOTAL_BYTES); // 12288
  * ```
  */

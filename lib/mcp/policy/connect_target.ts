@@ -49,7 +49,7 @@ function defaultLookup(): HostLookup | undefined {
  *
  * @example
  * ```ts
- * import { checkConnectTarget } from "@skillmux/core";
+ * import { checkConnectTarget } from "@skillmux/core/policy";
  * await checkConnectTarget(new URL("https://example.com/mcp"), { mode: "default" });
  * const lookup = () => Promise.resolve([{ address: "127.0.0.1", family: 4 }]);
  * await checkConnectTarget(new URL("https://rebind.test/mcp"), { mode: "strict" }, { lookup })

@@ -89,7 +89,7 @@ const ADVICE: Record<Why, string> = {
  *
  * @example
  * ```ts
- * import { blockedHeaderReason } from "@skillmux/core";
+ * import { blockedHeaderReason } from "@skillmux/core/policy";
  * console.log(blockedHeaderReason("X-Api-Key")); // undefined
  * console.log(blockedHeaderReason("mcp-session-id")); // "the MCP transport sets it; remove it"
  * ```
@@ -108,7 +108,7 @@ export function blockedHeaderReason(name: string): string | undefined {
  *
  * @example
  * ```ts
- * import { checkHeaderName } from "@skillmux/core";
+ * import { checkHeaderName } from "@skillmux/core/policy";
  * checkHeaderName("X-Api-Key"); // fine
  * try {
  *   checkHeaderName("Host", { server: "docs" });
@@ -141,7 +141,7 @@ export function checkHeaderName(name: string, options: HeaderPolicyOptions = {})
  *
  * @example
  * ```ts
- * import { checkHeaderValue } from "@skillmux/core";
+ * import { checkHeaderValue } from "@skillmux/core/policy";
  * console.log(checkHeaderValue("X-Api-Key", " sk-123 ")); // "sk-123"
  * ```
  */
@@ -167,7 +167,7 @@ export function checkHeaderValue(
  *
  * @example
  * ```ts
- * import { checkHeaders } from "@skillmux/core";
+ * import { checkHeaders } from "@skillmux/core/policy";
  * console.log(checkHeaders({ "X-Api-Key": "sk-123" })); // { "X-Api-Key": "sk-123" }
  * try {
  *   checkHeaders({ Authorization: "Bearer sk-123" }, { server: "docs" });

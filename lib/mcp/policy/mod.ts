@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { prepareServer, redact } from "@skillmux/core";
+ * import { prepareServer, redact } from "@skillmux/core/policy";
  * const server = prepareServer(
  *   { name: "docs", url: "https://docs.example.com", headers: { "X-Api-Key": "${DOCS_KEY}" } },
  *   { env: { DOCS_KEY: "k-123456" } },
@@ -17,9 +17,22 @@
  * @module
  */
 
-export * from "./template.ts";
-export * from "./headers.ts";
-export * from "./url.ts";
-export * from "./connect_target.ts";
-export * from "./redact.ts";
-export * from "./prepare.ts";
+export { MAX_HEADER_VALUE_BYTES, MAX_HEADERS_TOTAL_BYTES } from "./_header_value.ts";
+export { checkConnectTarget, type ConnectTargetOptions } from "./connect_target.ts";
+export {
+  blockedHeaderReason,
+  checkHeaderName,
+  checkHeaders,
+  checkHeaderValue,
+  type HeaderPolicyOptions,
+} from "./headers.ts";
+export { type PreparedServer, prepareServer, type PrepareServerOptions } from "./prepare.ts";
+export { MIN_SECRET_LENGTH, redact, REDACTED, type RedactOptions } from "./redact.ts";
+export { expandTemplate } from "./template.ts";
+export {
+  checkUrl,
+  type HostLookup,
+  isLoopbackHost,
+  type ResolvedAddress,
+  type UrlPolicyOptions,
+} from "./url.ts";

@@ -99,7 +99,7 @@ function isSet(value: unknown): boolean {
  *
  * @example
  * ```ts
- * import { prepareServer } from "@skillmux/core";
+ * import { prepareServer } from "@skillmux/core/policy";
  * const prepared = prepareServer(
  *   { name: "local", url: "http://127.0.0.1:3001", apiKey: "${TOKEN}" },
  *   { env: { TOKEN: "sk-123" } },

@@ -9,7 +9,7 @@
  *
  * @example
  * ```ts
- * import { REDACTED, redact } from "@skillmux/core";
+ * import { REDACTED, redact } from "@skillmux/core/policy";
  * console.log(redact("key sk-123456", ["sk-123456"]) === `key ${REDACTED}`); // true
  * ```
  */
@@ -20,7 +20,7 @@ export const REDACTED = "[redacted]";
  *
  * @example
  * ```ts
- * import { MIN_SECRET_LENGTH, redact } from "@skillmux/core";
+ * import { MIN_SECRET_LENGTH, redact } from "@skillmux/core/policy";
  * console.log(MIN_SECRET_LENGTH, redact("abc", ["abc"])); // 4 "abc"
  * ```
  */
@@ -62,7 +62,7 @@ function variants(secret: string): string[] {
  *
  * @example
  * ```ts
- * import { redact } from "@skillmux/core";
+ * import { redact } from "@skillmux/core/policy";
  * console.log(redact("Bearer sk-123 failed", ["sk-123"])); // "Bearer [redacted] failed"
  * console.log(redact("GET /?key=a%2Fb%3Dc", ["a/b=c"])); // "GET /?key=[redacted]"
  * console.log(redact("key sk-12", ["sk-123"], { truncated: true })); // "key [redacted]"

@@ -31,7 +31,7 @@ const NAME = /^([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/;
  *
  * @example
  * ```ts
- * import { expandTemplate } from "@skillmux/core";
+ * import { expandTemplate } from "@skillmux/core/policy";
  * const env = { TOKEN: "sk-123" };
  * console.log(expandTemplate("Token ${TOKEN}", env, "headers.X-Token")); // "Token sk-123"
  * console.log(expandTemplate("${REGION:-eu}", env, "headers.X-Region")); // "eu"

@@ -45,7 +45,7 @@ export interface UrlPolicyOptions {
  *
  * @example
  * ```ts
- * import { isLoopbackHost } from "@skillmux/core";
+ * import { isLoopbackHost } from "@skillmux/core/policy";
  * console.log(isLoopbackHost(new URL("http://127.1:3000").hostname)); // true
  * console.log(isLoopbackHost("example.com")); // false
  * ```
@@ -84,7 +84,7 @@ function describe(url: URL): string {
  *
  * @example
  * ```ts
- * import { checkUrl } from "@skillmux/core";
+ * import { checkUrl } from "@skillmux/core/policy";
  * console.log(checkUrl("https://example.com/mcp", { mode: "strict" }).href); // "https://example.com/mcp"
  * console.log(checkUrl("http://localhost:3001/mcp", {}).host); // "localhost:3001"
  * try {

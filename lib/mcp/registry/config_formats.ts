@@ -36,7 +36,7 @@ function text(value: unknown, where: string): string | undefined {
  *
  * @example
  * ```ts
- * import { nameFromUrl } from "@skillmux/core";
+ * import { nameFromUrl } from "@skillmux/core/mcp";
  * console.log(nameFromUrl("http://localhost:3000/mcp")); // "localhost-3000"
  * ```
  */
@@ -137,7 +137,7 @@ function entry(name: string, raw: unknown, where: string): McpServerConfig {
  *
  * @example
  * ```ts
- * import { parseMcpServersJson } from "@skillmux/core";
+ * import { parseMcpServersJson } from "@skillmux/core/mcp";
  * const servers = parseMcpServersJson(
  *   '{"mcpServers":{"docs":{"url":"https://docs.example.com/mcp"},"fs":{"command":"npx","args":["-y","server-fs"]}}}',
  * );
@@ -170,7 +170,7 @@ export function parseMcpServersJson(source: string | Record<string, unknown>): M
  *
  * @example
  * ```ts
- * import { toMcpServersJson } from "@skillmux/core";
+ * import { toMcpServersJson } from "@skillmux/core/mcp";
  * console.log(JSON.stringify(toMcpServersJson([{ name: "docs", url: "https://docs.example.com/mcp" }])));
  * // {"mcpServers":{"docs":{"type":"http","url":"https://docs.example.com/mcp"}}}
  * ```
@@ -208,7 +208,7 @@ export function toMcpServersJson(
  *
  * @example
  * ```ts
- * import { parseServersToml } from "@skillmux/core";
+ * import { parseServersToml } from "@skillmux/core/mcp";
  * const servers = parseServersToml('[[mcp.servers]]\nurl = "http://localhost:3000"\nname = "local"\napi_key = "k"\n');
  * console.log(servers[0]); // { name: "local", url: "http://localhost:3000", apiKey: "k" }
  * ```
@@ -247,7 +247,7 @@ export function parseServersToml(source: string): McpServerConfig[] {
  *
  * @example
  * ```ts
- * import { toServersToml } from "@skillmux/core";
+ * import { toServersToml } from "@skillmux/core/mcp";
  * console.log(toServersToml([{ name: "local", url: "http://localhost:3000", apiKey: "k" }]));
  * ```
  */

@@ -47,7 +47,8 @@ export interface ServerDiscovery {
  *
  * @example
  * ```ts
- * import { connect, discoverServer } from "@skillmux/core";
+ * import { connect } from "@skillmux/core";
+ * import { discoverServer } from "@skillmux/core/mcp";
  * const client = await connect({ name: "docs", url: "http://127.0.0.1:3001/mcp" });
  * const found = await discoverServer(client);
  * console.log(found.tools.length, found.resources.map((r) => r.uri));

@@ -115,7 +115,7 @@ const PATCH_FIELDS = new Set<string>([
  *
  * @example
  * ```ts
- * import { patchChangesReach } from "@skillmux/core";
+ * import { patchChangesReach } from "@skillmux/core/mcp";
  * console.log(patchChangesReach({ description: "x" }), patchChangesReach({ apiKey: null })); // false true
  * ```
  */
@@ -128,7 +128,7 @@ export function patchChangesReach(patch: ServerPatch): boolean {
  *
  * @example
  * ```ts
- * import { MAX_DESCRIPTION_LENGTH } from "@skillmux/core";
+ * import { MAX_DESCRIPTION_LENGTH } from "@skillmux/core/mcp";
  * console.log(MAX_DESCRIPTION_LENGTH); // 1000
  * ```
  */
@@ -140,7 +140,7 @@ export const MAX_DESCRIPTION_LENGTH = 1000;
  *
  * @example
  * ```ts
- * import { checkServerDescription } from "@skillmux/core";
+ * import { checkServerDescription } from "@skillmux/core/mcp";
  * checkServerDescription("Team docs: skills for the genomics pipeline"); // fine
  * ```
  */
@@ -169,7 +169,7 @@ export function checkServerDescription(description: unknown): void {
  *
  * @example Rename a server and drop its API key
  * ```ts
- * import { applyServerPatch } from "@skillmux/core";
+ * import { applyServerPatch } from "@skillmux/core/mcp";
  * const next = applyServerPatch(
  *   { id: "s1", name: "docs", url: "https://docs.example.com/mcp", apiKey: "k" },
  *   { name: "team-docs", apiKey: null, description: "Team docs" },
@@ -226,7 +226,7 @@ let sequence = 0;
  *
  * @example
  * ```ts
- * import { newServerId } from "@skillmux/core";
+ * import { newServerId } from "@skillmux/core/mcp";
  * console.log(newServerId() < newServerId()); // true (later ids sort after earlier ones)
  * ```
  */

@@ -88,7 +88,8 @@ export interface CheckServersOptions extends CallOptions {
  *
  * @example
  * ```ts
- * import { createMemoryStorage, createServerRegistry, DEFAULT_STDIO_CONCURRENCY } from "@skillmux/core";
+ * import { createMemoryStorage, createServerRegistry } from "@skillmux/core";
+ * import { DEFAULT_STDIO_CONCURRENCY } from "@skillmux/core/mcp";
  * const registry = createServerRegistry({ storage: createMemoryStorage() });
  * await registry.ping(undefined, { concurrency: DEFAULT_STDIO_CONCURRENCY * 2 });
  * ```

@@ -42,7 +42,7 @@ const CHECK_BLOCK = new Uint8Array(16);
  *
  * @example
  * ```ts
- * import { isSealedSecret } from "@skillmux/core";
+ * import { isSealedSecret } from "@skillmux/core/mcp";
  * console.log(isSealedSecret("sk-plain"), isSealedSecret("enc:v1:1a2b3c4d:AAAA")); // false true
  * ```
  */
@@ -116,7 +116,7 @@ function fromBase64Url(text: string): Uint8Array | undefined {
  *
  * @example
  * ```ts
- * import { createSecretBox } from "@skillmux/core";
+ * import { createSecretBox } from "@skillmux/core/mcp";
  * const box = createSecretBox({ key: crypto.getRandomValues(new Uint8Array(32)) });
  * const sealed = await box.seal("sk-live-123", "server-1:apiKey");
  * console.log(sealed.startsWith("enc:v1:"), sealed.includes("sk-live-123")); // true false

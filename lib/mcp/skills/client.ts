@@ -19,7 +19,8 @@ export { offersSkills, SKILLS_EXTENSION } from "./extension.ts";
  *
  * @example
  * ```ts
- * import { connect, listSkillEntries } from "@skillmux/core";
+ * import { connect } from "@skillmux/core";
+ * import { listSkillEntries } from "@skillmux/core/mcp";
  * const client = await connect({ name: "team", url: "http://127.0.0.1:3737/mcp" });
  * const { skills } = await listSkillEntries(client);
  * console.log(skills.map((s) => s.frontmatter.name));
@@ -39,7 +40,8 @@ export async function listSkillEntries(
  *
  * @example
  * ```ts
- * import { connect, getSkillEntry } from "@skillmux/core";
+ * import { connect } from "@skillmux/core";
+ * import { getSkillEntry } from "@skillmux/core/mcp";
  * const client = await connect({ name: "team", url: "http://127.0.0.1:3737/mcp" });
  * console.log((await getSkillEntry(client, "skill://bwa/SKILL.md")).resources);
  * await client.close();
@@ -59,7 +61,8 @@ export async function getSkillEntry(
  *
  * @example
  * ```ts
- * import { connect, listSkillEntries, readSkillFile } from "@skillmux/core";
+ * import { connect } from "@skillmux/core";
+ * import { listSkillEntries, readSkillFile } from "@skillmux/core/mcp";
  * const client = await connect({ name: "team", url: "http://127.0.0.1:3737/mcp" });
  * const [entry] = (await listSkillEntries(client)).skills;
  * console.log(await readSkillFile(client, entry, entry.uri));
@@ -81,7 +84,8 @@ export async function readSkillFile(
  *
  * @example
  * ```ts
- * import { connect, listSkillEntries, readSkillFileBytes } from "@skillmux/core";
+ * import { connect } from "@skillmux/core";
+ * import { listSkillEntries, readSkillFileBytes } from "@skillmux/core/mcp";
  * const client = await connect({ name: "team", url: "http://127.0.0.1:3737/mcp" });
  * const [entry] = (await listSkillEntries(client)).skills;
  * const files = entry.resources === "dynamic" ? [] : entry.resources;
@@ -104,7 +108,8 @@ export async function readSkillFileBytes(
  *
  * @example
  * ```ts
- * import { connect, listSkillEntries, loadSkill } from "@skillmux/core";
+ * import { connect } from "@skillmux/core";
+ * import { listSkillEntries, loadSkill } from "@skillmux/core/mcp";
  * const client = await connect({ name: "team", url: "http://127.0.0.1:3737/mcp" });
  * const [entry] = (await listSkillEntries(client)).skills;
  * const loaded = await loadSkill(client, entry);

@@ -12,7 +12,7 @@ import type { McpClient } from "../client/client_types.ts";
  *
  * @example
  * ```ts
- * import { SKILLS_EXTENSION } from "@skillmux/core";
+ * import { SKILLS_EXTENSION } from "@skillmux/core/mcp";
  * console.log(SKILLS_EXTENSION); // "io.modelcontextprotocol/skills"
  * ```
  */
@@ -23,7 +23,8 @@ export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
  *
  * @example
  * ```ts
- * import { connect, offersSkills } from "@skillmux/core";
+ * import { connect } from "@skillmux/core";
+ * import { offersSkills } from "@skillmux/core/mcp";
  * const client = await connect({ name: "team", url: "http://127.0.0.1:3737/mcp" });
  * console.log(offersSkills(client));
  * await client.close();
@@ -39,7 +40,7 @@ export function offersSkills(client: Pick<McpClient, "capabilities">): boolean {
  *
  * @example
  * ```ts
- * import { MAX_SKILL_FILES } from "@skillmux/core";
+ * import { MAX_SKILL_FILES } from "@skillmux/core/mcp";
  * console.log(MAX_SKILL_FILES); // 512
  * ```
  */
@@ -49,7 +50,7 @@ export const MAX_SKILL_FILES = 512;
  *
  * @example
  * ```ts
- * import { MAX_SKILL_BYTES } from "@skillmux/core";
+ * import { MAX_SKILL_BYTES } from "@skillmux/core/mcp";
  * console.log(MAX_SKILL_BYTES); // 16777216
  * ```
  */

@@ -4,6 +4,18 @@
  * @module
  */
 
-export type * from "./types.ts";
-export * from "./client.ts";
-export { MAX_SKILL_BYTES, MAX_SKILL_FILES } from "./extension.ts";
+export {
+  getSkillEntry,
+  listSkillEntries,
+  loadSkill,
+  readSkillFile,
+  readSkillFileBytes,
+} from "./client.ts";
+export { MAX_SKILL_BYTES, MAX_SKILL_FILES, offersSkills, SKILLS_EXTENSION } from "./extension.ts";
+export type {
+  LoadedSkill,
+  SkillEntry,
+  SkillEntryListing,
+  SkillFile,
+  SkillReadOptions,
+} from "./types.ts";

@@ -20,7 +20,8 @@ export type { HttpTransportOptions } from "./http_options.ts";
  *
  * @example Talk to a 2024-11-05 server
  * ```ts
- * import { createLegacySseTransport, prepareServer } from "@skillmux/core";
+ * import { createLegacySseTransport } from "@skillmux/core/mcp";
+ * import { prepareServer } from "@skillmux/core/policy";
  * const transport = createLegacySseTransport(
  *   prepareServer({ name: "old", url: "http://127.0.0.1:3001/sse", transport: "sse" }),
  *   {},

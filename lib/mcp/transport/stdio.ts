@@ -54,7 +54,7 @@ export {
  *
  * @example Talk to a stdio server by hand
  * ```ts
- * import { prepareServer } from "@skillmux/core";
+ * import { prepareServer } from "@skillmux/core/policy";
  * import { createStdioTransport } from "@skillmux/core/stdio";
  * const server = prepareServer({ name: "everything", command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"] });
  * const transport = createStdioTransport(server);

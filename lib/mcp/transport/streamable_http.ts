@@ -21,7 +21,8 @@ export type { HttpTransportOptions } from "./http_options.ts";
  *
  * @example Initialise by hand and list tools
  * ```ts
- * import { createStreamableHttpTransport, prepareServer } from "@skillmux/core";
+ * import { createStreamableHttpTransport } from "@skillmux/core/mcp";
+ * import { prepareServer } from "@skillmux/core/policy";
  * const transport = createStreamableHttpTransport(
  *   prepareServer({ name: "local", url: "http://127.0.0.1:3001/mcp" }),
  *   { maxResponseBytes: 1 << 20 },

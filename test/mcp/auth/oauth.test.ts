@@ -11,11 +11,11 @@ import { describe, test } from "node:test";
 import {
   connect,
   createMemoryStorage,
-  createSecretBox,
   createServerRegistry,
   isMcpError,
   PolicyError,
 } from "../../../lib/mod.ts";
+import { createSecretBox } from "../../../lib/mcp/mod.ts";
 import {
   type AuthOptions,
   authorizationServerMetadataUrls,

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createServerRegistry } from "../../../lib/mcp/registry/registry.ts";
 import { createMemoryStorage } from "../../../lib/storage/memory.ts";
-import { newServerId } from "../../../lib/mod.ts";
+import { newServerId } from "../../../lib/mcp/mod.ts";
 
 const off = { discover: false };
 
