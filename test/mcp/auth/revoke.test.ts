@@ -1,8 +1,9 @@
-// Token revocation at sign-out (lib/mcp/auth/_revoke.ts), rules the first auth mutation run found
-// no test holding: the refresh token first, then the access token, each with its hint and the
-// client's authentication; the first failure ends it with a warning that says which token, where
-// and why in words (each kind of failure its own), never a token. Against the scripted endpoint
-// of _token_endpoint.ts, the fetch guard, and fetches that fail the way networks do.
+// Token revocation at sign-out (lib/mcp/auth/_revoke.ts): the refresh token first, then the
+// access token, each with its hint and the client's authentication; the first failure ends it with
+// a warning that says which token, where and why in words (each kind of failure its own), never a
+// token. Against the scripted endpoint of _token_endpoint.ts, the fetch guard, and fetches that
+// fail the way networks do.
+// Folded from oauth_revoke_mutation.test.ts (issue 46).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { revokeTokens } from "../../../lib/mcp/auth/_revoke.ts";

@@ -1,8 +1,9 @@
-// The authenticating fetch (lib/mcp/auth/fetch.ts), rules the auth mutation run found no test of
-// the scope holding: no Authorization without a token, at most two retries after a 401, a 403
-// that is not insufficient_scope handed back, the step-up limit and its error, the budget starting
-// again after a success, answers without a body (HEAD). Through a real OAuthSession whose tokens
-// come from auth.getToken, against the scripted endpoint of _token_endpoint.ts.
+// The authenticating fetch (lib/mcp/auth/fetch.ts): no Authorization without a token, at most two
+// retries after a 401, a 403 that is not insufficient_scope handed back, the step-up limit and its
+// error, the budget starting again after a success, answers without a body (HEAD). Through a real
+// OAuthSession whose tokens come from auth.getToken, against the scripted endpoint of
+// _token_endpoint.ts.
+// Folded from oauth_fetch_mutation.test.ts (issue 46).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {

@@ -1,8 +1,8 @@
-// The OAuth store on a storage (lib/mcp/auth/store.ts), rules the auth mutation run found no test
-// of the scope holding: one key per resource (the first 16 bytes of its SHA-256, in hex), each
-// secret sealed for its resource and field (moved to another, it does not open), and records
-// with only some secrets (no refresh token, no client, no tokens) written and read back whole.
-// On memory storage with a real secret box.
+// The OAuth store on a storage (lib/mcp/auth/store.ts): one key per resource (the first 16 bytes of
+// its SHA-256, in hex), each secret sealed for its resource and field (moved to another, it does
+// not open), and records with only some secrets (no refresh token, no client, no tokens) written
+// and read back whole. On memory storage with a real secret box.
+// Folded from oauth_store_mutation.test.ts (issue 46).
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { test } from "node:test";

@@ -1,9 +1,9 @@
-// DPoP (lib/mcp/auth/_dpop.ts), rules the first auth mutation run found no test holding: the
-// algorithm chosen from what the server lists, keys the library did not make refused, the one
-// retry with the server's nonce at the token endpoint (and none without DPoP or for another
-// error), and resource requests: the method of each kind of call, the proof and the token, one
-// nonce retry, other challenges handed back, a HEAD answer without a body. Against the scripted
-// endpoint of _token_endpoint.ts, which records each request's DPoP proof.
+// DPoP (lib/mcp/auth/_dpop.ts): the algorithm chosen from what the server lists, keys the library
+// did not make refused, the one retry with the server's nonce at the token endpoint (and none
+// without DPoP or for another error), and resource requests: the method of each kind of call, the
+// proof and the token, one nonce retry, other challenges handed back, a HEAD answer without a body.
+// Against the scripted endpoint of _token_endpoint.ts, which records each request's DPoP proof.
+// Folded from oauth_dpop_mutation.test.ts (issue 46).
 import assert from "node:assert/strict";
 import http from "node:http";
 import { describe, test } from "node:test";

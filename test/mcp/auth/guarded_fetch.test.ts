@@ -1,9 +1,9 @@
-// The fetch every OAuth request goes through (lib/mcp/auth/_guarded_fetch.ts), rules the first
-// auth mutation run found no test holding: redirects followed hop by hop up to five, each hop
-// checked, none followed when the caller asked for manual handling, a Request sent as it is, the
-// byte cap by Content-Length and while streaming, bodiless statuses. Against a server on
-// 127.0.0.1; the browser's opaque redirect (which no Node server can produce) through a stand-in
-// fetch.
+// The fetch every OAuth request goes through (lib/mcp/auth/_guarded_fetch.ts): redirects followed
+// hop by hop up to five, each hop checked, none followed when the caller asked for manual handling,
+// a Request sent as it is, the byte cap by Content-Length and while streaming, bodiless statuses.
+// Against a server on 127.0.0.1; the browser's opaque redirect (which no Node server can produce)
+// through a stand-in fetch.
+// Folded from oauth_guard_mutation.test.ts (issue 46).
 import assert from "node:assert/strict";
 import http from "node:http";
 import { describe, test } from "node:test";

@@ -1,9 +1,9 @@
-// The token endpoint grants (lib/mcp/auth/_grants.ts), rules the first auth mutation run found no
-// test holding: which client authentication a client gets, how client_secret_basic encodes the id
-// and secret, what each failure of the token endpoint becomes (code and message, never a secret),
-// the client credentials grant with a secret and with private_key_jwt keys of each family, and
-// the token record made of an answer. Against a token endpoint on 127.0.0.1 that records what it
-// receives (_token_endpoint.ts).
+// The token endpoint grants (lib/mcp/auth/_grants.ts): which client authentication a client gets,
+// how client_secret_basic encodes the id and secret, what each failure of the token endpoint
+// becomes (code and message, never a secret), the client credentials grant with a secret and with
+// private_key_jwt keys of each family, and the token record made of an answer. Against a token
+// endpoint on 127.0.0.1 that records what it receives (_token_endpoint.ts).
+// Folded from oauth_grants_mutation.test.ts (issue 46).
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { describe, test } from "node:test";

@@ -1,7 +1,8 @@
-// parseBearerChallenge (RFC 6750 §3, RFC 9728 §5.1), rules no test held under mutation: scheme and
-// parameter names in any case, quoted values with escapes and bare token values, spaces around
-// `=`, the Bearer (or DPoP) challenge among others read alone, an empty value left out, and no
-// challenge at all without a Bearer or DPoP one. Through the public "../oauth" entry.
+// parseBearerChallenge (RFC 6750 §3, RFC 9728 §5.1): scheme and parameter names in any case, quoted
+// values with escapes and bare token values, spaces around `=`, the Bearer (or DPoP) challenge
+// among others read alone, an empty value left out, and no challenge at all without a Bearer or
+// DPoP one. Through the public "../oauth" entry.
+// Folded from oauth_challenge_mutation.test.ts (issue 46).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseBearerChallenge } from "../../../lib/mcp/auth/mod.ts";

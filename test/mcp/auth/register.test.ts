@@ -1,9 +1,9 @@
 // Which client a session uses (lib/mcp/auth/_register.ts) and the secrets it reveals to the
-// redaction list (lib/mcp/auth/_reveal.ts), rules the first auth mutation run found no test
-// holding: the spec's order (pre-registered, metadata document, dynamic registration), a metadata
-// URL checked, what a registration asks for and keeps of the answer, each way it fails; the
-// redaction list deduplicated and capped at 32 of one session's secrets. Registration against the
-// scripted endpoint of _token_endpoint.ts.
+// redaction list (lib/mcp/auth/_reveal.ts): the spec's order (pre-registered, metadata document,
+// dynamic registration), a metadata URL checked, what a registration asks for and keeps of the
+// answer, each way it fails; the redaction list deduplicated and capped at 32 of one session's
+// secrets. Registration against the scripted endpoint of _token_endpoint.ts.
+// Folded from oauth_register_mutation.test.ts (issue 46).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { applicationType, ensureClient } from "../../../lib/mcp/auth/_register.ts";

@@ -1,8 +1,9 @@
-// One authorization-code round trip (lib/mcp/auth/_authorize.ts), rules the first auth mutation
-// run found no test holding: every parameter of the authorization URL (PKCE S256 of the verifier
-// handed back, scope only when asked), the metadata refused before anything is built, RFC 9207's
-// iss checked before state, and a refusal's error code cleaned before it is shown. The host's
-// onAuthorize is played by the test, which reads the URL and writes the redirect.
+// One authorization-code round trip (lib/mcp/auth/_authorize.ts): every parameter of the
+// authorization URL (PKCE S256 of the verifier handed back, scope only when asked), the metadata
+// refused before anything is built, RFC 9207's iss checked before state, and a refusal's error code
+// cleaned before it is shown. The host's onAuthorize is played by the test, which reads the URL and
+// writes the redirect.
+// Folded from oauth_authorize_mutation.test.ts (issue 46).
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, test } from "node:test";
