@@ -1,9 +1,10 @@
-// OAuth discovery (lib/mcp/auth/discovery.ts), rules the first auth mutation run found no test
-// holding: which well-known URLs are asked and in what order, what a protected-resource document
-// must hold (resource, authorization_servers, a resource that covers the server), what an
-// authorization server's metadata must hold (its exact issuer, endpoints that are URLs), each
-// failure's code and message, and the endpoints made up for a server that publishes nothing.
-// Against a metadata server on 127.0.0.1 whose documents each test sets.
+// OAuth discovery (lib/mcp/auth/discovery.ts): which well-known URLs are asked and in what order,
+// what a protected-resource document must hold (resource, authorization_servers, a resource that
+// covers the server), what an authorization server's metadata must hold (its exact issuer, compared
+// as a string per RFC 8414 §3.3, endpoints that are URLs), each failure's code and message, and the
+// endpoints made up for a server that publishes nothing. Against a metadata server on 127.0.0.1
+// whose documents each test sets.
+// Folded from oauth_discovery_mutation.test.ts and oauth_issuer_exact.test.ts (issue 46).
 import assert from "node:assert/strict";
 import http from "node:http";
 import { describe, test } from "node:test";
@@ -14,6 +15,7 @@ import {
   discoverResourceMetadata,
   isAllowedOAuthUrl,
 } from "../../../lib/mcp/auth/discovery.ts";
+import { isOAuthError } from "../../../lib/mcp/auth/mod.ts";
 import { refusedEndpoint } from "../../../lib/mcp/auth/_refused.ts";
 import { listenLocal } from "../_servers.ts";
 import { refused } from "../_oauth_refusal.ts";
@@ -430,5 +432,53 @@ describe("discovery of an MCP server", () => {
         },
       });
     });
+  });
+});
+
+/** A server whose authorization-server metadata names `state.issuer` as its issuer. */
+async function metadataServer() {
+  const state = { issuer: "" };
+  const server = http.createServer((req, res) => {
+    if (req.url !== "/.well-known/oauth-authorization-server") {
+      res.writeHead(404).end();
+      return;
+    }
+    const base = state.issuer;
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({
+      issuer: base,
+      authorization_endpoint: `${origin}/authorize`,
+      token_endpoint: `${origin}/token`,
+      code_challenge_methods_supported: ["S256"],
+    }));
+  });
+  const listening = await listenLocal(server);
+  const origin = `http://127.0.0.1:${listening.port}`;
+  return { state, origin, port: listening.port, close: () => listening.close() };
+}
+
+// RFC 8414 §3.3: an issuer that differs only in case, a leading-zero port or a trailing `/` is
+// refused as `issuer_mismatch`; the exact string is accepted.
+describe("the issuer compared as a string", () => {
+  test("the metadata issuer must equal the expected issuer as a string", async () => {
+    const server = await metadataServer();
+    try {
+      const variants = [
+        `HTTP://127.0.0.1:${server.port}`,
+        `http://127.0.0.1:0${server.port}`,
+        `${server.origin}/`,
+      ];
+      for (const issuer of variants) {
+        server.state.issuer = issuer;
+        const error = await discoverAuthorizationServer(server.origin, { server: "as" })
+          .then(() => undefined, (e: unknown) => e);
+        assert.ok(isOAuthError(error, "issuer_mismatch"), `${issuer} must be refused`);
+        assert.match(error.message, /expected exactly/);
+      }
+      server.state.issuer = server.origin;
+      const metadata = await discoverAuthorizationServer(server.origin, { server: "as" });
+      assert.equal(metadata?.issuer, server.origin);
+    } finally {
+      await server.close();
+    }
   });
 });
