@@ -1,15 +1,13 @@
-// OAuthSession (lib/mcp/auth/session.ts), rules the second auth mutation run found no test
-// holding: the scope a sign-in asks for (auth.scope, else the challenge's, else the resource's;
-// offline_access only where the authorization server lists it), the resource identifier sent, a
-// 401 answered with another caller's newer token, a refresh that cannot be tried or is refused,
-// a 401 from a server that publishes no OAuth metadata, discovery made again on sign-in, on a 401
-// and on a step-up naming its metadata (and not before a refresh), stored tokens of an issuer the
-// server no longer names, tokens without an expiry, DPoP keys and proofs, the step-up limit, and
-// what sign-out sends. Against the OAuth pair of _oauth_server.ts, the authorization server of
-// _oauth_rogue.ts where the server moves to another one, and a plain 401 server; a recording
-// fetch (the session's `fetch`) shows headers the servers do not log.
+// OAuthSession (lib/mcp/auth/session.ts) signing in: what it needs (a redirect URI, onAuthorize, a
+// client pinned to its issuer), the scope it asks for (auth.scope, else the challenge's, else the
+// resource's; offline_access only where the authorization server lists it), the resource identifier
+// sent, a 401 (answered with another caller's newer token, a refresh that cannot be tried or is
+// refused, a server that publishes no OAuth metadata), and discovery made again on sign-in, on a
+// 401 and on a step-up naming its metadata (and not before a refresh). Against the OAuth pair of
+// _oauth_server.ts, the authorization server of _oauth_rogue.ts where the server moves to another
+// one, and a plain 401 server.
+// Folded from oauth_session_more_mutation and oauth_session_mutation (issue 46).
 import assert from "node:assert/strict";
-import { Buffer } from "node:buffer";
 import http from "node:http";
 import { describe, test } from "node:test";
 import {
@@ -17,106 +15,10 @@ import {
   createAuthFetch,
   createMemoryOAuthStore,
   OAuthSession,
-  type OAuthStore,
 } from "../../../lib/mcp/auth/mod.ts";
-import {
-  approve,
-  initializeThrough,
-  type OAuthServerOptions,
-  type OAuthServers,
-  withOAuthServers as withServers,
-} from "../_oauth_server.ts";
-import { type RogueServer, startRogueAuthorizationServer } from "../_oauth_rogue.ts";
+import { approve, withOAuthServers as withServers } from "../_oauth_server.ts";
 import { listenLocal } from "../_servers.ts";
-
-const REDIRECT = "http://127.0.0.1:9/callback";
-const CLIENT = { clientId: "svc", clientSecret: "svc-secret" };
-
-/** Auth options that sign in through `approve`; `asked` gets each authorization URL. */
-function signingIn(store: OAuthStore, extra: Partial<AuthOptions> = {}) {
-  const asked: URL[] = [];
-  const auth: AuthOptions = {
-    store,
-    redirectUri: REDIRECT,
-    onAuthorize: (url) => {
-      asked.push(url);
-      return approve(url);
-    },
-    ...extra,
-  };
-  return { auth, asked };
-}
-
-/** A session for `mcpUrl` signed in over a fresh store; `asked` as for `signingIn`. */
-async function signedIn(mcpUrl: string) {
-  const store = createMemoryOAuthStore();
-  const { auth, asked } = signingIn(store);
-  const session = new OAuthSession(mcpUrl, auth);
-  await session.signIn();
-  return { store, asked, session };
-}
-
-/** One request the session sent through its `fetch`. */
-interface Sent {
-  url: URL;
-  headers: Headers;
-  form: URLSearchParams;
-}
-
-/** A fetch for the session that records each request, then sends it as it is. */
-function recorder() {
-  const sent: Sent[] = [];
-  const fetchFn: typeof fetch = (input, init) => {
-    const body = init?.body;
-    sent.push({
-      url: new URL(input instanceof Request ? input.url : input),
-      headers: new Headers(init?.headers),
-      form: new URLSearchParams(
-        typeof body === "string" || body instanceof URLSearchParams ? body : "",
-      ),
-    });
-    return fetch(input, init);
-  };
-  return { sent, fetch: fetchFn };
-}
-
-/** The public key (crv, x, y) a DPoP proof carries in its header. */
-function proofKey(proof: string | null): string {
-  assert.ok(proof, "a DPoP proof");
-  const { jwk } = JSON.parse(Buffer.from(proof.split(".")[0], "base64url").toString());
-  return `${jwk.crv}:${jwk.x}:${jwk.y}`;
-}
-
-/** Run `fn` with the OAuth pair and a second authorization server the pair can name. */
-async function withMove(
-  fn: (servers: OAuthServers, options: OAuthServerOptions, rogue: RogueServer) => Promise<void>,
-  options: OAuthServerOptions = {},
-): Promise<void> {
-  await withServers(options, async (servers) => {
-    const rogue = await startRogueAuthorizationServer({ accept: servers.tokens });
-    try {
-      await fn(servers, options, rogue);
-    } finally {
-      await rogue.close();
-    }
-  });
-}
-
-/** Make the stored access token due for refresh: an hour old, a second left. */
-async function expiring(store: OAuthStore, url: string): Promise<string> {
-  const record = (await store.get(url))!;
-  await store.set(url, {
-    ...record,
-    tokens: {
-      ...record.tokens!,
-      obtainedAt: Date.now() - 3_600_000,
-      expiresAt: Date.now() + 1_000,
-    },
-  });
-  return record.tokens!.accessToken;
-}
-
-const expired = () => ({ obtainedAt: Date.now() - 7_200_000, expiresAt: Date.now() - 3_600_000 });
+import { CLIENT, expiring, signedIn, signingIn, withMove } from "./_session.ts";
 
 describe("the scope a sign-in asks for", () => {
   test("after a 401: auth.scope, else the challenge's, else the resource's", async () => {
@@ -385,183 +287,70 @@ describe("discovery", () => {
   });
 });
 
-describe("the stored token sent", () => {
-  test("a token of an issuer the server no longer names is not sent", async () => {
-    await withMove(async (servers, options, rogue) => {
-      const store = createMemoryOAuthStore();
-      const session = new OAuthSession(servers.mcpUrl, {
-        store,
-        redirectUri: REDIRECT,
-        // The user closes the sign-in window of the new authorization server.
-        onAuthorize: (url) =>
-          url.origin === rogue.issuer ? Promise.reject(new Error("window closed")) : approve(url),
-      });
-      await session.signIn();
-      const old = (await store.get(servers.mcpUrl))!.tokens!.accessToken;
-      options.authorizationServers = [rogue.issuer];
-      await assert.rejects(session.signIn(), /window closed/);
-      assert.equal((await store.get(servers.mcpUrl))?.tokens?.accessToken, old, "still stored");
-      assert.equal(await session.accessToken(), undefined);
-    });
-  });
-
-  test("a token without an expiry is sent as it is, never refreshed", async () => {
+describe("the sign-in asked for", () => {
+  /** Sign in with `options`; the scope the authorization URL asked for. */
+  async function askedScope(options: Partial<AuthOptions>): Promise<string | null> {
+    let scope: string | null = null;
     await withServers({}, async (servers) => {
-      const store = createMemoryOAuthStore();
-      await store.set(servers.mcpUrl, {
-        issuer: servers.issuer,
-        client: { clientId: "c", kind: "dynamic" },
-        tokens: { accessToken: "at-forever", refreshToken: "rt-1" },
-      });
-      assert.equal(await new OAuthSession(servers.mcpUrl, { store }).accessToken(), "at-forever");
-      assert.deepEqual(servers.requests, []);
-    });
-  });
-
-  test("an expired token with a refresh token but no client is sent as it is", async () => {
-    await withServers({}, async (servers) => {
-      const store = createMemoryOAuthStore();
-      await store.set(servers.mcpUrl, {
-        issuer: servers.issuer,
-        tokens: { accessToken: "at-expired", refreshToken: "rt-1", ...expired() },
-      });
-      assert.equal(await new OAuthSession(servers.mcpUrl, { store }).accessToken(), "at-expired");
-      assert.deepEqual(servers.requests, [], "nothing to refresh with: nobody asked");
-    });
-  });
-
-  test("the refresh is due from expiresAt - refreshSkewMs on, that millisecond included", async () => {
-    await withServers({}, async (servers) => {
-      const store = createMemoryOAuthStore();
-      const session = new OAuthSession(servers.mcpUrl, signingIn(store).auth);
-      await session.signIn();
-      const record = (await store.get(servers.mcpUrl))!;
-      const now = Date.now();
-      // Due exactly now: an hour-long token with the default 60 s skew left.
-      await store.set(servers.mcpUrl, {
-        ...record,
-        tokens: { ...record.tokens!, obtainedAt: now - 3_600_000, expiresAt: now + 60_000 },
-      });
-      const realNow = Date.now;
-      Date.now = () => now; // the clock stopped at the due millisecond
-      let token: string | undefined;
-      try {
-        token = await session.accessToken();
-      } finally {
-        Date.now = realNow;
-      }
-      assert.notEqual(token, record.tokens!.accessToken);
-      assert.ok(servers.requests.includes("token refresh_token"), "refreshed");
-    });
-  });
-});
-
-describe("DPoP", () => {
-  test("a DPoP-bound token refreshed before expiry stays bound: sent with a proof", async () => {
-    await withServers({ dpop: true }, async (servers) => {
-      const store = createMemoryOAuthStore();
-      const session = new OAuthSession(servers.mcpUrl, signingIn(store).auth);
-      await session.signIn();
-      const old = await expiring(store, servers.mcpUrl);
-      const { token, dpop } = await session.credentials();
-      assert.notEqual(token, old);
-      assert.ok(dpop, "the DPoP key comes with the refreshed token");
-      assert.equal((await store.get(servers.mcpUrl))?.tokens?.tokenType, "DPoP");
-      assert.equal(await initializeThrough(createAuthFetch(session), servers.mcpUrl), 200);
-      assert.ok(servers.requests.includes("dpop POST"), "the request carried a proof");
-    });
-  });
-
-  test("one key for the session's life: the refresh proves the key the token is bound to", async () => {
-    await withServers({ dpop: true }, async (servers) => {
-      const store = createMemoryOAuthStore();
-      const { sent, fetch } = recorder();
-      const session = new OAuthSession(servers.mcpUrl, signingIn(store).auth, { fetch });
-      await session.signIn();
-      await expiring(store, servers.mcpUrl);
-      await session.accessToken();
-      const proofs = sent.filter((s) => s.url.pathname === "/token")
-        .map((s) => [s.form.get("grant_type"), proofKey(s.headers.get("dpop"))]);
-      assert.deepEqual(proofs.map(([grant]) => grant), ["authorization_code", "refresh_token"]);
-      assert.equal(proofs[1][1], proofs[0][1]);
-    });
-  });
-
-  test("a proof goes only to an authorization server that advertises DPoP", async () => {
-    const options: OAuthServerOptions = { dpop: true };
-    await withServers(options, async (servers) => {
-      const store = createMemoryOAuthStore();
-      const { sent, fetch } = recorder();
-      const session = new OAuthSession(servers.mcpUrl, signingIn(store).auth, { fetch });
-      await session.signIn();
-      assert.ok((await session.credentials()).dpop, "the session has a key");
-      options.dpop = false; // the server stops advertising DPoP (read per request)
-      await session.signIn();
-      const tokens = sent.filter((s) => s.url.pathname === "/token");
-      assert.equal(tokens.length, 2);
-      assert.ok(tokens[0].headers.has("dpop"), "the first token request carried a proof");
-      assert.equal(tokens[1].headers.get("dpop"), null);
-      assert.deepEqual(await session.credentials(), {
-        token: (await store.get(servers.mcpUrl))!.tokens!.accessToken,
-      });
-    });
-  });
-});
-
-describe("the step-up limit", () => {
-  test("maxStepUps step-ups (default 2), then none until a request succeeds", async () => {
-    for (const [maxStepUps, allowed] of [[undefined, 2], [1, 1], [3, 3]] as const) {
-      const session = new OAuthSession("https://mcp.example.com/mcp", {
-        getToken: () => Promise.resolve("ext"),
-        maxStepUps,
-      });
-      const challenge = { error: "insufficient_scope", scope: "admin" };
-      for (let i = 0; i < allowed; i++) {
-        assert.equal(await session.insufficientScope(challenge), true, `${maxStepUps}: ${i}`);
-      }
-      assert.equal(await session.insufficientScope(challenge), false, String(maxStepUps));
-      session.succeeded();
-      assert.equal(await session.insufficientScope(challenge), true, "the budget starts again");
-    }
-  });
-});
-
-describe("sign-out", () => {
-  test("nothing stored, or a registration without tokens: nothing revoked, nobody asked", async () => {
-    await withServers({ clientCredentials: CLIENT }, async (servers) => {
-      const store = createMemoryOAuthStore();
-      assert.deepEqual(await new OAuthSession(servers.mcpUrl, { store }).signOut(), {
-        revoked: [],
-      });
-      const configured = new OAuthSession(servers.mcpUrl, { store, clientCredentials: CLIENT });
-      assert.deepEqual(await configured.signOut(), { revoked: [] });
-      await store.set(servers.mcpUrl, {
-        issuer: servers.issuer,
-        client: { clientId: "c", kind: "dynamic" },
-      });
-      assert.deepEqual(await new OAuthSession(servers.mcpUrl, { store }).signOut(), {
-        revoked: [],
-      });
-      assert.equal(await store.get(servers.mcpUrl), undefined, "the registration is forgotten");
-      assert.deepEqual(servers.requests, []);
-    });
-  });
-
-  test("the client credentials client revokes with client_secret_basic, as it got the token", async () => {
-    await withServers({ clientCredentials: CLIENT }, async (servers) => {
-      const { sent, fetch } = recorder();
-      const session = new OAuthSession(servers.mcpUrl, {
+      await new OAuthSession(servers.mcpUrl, {
         store: createMemoryOAuthStore(),
-        clientCredentials: CLIENT,
-      }, { fetch });
-      await session.signIn();
-      assert.deepEqual(await session.signOut(), { revoked: ["access_token"] });
-      const [revoke] = sent.filter((s) => s.url.pathname === "/revoke");
+        redirectUri: "http://127.0.0.1:9/callback",
+        onAuthorize: (url) => {
+          scope = url.searchParams.get("scope");
+          return approve(url);
+        },
+        ...options,
+      }).signIn();
+    });
+    return scope;
+  }
+
+  test("the resource's scopes by default, offline_access added when the server lists it", async () => {
+    assert.equal(await askedScope({}), "mcp offline_access");
+    assert.equal(
+      await askedScope({ scope: "files:read  files:read mcp" }),
+      "files:read mcp offline_access",
+    );
+  });
+
+  test("no redirect URI, or no onAuthorize: sign_in_required saying which is missing", async () => {
+    await withServers({}, async (servers) => {
+      const noRedirect = await new OAuthSession(servers.mcpUrl, {
+        store: createMemoryOAuthStore(),
+        onAuthorize: approve,
+      }, { server: "docs" }).signIn().catch((e) => e);
+      assert.equal(noRedirect.code, "sign_in_required");
+      assert.equal(noRedirect.server, "docs");
       assert.equal(
-        revoke.headers.get("authorization"),
-        `Basic ${Buffer.from("svc:svc-secret").toString("base64")}`,
+        noRedirect.message,
+        `docs: sign-in needed (OAuth, authorization server ${servers.issuer}), but auth.redirectUri is missing: set the URL the sign-in redirects back to (e.g. http://127.0.0.1:<port>/callback, where onAuthorize receives it)`,
       );
-      assert.equal(revoke.form.get("client_secret"), null);
+      const noCallback = await new OAuthSession(servers.mcpUrl, {
+        store: createMemoryOAuthStore(),
+        redirectUri: "http://127.0.0.1:9/callback",
+      }, { server: "docs" }).signIn().catch((e) => e);
+      assert.equal(
+        noCallback.message,
+        `docs: sign-in needed (OAuth, authorization server ${servers.issuer}), but no auth.onAuthorize callback was given to open it`,
+      );
+    });
+  });
+
+  test("a configured client pinned to another issuer: the whole reason, and the server", async () => {
+    await withServers({}, async (servers) => {
+      const error = await new OAuthSession(servers.mcpUrl, {
+        store: createMemoryOAuthStore(),
+        clientId: "pre",
+        issuer: "https://other.example.com",
+        redirectUri: "http://127.0.0.1:9/callback",
+        onAuthorize: approve,
+      }, { server: "docs" }).signIn().catch((e) => e);
+      assert.equal(error.code, "issuer_changed");
+      assert.equal(error.server, "docs");
+      assert.equal(
+        error.message,
+        `docs: the configured OAuth client belongs to the authorization server https://other.example.com, but the server now names ${servers.issuer}; its credentials were not sent there (set auth.issuer and a client registered at ${servers.issuer}, or sign out to start over)`,
+      );
     });
   });
 });
