@@ -1,6 +1,7 @@
 // OAuth sign-in through connect({ auth }) against a real authorization server and a protected
 // MCP server (./_oauth_server.ts) on 127.0.0.1: discovery, registration, PKCE, tokens, refresh
-// (before expiry, on a 401, single-flight), the store, and bad input as typed errors.
+// (before expiry, on a 401, single-flight), the store, a token from auth.getToken, and bad input
+// and setup errors as typed errors that say what is missing.
 import assert from "node:assert/strict";
 import http from "node:http";
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
@@ -13,6 +14,7 @@ import {
   createMemoryStorage,
   createServerRegistry,
   isMcpError,
+  isOAuthError,
   PolicyError,
 } from "../../../lib/mod.ts";
 import { createSecretBox } from "../../../lib/mcp/mod.ts";
@@ -21,15 +23,16 @@ import {
   authorizationServerMetadataUrls,
   createMemoryOAuthStore,
   createOAuthStore,
-  isOAuthError,
   OAuthSession,
   type OAuthStore,
   parseBearerChallenge,
+  type TokenRequest,
 } from "../../../lib/mcp/auth/mod.ts";
 import { createFsStorage } from "../../../lib/storage/fs.ts";
 import {
   approve,
   type OAuthServerOptions,
+  startOAuthServers,
   withOAuthServers as withServers,
 } from "../_oauth_server.ts";
 import { listenLocal, startSdkServer } from "../_servers.ts";
@@ -366,5 +369,145 @@ describe("OAuth: pieces", () => {
       assert.deepEqual(servers.revoked, []);
       assert.equal(await store.get(servers.mcpUrl), undefined);
     });
+  });
+});
+
+// A host supplies a token obtained elsewhere (an enterprise IdP, a workload identity): asked for
+// before the first request, after a 401 and after a 403 step-up; no sign-in of the session's own.
+// Folded from oauth_get_token.test.ts (issue 46).
+describe("OAuth: a token from auth.getToken", () => {
+  test("a token from auth.getToken is sent; a 401 asks again; no sign-in of its own", async () => {
+    const servers = await startOAuthServers({});
+    try {
+      servers.tokens.add("idp-token-2"); // as if the enterprise IdP's exchange had issued it
+      const asked: TokenRequest[] = [];
+      const client = await connect({ name: "docs", url: servers.mcpUrl }, {
+        auth: {
+          getToken: (request) => {
+            asked.push(request);
+            return Promise.resolve(asked.length === 1 ? "stale-token" : "idp-token-2");
+          },
+        },
+      });
+      assert.ok((await client.listTools()).length > 0);
+      await client.close();
+      assert.deepEqual(asked.map((r) => r.reason), ["initial", "unauthorized"]);
+      assert.equal(asked[0].server, "docs");
+      assert.equal(asked[0].resource, servers.mcpUrl);
+      assert.equal(asked[1].scope, "mcp", "the challenge's scope is passed on");
+      const own = servers.requests.filter((r) => /register|authorize|^token /.test(r));
+      assert.deepEqual(own, [], "no registration, authorization or token request of its own");
+    } finally {
+      await servers.close();
+    }
+  });
+
+  test("a 403 insufficient_scope asks getToken for the step-up scope", async () => {
+    const servers = await startOAuthServers({ forbid: new Set(["narrow"]) });
+    try {
+      servers.tokens.add("narrow").add("wide");
+      const asked: TokenRequest[] = [];
+      const client = await connect({ name: "docs", url: servers.mcpUrl }, {
+        auth: {
+          getToken: (request) => {
+            asked.push(request);
+            return Promise.resolve(request.reason === "insufficient_scope" ? "wide" : "narrow");
+          },
+        },
+      });
+      await client.close();
+      assert.deepEqual(asked.map((r) => r.reason), ["initial", "insufficient_scope"]);
+      assert.equal(asked[1].scope, "mcp admin");
+    } finally {
+      await servers.close();
+    }
+  });
+
+  test("getToken without a token is an OAuthError naming the server and the hook", async () => {
+    const servers = await startOAuthServers({});
+    try {
+      const error = await connect({ name: "docs", url: servers.mcpUrl }, {
+        auth: { getToken: () => Promise.resolve("") },
+      }).then(() => new Error("connected"), (e: Error) => e);
+      assert.ok(isOAuthError(error, "sign_in_required"), String(error));
+      assert.match(error.message, /^docs: auth\.getToken \(initial\) gave no token/);
+    } finally {
+      await servers.close();
+    }
+  });
+});
+
+// Setup errors say what is missing, in words a user can act on; `isOAuthError` from the main entry.
+// Folded from oauth_setup_errors.test.ts (issue 46).
+describe("OAuth: setup errors say what is missing", () => {
+  async function signInError(options: OAuthServerOptions, auth: Record<string, unknown>) {
+    const servers = await startOAuthServers(options);
+    try {
+      return await connect({ name: "docs", url: servers.mcpUrl }, {
+        auth: { store: createMemoryOAuthStore(), onAuthorize: approve, ...auth },
+      }).then(async (client) => {
+        await client.close();
+        throw new Error("connected");
+      }, (error: Error) => error);
+    } finally {
+      await servers.close();
+    }
+  }
+
+  test("without auth.redirectUri the sign-in error names auth.redirectUri", async () => {
+    const error = await signInError({}, {});
+    assert.ok(isOAuthError(error, "sign_in_required"), String(error));
+    assert.match(error.message, /auth\.redirectUri is missing/);
+    assert.doesNotMatch(error.message, /onAuthorize callback was given/);
+  });
+
+  test("without onAuthorize the sign-in error names onAuthorize", async () => {
+    const error = await signInError({}, {
+      onAuthorize: undefined,
+      redirectUri: "http://127.0.0.1:9/cb",
+    });
+    assert.ok(isOAuthError(error, "sign_in_required"), String(error));
+    assert.match(error.message, /no auth\.onAuthorize callback/);
+  });
+
+  test("no_client with a client metadata URL configured does not ask for one", async () => {
+    const error = await signInError({ noRegistration: true }, {
+      redirectUri: "http://127.0.0.1:9/cb",
+      clientMetadataUrl: "https://client.example/meta.json",
+    });
+    assert.ok(isOAuthError(error, "no_client"), String(error));
+    assert.match(error.message, /auth\.clientMetadataUrl is set/);
+    assert.match(error.message, /auth\.clientId/);
+    assert.doesNotMatch(error.message, /or a client metadata URL/);
+  });
+
+  test("no_client without a client metadata URL names both ways", async () => {
+    const error = await signInError({ noRegistration: true }, {
+      redirectUri: "http://127.0.0.1:9/cb",
+    });
+    assert.ok(isOAuthError(error, "no_client"), String(error));
+    assert.match(
+      error.message,
+      /auth\.clientId\) or a client metadata URL \(auth\.clientMetadataUrl\)/,
+    );
+  });
+
+  test("an iss refusal says the sign-in was rejected", async () => {
+    const error = await signInError({ iss: "wrong" }, { redirectUri: "http://127.0.0.1:9/cb" });
+    assert.ok(isOAuthError(error, "iss_mismatch"), String(error));
+    assert.match(error.message, /the sign-in was rejected$/);
+    assert.doesNotMatch(error.message, /ignored/);
+  });
+
+  test("a step-up that gives up names the server by its name, not host:port", async () => {
+    // Every token is refused with 403 insufficient_scope, so step-up runs out of rounds.
+    const always = { has: () => true } as unknown as Set<string>;
+    const error = await signInError({ forbid: always }, {
+      redirectUri: "http://127.0.0.1:9/cb",
+      maxStepUps: 1,
+    });
+    assert.ok(isOAuthError(error, "insufficient_scope"), String(error));
+    assert.match(error.message, /^docs: the server still refuses the request for want of scope/);
+    assert.doesNotMatch(error.message, /127\.0\.0\.1|localhost/);
   });
 });
