@@ -1,6 +1,7 @@
 // Private: gather the raw entries of a catalog from its three kinds of source: the resolver's
 // winning skills, MCP tools (registry discovery cache, or open clients) and host functions.
 
+import { BoundedCache } from "../_bounded_cache.ts";
 import { outlineOf } from "./_outline.ts";
 import type { McpClient } from "../mcp/client/client_types.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
@@ -98,12 +99,10 @@ export function canonicalJson(value: unknown, indent?: number): string {
 }
 
 /** Digests of definitions seen in this process: a warm build digests nothing it digested before. */
-const digests = new Map<string, Promise<string>>();
-const DIGESTS_KEPT = 20_000;
+const digests = new BoundedCache<string, Promise<string>>(20_000);
 const digestOf = (text: string): Promise<string> => {
   let digest = digests.get(text);
   if (digest === undefined) {
-    if (digests.size >= DIGESTS_KEPT) digests.delete(digests.keys().next().value!);
     digest = sha256Digest(encoder.encode(text));
     digests.set(text, digest);
     digest.catch(() => digests.delete(text));
@@ -254,9 +253,11 @@ function toolFlags(title: string | undefined, tool: Tool): { flags?: string[] } 
   return flags.length > 0 ? { flags } : {};
 }
 
-/** Tool entries (without their target) by server and tool: a listing seen before is not redone. */
-const toolEntries = new Map<string, Promise<RawEntry>>();
-const TOOL_ENTRIES_KEPT = 20_000;
+/**
+ * Tool entries (without their target) by server and tool: a listing seen before is not redone.
+ * The least recently used is forgotten first.
+ */
+const toolEntries = new BoundedCache<string, Promise<RawEntry>>(20_000, "used");
 
 /** The entry of `tool` of `server`, made once per process for the same tool. */
 async function toolEntry(
@@ -267,10 +268,7 @@ async function toolEntry(
 ): Promise<RawEntry> {
   const key = `${server}\u0000${open}\u0000${JSON.stringify(tool)}`;
   let made = toolEntries.get(key);
-  if (made) toolEntries.delete(key);
-  else made = newToolEntry(server, tool, open);
-  toolEntries.set(key, made);
-  if (toolEntries.size > TOOL_ENTRIES_KEPT) toolEntries.delete(toolEntries.keys().next().value!);
+  if (!made) toolEntries.set(key, made = newToolEntry(server, tool, open));
   made.catch(() => toolEntries.delete(key));
   return { ...await made, target };
 }
