@@ -2,7 +2,7 @@
 // a source whose listing did not change keeps its segment; the user's labelled requests
 // (`CreateCatalogOptions.feedback`) join the example tasks of the entries they name.
 
-import type { RawEntry } from "./_collect.ts";
+import type { RawEntry } from "./_raw_entry.ts";
 import type { IndexSegment } from "./_keyword_index.ts";
 import type { CatalogEntry, FeedbackRequest, KeywordDocument } from "./types.ts";
 
