@@ -5,7 +5,8 @@
 import { createMemoryStorage } from "../storage/memory.ts";
 import type { Storage } from "../storage/types.ts";
 import type { Resolution } from "../resolve/types.ts";
-import { alternates, collect, type CollectSources, type RawEntry } from "./_collect.ts";
+import { alternates, collect, type CollectSources } from "./_collect.ts";
+import type { RawEntry } from "./_raw_entry.ts";
 import { buildKeywordIndex } from "./_keyword_index.ts";
 import { bindMachinery } from "./_machinery.ts";
 import { analyzeQuery } from "./_query.ts";

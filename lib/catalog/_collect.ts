@@ -1,70 +1,18 @@
 // Private: gather the raw entries of a catalog from its three kinds of source: the resolver's
 // winning skills, MCP tools (registry discovery cache, or open clients) and host functions.
 
-import { outlineOf } from "./_outline.ts";
 import type { McpClient } from "../mcp/client/client_types.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
 import type { RegisteredServer } from "../mcp/registry/records.ts";
 import type { McpServerConfig, Tool } from "../mcp/protocol/types.ts";
 import type { Resolver } from "../resolve/types.ts";
-import { isRemoteProvenance, mcpProvenance } from "../resolve/provenance.ts";
-import type { Skill } from "../skill/types.ts";
-import { encoder, sha256Digest } from "../skill/_text.ts";
-import { TOOL_NAME } from "./_ids.ts";
+import { mcpProvenance } from "../resolve/provenance.ts";
 import { discoveries } from "./_discoveries.ts";
-import { schemaFlags } from "./_schema_text.ts";
-import { addressesModel, cleanLine } from "./_text.ts";
-import type {
-  CatalogDiagnostic,
-  CatalogEntry,
-  HostFunction,
-  JsonSchema,
-  ToolPreviews,
-  ToolTarget,
-} from "./types.ts";
-
-/** An entry before it has an id and an approval state. */
-export interface RawEntry extends Omit<CatalogEntry, "id" | "approval"> {
-  /** The id it would like (a name, or `server__tool`). */
-  preferredId: string;
-  /** The definition as text, for approval diffs. */
-  definition: string;
-  /** MCP tools: where it runs. */
-  target?: ToolTarget;
-  /** Host functions: the function. */
-  fn?: HostFunction;
-  /** Skills: their example tasks (also in `keywords`), weighed like tags for relevance. */
-  tasks?: string[];
-  /** Skills: labels of lower sources that have a skill of the same name. */
-  shadows?: string[];
-  /**
-   * Skills: a lower source's version, read because the winner is held for approval; it answers
-   * under the winner's id while the winner waits.
-   */
-  alternate?: boolean;
-  /** Entries of a registered server: where it runs (its URL, or its stdio command and args). */
-  endpoint?: string;
-  /**
-   * Names the entry's keyword document besides its id: equal keys, equal documents (the index
-   * segment of a source whose keys did not change is reused).
-   */
-  indexKey?: string;
-}
-
-/**
- * Where a registered server runs, as approvals record it: its URL, or its stdio program and
- * arguments. An approval holds for this endpoint only.
- */
-export function endpointOf(server: McpServerConfig): string {
-  return server.url !== undefined
-    ? `url ${server.url}`
-    : `stdio ${JSON.stringify([server.command ?? "", ...(server.args ?? [])])}`;
-}
-
-/** `raw` tied to `endpoint`: the endpoint is recorded with its approval and leads its diff. */
-function at(raw: RawEntry, endpoint: string): RawEntry {
-  return { ...raw, endpoint, definition: `endpoint: ${endpoint}\n${raw.definition}` };
-}
+import { functionEntry } from "./_function_entry.ts";
+import { atEndpoint, endpointOf, type RawEntry } from "./_raw_entry.ts";
+import { factsOf, skillEntry, type SkillFacts, type SkillMaker } from "./_skill_entry.ts";
+import { toolEntry } from "./_tool_entry.ts";
+import type { CatalogDiagnostic, HostFunction, ToolPreviews } from "./types.ts";
 
 /** Where a catalog's entries come from. */
 export interface CollectSources {
@@ -81,265 +29,6 @@ export interface CollectSources {
   /** Per-server timeout for re-discovery and client listings. */
   timeoutMs: number;
   signal?: AbortSignal;
-}
-
-const DESCRIPTION_MAX = 1_024;
-const WORD_MAX = 200;
-
-/** JSON with object keys sorted at every level, so equal definitions give equal digests. */
-export function canonicalJson(value: unknown, indent?: number): string {
-  const sort = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sort) : v !== null && typeof v === "object"
-      ? Object.fromEntries(
-        Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])]),
-      )
-      : v;
-  return JSON.stringify(sort(value), null, indent);
-}
-
-/** Digests of definitions seen in this process: a warm build digests nothing it digested before. */
-const digests = new Map<string, Promise<string>>();
-const DIGESTS_KEPT = 20_000;
-const digestOf = (text: string): Promise<string> => {
-  let digest = digests.get(text);
-  if (digest === undefined) {
-    if (digests.size >= DIGESTS_KEPT) digests.delete(digests.keys().next().value!);
-    digest = sha256Digest(encoder.encode(text));
-    digests.set(text, digest);
-    digest.catch(() => digests.delete(text));
-  }
-  return digest;
-};
-
-/** Cleaned lists by the list they came from: a listing shared per process is cleaned once. */
-const cleaned = new WeakMap<readonly string[], Map<number, string[]>>();
-function cleanAll(list: readonly string[], max: number): string[] {
-  let byMax = cleaned.get(list);
-  if (!byMax) cleaned.set(list, byMax = new Map());
-  let out = byMax.get(max);
-  if (!out) byMax.set(max, out = list.map((w) => cleanLine(w, max)).filter(Boolean));
-  return out;
-}
-
-/** A list as key text, once per list. */
-const listKeys = new WeakMap<readonly string[], string>();
-function listKey(list: readonly string[]): string {
-  let key = listKeys.get(list);
-  if (key === undefined) listKeys.set(list, key = JSON.stringify(list));
-  return key;
-}
-
-/** `{ flags }` when untrusted `text` seems to address the model. */
-function flagsOf(untrusted: boolean, text: string): { flags?: string[] } {
-  const flags = untrusted ? addressesModel(text) : [];
-  return flags.length > 0 ? { flags } : {};
-}
-
-/** What a catalog entry needs of a skill: a listing row's fields, or a parsed skill's. */
-export interface SkillFacts {
-  name: string;
-  description: string;
-  digest: string;
-  tags: readonly string[];
-  /** Concepts and example tasks. */
-  keywords: readonly string[];
-  tasks: readonly string[];
-  /** Granted `allowed-tools` (none for a remote skill). */
-  allowedTools: readonly string[];
-  /** The body, when it was read; else the approval definition names the digest in its place. */
-  body?: string;
-}
-
-/**
- * The facts of a parsed skill. A skill without structured sections (no concepts, no examples:
- * most Agent Skills) is indexed by its body's outline: headings as its example tasks, the first
- * paragraph under each and the commands it shows as further words.
- */
-export function factsOf(skill: Skill): SkillFacts {
-  if (skill.concepts.length === 0 && skill.examples.length === 0 && skill.body.trim() !== "") {
-    const { headings, paragraphs, commands } = outlineOf(skill.body);
-    return { ...skill, keywords: [...paragraphs, ...commands, ...headings], tasks: [] };
-  }
-  const tasks = skill.examples.map((e) => e.task);
-  return { ...skill, keywords: [...skill.concepts, ...tasks], tasks };
-}
-
-/** Skill entries by their listing row's keywords (a row listed again keeps its arrays). */
-const skillEntries = new WeakMap<readonly string[], { inputs: unknown[]; raw: RawEntry }>();
-
-const same = (a: unknown, b: unknown) =>
-  a === b ||
-  (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]));
-
-/** The catalog entry of a skill, made once per process for a listing row seen before. */
-export function skillEntry(
-  skill: SkillFacts,
-  source: string,
-  location?: string,
-  requested: readonly string[] = [],
-  trustCommunity = false,
-): RawEntry {
-  const inputs = [
-    skill.name,
-    skill.description,
-    skill.digest,
-    skill.body,
-    skill.tags,
-    skill.tasks,
-    skill.allowedTools,
-    source,
-    location,
-    requested,
-    trustCommunity,
-  ];
-  const known = skillEntries.get(skill.keywords);
-  if (known && known.inputs.every((x, i) => same(x, inputs[i]))) return { ...known.raw };
-  const raw = newSkillEntry(skill, source, location, requested, trustCommunity);
-  skillEntries.set(skill.keywords, { inputs, raw });
-  return { ...raw };
-}
-
-function newSkillEntry(
-  skill: SkillFacts,
-  source: string,
-  location: string | undefined,
-  requested: readonly string[],
-  trustCommunity: boolean,
-): RawEntry {
-  const remote = isRemoteProvenance(source);
-  const fenced = remote || (source === "community" && !trustCommunity);
-  const asked = remote ? [...skill.allowedTools, ...requested] : skill.allowedTools;
-  const body = skill.body ?? `(body not read yet: ${skill.digest})\n`;
-  return {
-    kind: "skill",
-    name: skill.name,
-    preferredId: skill.name,
-    description: cleanLine(skill.description, DESCRIPTION_MAX),
-    source,
-    tags: [...cleanAll(skill.tags, 64)],
-    keywords: [...cleanAll(skill.keywords, WORD_MAX)],
-    tasks: [...cleanAll(skill.tasks, WORD_MAX)],
-    needsConnection: false,
-    remote,
-    ...(fenced ? { fenced } : {}),
-    ...flagsOf(fenced, `${skill.description}\n${skill.tags.join(" ")}`),
-    digest: skill.digest,
-    location,
-    ...(remote && asked.length > 0 ? { requestedTools: [...asked] } : {}),
-    definition: `description: ${skill.description}\nallowed-tools: ${asked.join(" ")}\n\n${body}`,
-    indexKey: `${skill.digest}\u0000${skill.name}\u0000${skill.description}\u0000${
-      listKey(skill.tags)
-    }\u0000${listKey(skill.keywords)}\u0000${listKey(skill.tasks)}`,
-  };
-}
-
-/** Parameter names and descriptions of a JSON Schema, for ranking. */
-function parameterWords(schema: JsonSchema | undefined): string[] {
-  const props = schema?.properties;
-  if (props === null || typeof props !== "object") return [];
-  return Object.entries(props as Record<string, { description?: unknown }>).flatMap((
-    [name, prop],
-  ) => [name, typeof prop?.description === "string" ? prop.description : ""])
-    .map((w) => cleanLine(w, WORD_MAX)).filter(Boolean);
-}
-
-/** `{ flags }` when a remote tool's description or any string of its input schema addresses the model. */
-function toolFlags(title: string | undefined, tool: Tool): { flags?: string[] } {
-  const flags = [
-    ...addressesModel(`${title ?? ""}\n${tool.description ?? ""}`).map((why) =>
-      `its description ${why}`
-    ),
-    ...schemaFlags(tool.inputSchema),
-  ];
-  return flags.length > 0 ? { flags } : {};
-}
-
-/** Tool entries (without their target) by server and tool: a listing seen before is not redone. */
-const toolEntries = new Map<string, Promise<RawEntry>>();
-const TOOL_ENTRIES_KEPT = 20_000;
-
-/** The entry of `tool` of `server`, made once per process for the same tool. */
-async function toolEntry(
-  server: string,
-  tool: Tool,
-  target: ToolTarget,
-  open: boolean,
-): Promise<RawEntry> {
-  const key = `${server}\u0000${open}\u0000${JSON.stringify(tool)}`;
-  let made = toolEntries.get(key);
-  if (made) toolEntries.delete(key);
-  else made = newToolEntry(server, tool, open);
-  toolEntries.set(key, made);
-  if (toolEntries.size > TOOL_ENTRIES_KEPT) toolEntries.delete(toolEntries.keys().next().value!);
-  made.catch(() => toolEntries.delete(key));
-  return { ...await made, target };
-}
-
-async function newToolEntry(server: string, tool: Tool, open: boolean): Promise<RawEntry> {
-  const title = tool.title ??
-    (typeof tool.annotations?.title === "string" ? tool.annotations.title : undefined);
-  const definition = canonicalJson({
-    name: tool.name,
-    title,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    annotations: tool.annotations,
-  }, 2);
-  const entry: RawEntry = {
-    kind: "tool",
-    name: tool.name,
-    preferredId: `${server}__${tool.name}`,
-    ...(title ? { title: cleanLine(title, 120) } : {}),
-    description: cleanLine(tool.description ?? "", DESCRIPTION_MAX),
-    source: mcpProvenance(server),
-    server,
-    tags: [],
-    keywords: parameterWords(tool.inputSchema),
-    needsConnection: !open,
-    remote: true,
-    ...toolFlags(title, tool),
-    digest: await digestOf(definition),
-    inputSchema: tool.inputSchema,
-    definition,
-  };
-  entry.indexKey = entry.digest;
-  return entry;
-}
-
-async function functionEntry(fn: HostFunction): Promise<RawEntry> {
-  if (typeof fn?.name !== "string" || !TOOL_NAME.test(fn.name)) {
-    throw new TypeError(
-      `Host function ${
-        JSON.stringify(fn?.name)
-      }: the name must be 1-64 letters, digits, "_" or "-"`,
-    );
-  }
-  if (typeof fn.description !== "string" || fn.description.trim() === "") {
-    throw new TypeError(`Host function "${fn.name}": description must be a non-empty string`);
-  }
-  if (typeof fn.handler !== "function") {
-    throw new TypeError(`Host function "${fn.name}": handler must be a function`);
-  }
-  const inputSchema = fn.inputSchema ?? { type: "object", properties: {} };
-  const definition = canonicalJson({ name: fn.name, description: fn.description, inputSchema }, 2);
-  const digest = await digestOf(definition);
-  const tags = (fn.tags ?? []).map((t) => cleanLine(t, 64)).filter(Boolean);
-  return {
-    kind: "function",
-    name: fn.name,
-    preferredId: fn.name,
-    description: cleanLine(fn.description, DESCRIPTION_MAX),
-    source: "host",
-    tags,
-    keywords: parameterWords(inputSchema),
-    needsConnection: false,
-    remote: false,
-    digest,
-    inputSchema,
-    definition,
-    fn,
-    indexKey: `${digest}\u0000${JSON.stringify(tags)}`,
-  };
 }
 
 /**
@@ -414,21 +103,12 @@ async function registryTools(
     const listed = await Promise.all(
       list.map((tool) => toolEntry(server.name, tool, { tool, server }, false)),
     );
-    for (const raw of listed) tools.push(at(preview ? { ...raw, preview: true } : raw, endpoint));
+    for (const raw of listed) {
+      tools.push(atEndpoint(preview ? { ...raw, preview: true } : raw, endpoint));
+    }
   }
   return { tools, servers };
 }
-
-/**
- * Turns a resolver's skill into an entry as {@linkcode collect} does: trusted or fenced by its
- * source, and tied to its server's endpoint when a registered server serves it.
- */
-export type SkillMaker = (
-  facts: SkillFacts,
-  source: string,
-  location?: string,
-  requested?: readonly string[],
-) => RawEntry;
 
 /** What {@linkcode collect} found, and how it makes a skill's entry (for lower versions). */
 export interface Collected {
@@ -484,7 +164,7 @@ export async function collect(
   const endpoints = new Map(servers.map((s) => [mcpProvenance(s.name), endpointOf(s)]));
   const tie = (raw: RawEntry) => {
     const endpoint = endpoints.get(raw.source);
-    return endpoint === undefined ? raw : at(raw, endpoint);
+    return endpoint === undefined ? raw : atEndpoint(raw, endpoint);
   };
   skills.forEach((raw, i) => (skills[i] = tie(raw)));
   const clientDiagnostics = (sources.clients ?? []).map(() => [] as CatalogDiagnostic[]);

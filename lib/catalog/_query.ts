@@ -8,6 +8,7 @@
 // - identifiers (`BRCA1`, `chr7`, numbers), file types and all-capital acronyms say little either
 //   way.
 
+import { BoundedCache } from "../_bounded_cache.ts";
 import { normalizeTerm, tokenGroups } from "./_terms.ts";
 
 /** Most distinct terms of a request read (the rest are ignored: bounded, linear work). */
@@ -61,13 +62,12 @@ function shapeOf(token: string, after: string, initial: boolean): WordShape {
 }
 
 /** The last requests read (a selection ranks the same request for skills, tools, held entries). */
-const recent = new Map<string, readonly QueryTerm[]>();
+const recent = new BoundedCache<string, readonly QueryTerm[]>(8);
 
 /** The distinct terms of `query`, in order, each with the shape of the word it came from. */
 export function analyzeQuery(query: string): readonly QueryTerm[] {
   let terms = recent.get(query);
   if (!terms) {
-    if (recent.size >= 8) recent.delete(recent.keys().next().value!);
     recent.set(query, terms = read(query));
   }
   return terms;

@@ -2,7 +2,8 @@
 // a source whose listing did not change keeps its segment; the user's labelled requests
 // (`CreateCatalogOptions.feedback`) join the example tasks of the entries they name.
 
-import type { RawEntry } from "./_collect.ts";
+import { BoundedCache } from "../_bounded_cache.ts";
+import type { RawEntry } from "./_raw_entry.ts";
 import type { IndexSegment } from "./_keyword_index.ts";
 import type { CatalogEntry, FeedbackRequest, KeywordDocument } from "./types.ts";
 
@@ -44,12 +45,11 @@ function documentOf(
 }
 
 /** Short stand-ins for index keys (a number per distinct key; numbers are never reused). */
-const interned = new Map<string, number>();
+const interned = new BoundedCache<string, number>(100_000, "all");
 let nextKey = 0;
 function intern(key: string): number {
   let n = interned.get(key);
   if (n === undefined) {
-    if (interned.size >= 100_000) interned.clear();
     interned.set(key, n = nextKey++);
   }
   return n;

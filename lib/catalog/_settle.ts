@@ -4,7 +4,7 @@
 
 import type { Storage } from "../storage/types.ts";
 import { encoder, sha256Digest } from "../skill/_text.ts";
-import type { RawEntry } from "./_collect.ts";
+import type { RawEntry } from "./_raw_entry.ts";
 import { lineDiff } from "./_diff.ts";
 import { IdTable } from "./_ids.ts";
 import { sharedKeywordIndex } from "./_keyword_index.ts";

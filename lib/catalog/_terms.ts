@@ -13,6 +13,7 @@
 //   `runs` is the stop word `run`, and `news` stays `news` (Porter2 keeps it), not `new`.
 
 import porter2 from "wink-porter2-stemmer";
+import { BoundedCache } from "../_bounded_cache.ts";
 
 /** Words that carry no meaning for ranking (checked in their stemmed form). */
 const STOP_WORDS = new Set(
@@ -48,11 +49,10 @@ const UNSPACED =
 
 /** Memo of the pure functions below: catalogs repeat the same words thousands of times. */
 export function memo<T>(fn: (word: string) => T): (word: string) => T {
-  const known = new Map<string, T>();
+  const known = new BoundedCache<string, T>(100_000, "all");
   return (word) => {
     let value = known.get(word);
     if (value === undefined && !known.has(word)) {
-      if (known.size >= 100_000) known.clear();
       known.set(word, value = fn(word));
     }
     return value as T;

@@ -1,6 +1,7 @@
 // Private: executeToolCall (see execute.ts).
 
 import { Validator } from "@cfworker/json-schema";
+import { BoundedCache } from "../_bounded_cache.ts";
 import { raceSignal, scopedSignal } from "../_abort.ts";
 import { addressesModel, cleanLine } from "../catalog/_text.ts";
 import type { CatalogEntry, JsonSchema } from "../catalog/types.ts";
@@ -22,7 +23,7 @@ import type { ExecuteToolCallOptions, ToolCall, ToolCallResult } from "./types.t
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Validators by schema digest: building one is the costly part. */
-const validators = new Map<string, Validator>();
+const validators = new BoundedCache<string, Validator>(1_001, "all");
 
 /** The call's format, id, tool name and arguments, or why it cannot be read. */
 function readCall(call: ToolCall): {
@@ -83,7 +84,6 @@ export function schemaProblems(
     } else if (!validator) {
       const checked = entry.remote ? guardedSchema(schema) : schema;
       validator = new Validator(checked as Record<string, unknown>, draftOf(schema), false);
-      if (validators.size > 1_000) validators.clear();
       validators.set(entry.digest, validator);
     }
     const v = validator;

@@ -14,6 +14,7 @@
 // The copy follows the keywords cfworker's `dereference` follows, so every schema it can reach
 // (directly or by `$ref`) is rewritten.
 
+import { BoundedCache } from "../_bounded_cache.ts";
 import type { JsonSchema } from "../catalog/types.ts";
 import { put } from "../catalog/_schema_text.ts";
 import { compilePattern, type PatternMatcher } from "./_pattern.ts";
@@ -166,7 +167,7 @@ function exactly(texts: readonly string[] | undefined, tag: number): string {
   return tag === 0 ? body : `${body}|[^\\s\\S]{${tag}}`;
 }
 
-const compiled = new Map<string, PatternMatcher | undefined>();
+const compiled = new BoundedCache<string, PatternMatcher | undefined>(1_000, "all");
 
 /**
  * Most matcher steps for the patterns of one call (all patterns against all its strings): the
@@ -187,7 +188,6 @@ function matcherOf(pattern: string): PatternMatcher | undefined {
   } catch {
     matcher = undefined;
   }
-  if (compiled.size >= 1_000) compiled.clear();
   compiled.set(pattern, matcher);
   return matcher;
 }

@@ -2,6 +2,7 @@
 // folder (`createStorageSource({ files })`): listed with the one file rule and the caps, each with
 // its size and sha256 digest (kept per file while its size, mtime and inode hold), read as bytes.
 
+import { BoundedCache } from "../_bounded_cache.ts";
 import { nodeBuiltins } from "../_node.ts";
 import { sha256Digest } from "../skill/_text.ts";
 import { SKILL_FOLDER_LIMITS } from "../skill/files.ts";
@@ -9,8 +10,8 @@ import { walkSkillFolder } from "./_fs_folder.ts";
 import type { SkillFolderAccess, SkillFolderListing } from "./types.ts";
 
 /** Digests by absolute path and stamp; the oldest are forgotten first. */
-const digests = new Map<string, { stamp: string; digest: string }>();
 const MAX_DIGESTS = 50_000;
+const digests = new BoundedCache<string, { stamp: string; digest: string }>(MAX_DIGESTS);
 
 /** The digest of a file of `stamp`, from memory or read now. */
 async function digestOf(full: string, stamp: string): Promise<string> {
@@ -19,7 +20,6 @@ async function digestOf(full: string, stamp: string): Promise<string> {
   const { fs } = nodeBuiltins("Reading a skill folder");
   const digest = await sha256Digest(new Uint8Array(await fs.readFile(full)));
   digests.delete(full);
-  if (digests.size >= MAX_DIGESTS) digests.delete(digests.keys().next().value!);
   digests.set(full, { stamp, digest });
   return digest;
 }

@@ -2,6 +2,7 @@
 // location as last time gets the same (frozen) answer back without parsing, so a warm resolve or
 // an unchanged list() costs no YAML or Markdown work.
 
+import { BoundedCache } from "../_bounded_cache.ts";
 import { type EntryParser, parseEntry, type SourceHit } from "./_query.ts";
 import type { ResolveDiagnostic, ResolverParseOptions, SkillSource, SourceEntry } from "./types.ts";
 
@@ -26,15 +27,14 @@ const same = (a: SourceEntry, b: SourceEntry) =>
 
 /** An {@linkcode EntryParser} with a per-source memory of what it parsed. */
 export function createEntryParser(options: ResolverParseOptions): EntryParser {
-  const memory = new WeakMap<SkillSource, Map<string, Parsed>>();
+  const memory = new WeakMap<SkillSource, BoundedCache<string, Parsed>>();
   return async (source, name, entry) => {
     let parsed = memory.get(source);
-    if (parsed === undefined) memory.set(source, parsed = new Map());
+    if (parsed === undefined) memory.set(source, parsed = new BoundedCache(MAX_PER_SOURCE));
     const known = parsed.get(name);
     if (known !== undefined && same(known.entry, entry)) return known.answer;
     const answer = deepFreeze(await parseEntry(source, name, entry, options));
     parsed.delete(name);
-    if (parsed.size >= MAX_PER_SOURCE) parsed.delete(parsed.keys().next().value!);
     parsed.set(name, { entry: { ...entry }, answer });
     return answer;
   };

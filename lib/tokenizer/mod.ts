@@ -16,6 +16,7 @@
  * @module
  */
 
+import { BoundedCache } from "../_bounded_cache.ts";
 import { mergeCount } from "./_bpe.ts";
 import { O200K_RANKS } from "./_o200k_ranks.ts";
 
@@ -30,8 +31,8 @@ const SPLIT = new RegExp(
 );
 
 let ranks: Map<string, number> | undefined;
-const cache = new Map<string, number>();
 const CACHE_LIMIT = 50_000;
+const cache = new BoundedCache<string, number>(CACHE_LIMIT, "all");
 const utf8 = new TextEncoder();
 
 function loadRanks(): Map<string, number> {
@@ -75,7 +76,6 @@ export function countO200kTokens(text: string): number {
     let n = cache.get(piece);
     if (n === undefined) {
       n = mergeCount(byteString(piece), table);
-      if (cache.size >= CACHE_LIMIT) cache.clear();
       cache.set(piece, n);
     }
     count += n;

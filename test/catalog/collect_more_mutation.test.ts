@@ -1,10 +1,11 @@
 // How a catalog collects its entries, part two: what the fourth mutation run of `catalog` found
-// untested in `_collect.ts` (issue 19). A source's frozen listing reused by catalogs that trust
-// differently, words changed under the same digest, example tasks weighed like tags, the
-// definition an approval records for a skill not read yet, flags hidden across tags, warnings
-// left out; a registry's fresh and stale servers, a disabled one, an aborted discovery; a client
-// that never answers its listing; stand-ins that fail or are cancelled; host functions' defaults.
-// Real MCP servers on 127.0.0.1, real storage; the skill sources with summaries are small
+// untested in `_collect.ts` (issue 19; now split by entry kind: `_skill_entry.ts`,
+// `_tool_entry.ts`, `_function_entry.ts`, `_raw_entry.ts`). A source's frozen listing reused by
+// catalogs that trust differently, words changed under the same digest, example tasks weighed like
+// tags, the definition an approval records for a skill not read yet, flags hidden across tags,
+// warnings left out; a registry's fresh and stale servers, a disabled one, an aborted discovery; a
+// client that never answers its listing; stand-ins that fail or are cancelled; host functions'
+// defaults. Real MCP servers on 127.0.0.1, real storage; the skill sources with summaries are small
 // `SkillSource`s written here, as an application would write its own.
 import assert from "node:assert/strict";
 import http from "node:http";

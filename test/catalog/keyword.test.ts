@@ -63,7 +63,7 @@ test("a derivation no entry holds is read as the term it derives from, at half w
 });
 
 test("a skill without structured sections is indexed by its body's outline", async () => {
-  const { factsOf } = await import("../../lib/catalog/_collect.ts");
+  const { factsOf } = await import("../../lib/catalog/_skill_entry.ts");
   const { parseSkill } = await import("../../lib/mod.ts");
   const { skill: agentSkill } = await parseSkill(
     [

@@ -9,7 +9,7 @@ import { cleanSchema, schemaFlags } from "../../lib/catalog/_schema_text.ts";
 import { lineDiff } from "../../lib/catalog/_diff.ts";
 import { IdTable, shortHash } from "../../lib/catalog/_ids.ts";
 import { heldForSelection } from "../../lib/catalog/_held.ts";
-import { canonicalJson } from "../../lib/catalog/_collect.ts";
+import { canonicalJson } from "../../lib/catalog/_raw_entry.ts";
 import {
   addressesModel,
   cleanLine,
