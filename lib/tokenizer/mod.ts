@@ -16,7 +16,6 @@
  * @module
  */
 
-import { BoundedCache } from "../_bounded_cache.ts";
 import { mergeCount } from "./_bpe.ts";
 import { O200K_RANKS } from "./_o200k_ranks.ts";
 
@@ -31,8 +30,10 @@ const SPLIT = new RegExp(
 );
 
 let ranks: Map<string, number> | undefined;
+// A plain Map, not lib/_bounded_cache.ts: a module the tokenizer shares with the rest of the
+// library ends up in its 1.2 MB chunk, which the playground's first view would then load.
+const cache = new Map<string, number>();
 const CACHE_LIMIT = 50_000;
-const cache = new BoundedCache<string, number>(CACHE_LIMIT, "all");
 const utf8 = new TextEncoder();
 
 function loadRanks(): Map<string, number> {
@@ -76,6 +77,7 @@ export function countO200kTokens(text: string): number {
     let n = cache.get(piece);
     if (n === undefined) {
       n = mergeCount(byteString(piece), table);
+      if (cache.size >= CACHE_LIMIT) cache.clear();
       cache.set(piece, n);
     }
     count += n;
