@@ -36,6 +36,7 @@ function builtinIndex(): Plugin {
 // The tokenizer tables, the LLM adapters and the other views stay lazy. `bench/playground.ts`
 // prints the waves one visit still has.
 const FIRST_VIEW = new Set([
+  "_bounded_cache.ts",
   "_connect.ts",
   "_display.ts",
   "_display_html.ts",
