@@ -1,5 +1,8 @@
 // Helpers for the stdio transport tests: run fixtures with the current runtime, watch pids.
 import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { type PreparedServer, prepareServer } from "../../lib/mcp/policy/prepare.ts";
@@ -64,4 +67,20 @@ export function gone(pid: number, ms = 10_000): Promise<boolean> {
 /** A JSON-RPC request. */
 export function rpc(id: number | string, method: string, params?: Record<string, unknown>) {
   return { jsonrpc: "2.0" as const, id, method, ...(params ? { params } : {}) };
+}
+
+/** A temporary file the fixture appends its pid to; `pids()` reads them back. */
+export async function pidFile(): Promise<
+  { path: string; pids(): Promise<number[]>; done(): Promise<void> }
+> {
+  const dir = await mkdtemp(join(tmpdir(), "skillmux-pids-"));
+  const path = join(dir, "pids");
+  return {
+    path,
+    async pids() {
+      const text = await readFile(path, "utf8").catch(() => "");
+      return text.split("\n").filter(Boolean).map(Number);
+    },
+    done: () => rm(dir, { recursive: true, force: true }),
+  };
 }

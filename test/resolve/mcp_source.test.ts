@@ -14,10 +14,7 @@ import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
 import { startFaultServer, status } from "../mcp/_fault_server.ts";
 import { countingSource, skillDoc } from "./_helpers.ts";
 import { deadUrl } from "../_closed_port.ts";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fixture, gone, ROOT } from "../mcp/_stdio_helpers.ts";
+import { fixture, gone, pidFile, ROOT } from "../mcp/_stdio_helpers.ts";
 import { stdio } from "../../lib/mcp/transport/stdio.ts";
 
 let a: SdkServer;
@@ -159,13 +156,10 @@ describe("MCP skill sources", () => {
 });
 
 test("a slow stdio server keeps starting when the resolver stops waiting: one start, then it answers", async () => {
-  const dir = await mkdtemp(join(tmpdir(), "skillmux-pids-"));
-  const pids = join(dir, "pids");
-  const started = async () =>
-    (await readFile(pids, "utf8").catch(() => "")).split("\n").filter(Boolean);
+  const file = await pidFile();
   const slow = createMcpSkillSource({
     name: "slow",
-    ...fixture("sdk_server.ts", "--delay", "1500", "--pids", pids),
+    ...fixture("sdk_server.ts", "--delay", "1500", "--pids", file.path),
     cwd: ROOT,
   }, { connect: { stdio: stdio() } });
   try {
@@ -182,19 +176,18 @@ test("a slow stdio server keeps starting when the resolver stops waiting: one st
       later = await resolver.list();
     }
     assert.deepEqual(later.diagnostics, [], "the server never answered");
-    assert.equal((await started()).length, 1, "the server was started more than once");
+    assert.equal((await file.pids()).length, 1, "the server was started more than once");
   } finally {
     await slow.dispose();
-    await rm(dir, { recursive: true, force: true });
+    await file.done();
   }
 });
 
 test("disposing a source stops a stdio server that is still starting", async () => {
-  const dir = await mkdtemp(join(tmpdir(), "skillmux-pids-"));
-  const pids = join(dir, "pids");
+  const file = await pidFile();
   const slow = createMcpSkillSource({
     name: "slow",
-    ...fixture("sdk_server.ts", "--delay", "30000", "--pids", pids),
+    ...fixture("sdk_server.ts", "--delay", "30000", "--pids", file.path),
     cwd: ROOT,
   }, { connect: { stdio: stdio() } });
   try {
@@ -203,13 +196,13 @@ test("disposing a source stops a stdio server that is still starting", async () 
     let pid: number | undefined;
     for (let i = 0; i < 100 && pid === undefined; i++) {
       await new Promise((done) => setTimeout(done, 100));
-      pid = Number((await readFile(pids, "utf8").catch(() => "")).split("\n")[0]) || undefined;
+      [pid] = await file.pids();
     }
     assert.ok(pid !== undefined, "the server never started");
     await slow.dispose();
     assert.ok(await gone(pid), "the starting server outlived dispose()");
   } finally {
     await slow.dispose();
-    await rm(dir, { recursive: true, force: true });
+    await file.done();
   }
 });

@@ -4,9 +4,8 @@
 // the server needs. Processes are counted by pid: the SDK fixture appends its pid to a file when
 // it starts, and /proc says whether it is still there.
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
 import process from "node:process";
 import { test } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -17,23 +16,7 @@ import {
   stdio,
   type StdioStartupEvent,
 } from "../../../lib/mcp/transport/stdio.ts";
-import { alive, fixture, gone, ROOT, rpc, stdioServer, until } from "../_stdio_helpers.ts";
-
-/** A temporary file the fixture appends its pid to; `pids()` reads them back. */
-async function pidFile(): Promise<
-  { path: string; pids(): Promise<number[]>; done(): Promise<void> }
-> {
-  const dir = await mkdtemp(join(tmpdir(), "skillmux-pids-"));
-  const path = join(dir, "pids");
-  return {
-    path,
-    async pids() {
-      const text = await readFile(path, "utf8").catch(() => "");
-      return text.split("\n").filter(Boolean).map(Number);
-    },
-    done: () => rm(dir, { recursive: true, force: true }),
-  };
-}
+import { alive, fixture, gone, pidFile, ROOT, rpc, stdioServer, until } from "../_stdio_helpers.ts";
 
 const INIT = {
   protocolVersion: "2025-06-18",
