@@ -10,7 +10,7 @@ export type CodePointTest = (cp: number) => boolean;
 export class PatternError extends Error {}
 
 /** The pattern's text, read one code point at a time. */
-export class Reader {
+export class PatternReader {
   pos = 0;
   constructor(readonly src: string) {}
   /** The code point at the cursor, -1 at the end. */
@@ -62,7 +62,7 @@ const CLASS_ESCAPES: Record<string, CodePointTest> = {
 };
 const CONTROL: Record<string, number> = { f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09, v: 0x0b };
 const SYNTAX = "^$\\.*+?()[]{}|/";
-const hex = (r: Reader, digits: number): number => {
+const hex = (r: PatternReader, digits: number): number => {
   const text = r.src.slice(r.pos, r.pos + digits);
   if (text.length !== digits || !/^[0-9a-fA-F]+$/.test(text)) r.fail("bad hexadecimal escape");
   r.pos += digits;
@@ -70,7 +70,7 @@ const hex = (r: Reader, digits: number): number => {
 };
 
 /** `\p{…}`/`\P{…}`: the property is looked up by the platform for one code point at a time. */
-function property(r: Reader, negated: boolean): CodePointTest {
+function property(r: PatternReader, negated: boolean): CodePointTest {
   const body = /^\{([A-Za-z0-9_]+(?:=[A-Za-z0-9_]+)?)\}/.exec(r.src.slice(r.pos));
   if (!body) r.fail("bad \\p{…} escape");
   let re: RegExp;
@@ -88,7 +88,7 @@ function property(r: Reader, negated: boolean): CodePointTest {
  * Besides u-mode's escapes, `\` before any ASCII punctuation is that character (as in RE2 and
  * non-u JavaScript: `\-`, `\:`, `\@` are common in schemas). Backreferences are refused.
  */
-export function readEscape(r: Reader, inClass: boolean): number | CodePointTest {
+export function readEscape(r: PatternReader, inClass: boolean): number | CodePointTest {
   const at = r.pos;
   const cp = r.next();
   const ch = String.fromCodePoint(cp);
@@ -108,7 +108,7 @@ export function readEscape(r: Reader, inClass: boolean): number | CodePointTest 
 }
 
 /** `\uXXXX` (a surrogate pair of two such escapes is one code point) or `\u{…}`. */
-function unicodeEscape(r: Reader): number {
+function unicodeEscape(r: PatternReader): number {
   if (r.eat("{")) {
     const end = r.src.indexOf("}", r.pos);
     const text = end < 0 ? "" : r.src.slice(r.pos, end);
@@ -129,7 +129,7 @@ function unicodeEscape(r: Reader): number {
 }
 
 /** A class `[…]` or `[^…]`, the `[` already read. */
-export function readClass(r: Reader): CodePointTest {
+export function readClass(r: PatternReader): CodePointTest {
   const negated = r.eat("^");
   const pairs: number[] = [];
   const tests: CodePointTest[] = [];

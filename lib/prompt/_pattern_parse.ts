@@ -10,8 +10,8 @@ import {
   type CodePointTest,
   DOT,
   PatternError,
+  PatternReader,
   readClass,
-  Reader,
   readEscape,
 } from "./_pattern_class.ts";
 
@@ -27,27 +27,27 @@ const MAX_DEPTH = 100;
 const QUANTIFIER = /\{(\d+)(,(\d*))?\}/y;
 
 /** The `{n}`, `{n,}` or `{n,m}` at the cursor. */
-function counted(r: Reader): RegExpExecArray | null {
+function counted(r: PatternReader): RegExpExecArray | null {
   QUANTIFIER.lastIndex = r.pos;
   return QUANTIFIER.exec(r.src);
 }
 
 /** Parse a u-mode `pattern` (throws PatternError for what the matcher does not run). */
 export function parsePattern(pattern: string): PatternNode {
-  const r = new Reader(pattern);
+  const r = new PatternReader(pattern);
   const node = disjunction(r, 0);
   if (r.peek() >= 0) r.fail("unmatched )");
   return node;
 }
 
-function disjunction(r: Reader, depth: number): PatternNode {
+function disjunction(r: PatternReader, depth: number): PatternNode {
   if (depth > MAX_DEPTH) r.fail(`groups nested deeper than ${MAX_DEPTH}`);
   const items = [sequence(r, depth)];
   while (r.eat("|")) items.push(sequence(r, depth));
   return items.length === 1 ? items[0] : { kind: "alt", items };
 }
 
-function sequence(r: Reader, depth: number): PatternNode {
+function sequence(r: PatternReader, depth: number): PatternNode {
   const items: PatternNode[] = [];
   for (let cp = r.peek(); cp >= 0 && cp !== 0x7c && cp !== 0x29; cp = r.peek()) {
     const assertion = r.eat("^")
@@ -66,7 +66,7 @@ function sequence(r: Reader, depth: number): PatternNode {
 }
 
 /** The atom followed by its quantifier, if any. */
-function quantified(r: Reader, item: PatternNode): PatternNode {
+function quantified(r: PatternReader, item: PatternNode): PatternNode {
   let min: number, max: number;
   const count = counted(r);
   if (r.eat("*")) [min, max] = [0, Infinity];
@@ -82,7 +82,7 @@ function quantified(r: Reader, item: PatternNode): PatternNode {
   return { kind: "repeat", item, min, max };
 }
 
-function atom(r: Reader, depth: number): PatternNode {
+function atom(r: PatternReader, depth: number): PatternNode {
   const start = r.pos;
   const cp = r.next();
   switch (cp) {
@@ -111,7 +111,7 @@ function atom(r: Reader, depth: number): PatternNode {
   }
 }
 
-function group(r: Reader, depth: number): PatternNode {
+function group(r: PatternReader, depth: number): PatternNode {
   const open = r.pos - 1;
   if (r.eat("?")) {
     if (r.eat("=") || r.eat("!") || r.eat("<=") || r.eat("<!")) {

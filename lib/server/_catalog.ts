@@ -20,7 +20,7 @@ import { folderSignature } from "./_folder.ts";
 const SHOW_COMMANDS = { showCommands: true } as const;
 
 /** One served skill. */
-export interface CatalogEntry {
+export interface ServedEntry {
   name: string;
   description: string;
   tags: string[];
@@ -45,7 +45,7 @@ export interface CatalogEntry {
 /** Every served skill, the refused ones with why, and a version that changes with any of them. */
 export interface Snapshot {
   version: string;
-  entries: ReadonlyMap<string, CatalogEntry>;
+  entries: ReadonlyMap<string, ServedEntry>;
   /** Skills the source holds that are not served, by name, with the reason. */
   refused: ReadonlyMap<string, string>;
 }
@@ -56,7 +56,7 @@ export interface CatalogOptions {
   resolver?: Resolver;
 }
 
-/** The document served for `skill` (see `CatalogEntry.text`). */
+/** The document served for `skill` (see `ServedEntry.text`). */
 async function servedText(hit: Resolution): Promise<string> {
   const { skill } = hit;
   if (skillKind(skill) === "agent-skills" && skill.declaredName === undefined) {
@@ -68,7 +68,7 @@ async function servedText(hit: Resolution): Promise<string> {
 async function entryOf(
   hit: Resolution,
   description = hit.skill.description,
-): Promise<CatalogEntry> {
+): Promise<ServedEntry> {
   const skill: Skill = hit.skill;
   return {
     name: skill.name,
@@ -143,7 +143,7 @@ export class SkillCatalog {
   }
 
   /** One skill, or `undefined` when there is none of that name (see `refusedReason`). */
-  async get(name: string): Promise<CatalogEntry | undefined> {
+  async get(name: string): Promise<ServedEntry | undefined> {
     if (this.#signature !== undefined) return (await this.snapshot()).entries.get(name);
     try {
       return await entryOf(await this.#resolver.resolve(name));
@@ -180,7 +180,7 @@ export class SkillCatalog {
         return undefined;
       }
     }));
-    const entries = new Map<string, CatalogEntry>();
+    const entries = new Map<string, ServedEntry>();
     const parts: string[] = [];
     for (const one of found) {
       if (one === undefined) continue;

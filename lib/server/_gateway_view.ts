@@ -29,7 +29,7 @@ import { takesToolTasks, TaskRelay } from "./_gateway_task_relay.ts";
 import type { GatewayPins } from "./gateway_types.ts";
 
 /** What a view is built from. */
-export interface ViewOptions {
+export interface GatewayViewOptions {
   registry?: ServerRegistry;
   resolver?: Resolver;
   approvals?: ApprovalOptions;
@@ -52,7 +52,7 @@ export class GatewayView {
   readonly pool: UpstreamPool;
   /** The tasks relayed to the upstream servers for this view's hosts. */
   readonly tasks: TaskRelay = new TaskRelay();
-  readonly #options: ViewOptions;
+  readonly #options: GatewayViewOptions;
   readonly #listeners = new Set<() => void>();
   readonly #skillListeners = new Set<() => void>();
   readonly #timer: ReturnType<typeof setInterval>;
@@ -70,7 +70,7 @@ export class GatewayView {
   #storage = "";
   #checking: Promise<void> | undefined;
 
-  private constructor(options: ViewOptions, catalog: Catalog) {
+  private constructor(options: GatewayViewOptions, catalog: Catalog) {
     this.#options = options;
     this.skills = new SkillCatalog({ resolver: options.resolver });
     this.catalog = catalog;
@@ -88,7 +88,7 @@ export class GatewayView {
   }
 
   /** Build a view (its catalog built once; a server that cannot be reached is left out). */
-  static async open(options: ViewOptions): Promise<GatewayView> {
+  static async open(options: GatewayViewOptions): Promise<GatewayView> {
     const approvals = options.approvals ?? { storage: createMemoryStorage() };
     const catalog = await createCatalog({
       registry: options.registry,

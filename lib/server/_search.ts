@@ -4,7 +4,7 @@
 
 import { createKeywordIndex } from "../catalog/keyword.ts";
 import type { KeywordIndex } from "../catalog/types.ts";
-import type { CatalogEntry, Snapshot } from "./_catalog.ts";
+import type { ServedEntry, Snapshot } from "./_catalog.ts";
 
 /** One ranked skill. */
 export interface SearchHit {
@@ -19,7 +19,7 @@ const indexes = new WeakMap<Snapshot, Promise<KeywordIndex>>();
 function indexOf(snapshot: Snapshot): Promise<KeywordIndex> {
   let index = indexes.get(snapshot);
   if (index === undefined) {
-    index = createKeywordIndex([...snapshot.entries.values()].map((entry: CatalogEntry) => ({
+    index = createKeywordIndex([...snapshot.entries.values()].map((entry: ServedEntry) => ({
       id: entry.name,
       name: entry.name,
       description: entry.description,

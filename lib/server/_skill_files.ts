@@ -4,7 +4,7 @@
 
 import { createHash } from "node:crypto";
 import { readFrontMatter } from "../skill/front_matter.ts";
-import type { CatalogEntry } from "./_catalog.ts";
+import type { ServedEntry } from "./_catalog.ts";
 
 const TYPES: Record<string, string> = {
   md: "text/markdown",
@@ -50,14 +50,14 @@ export function fileUri(name: string, path: string): string {
 const digest = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
 /** Entries by catalog entry: a snapshot's entries are built once, and so are theirs. */
-const entries = new WeakMap<CatalogEntry, Promise<Record<string, unknown>>>();
+const entries = new WeakMap<ServedEntry, Promise<Record<string, unknown>>>();
 
 /**
  * The `skills/list` entry of one served skill. `_meta["io.skillmux/summary"]` carries its concepts
  * and example tasks, so a client ranks it by keywords without reading `SKILL.md`. Built once per
  * catalog entry (an unchanged folder answers from memory).
  */
-export function skillEntry(entry: CatalogEntry): Promise<Record<string, unknown>> {
+export function skillEntry(entry: ServedEntry): Promise<Record<string, unknown>> {
   let built = entries.get(entry);
   if (built === undefined) {
     built = buildEntry(entry);
@@ -67,7 +67,7 @@ export function skillEntry(entry: CatalogEntry): Promise<Record<string, unknown>
   return built;
 }
 
-async function buildEntry(entry: CatalogEntry): Promise<Record<string, unknown>> {
+async function buildEntry(entry: ServedEntry): Promise<Record<string, unknown>> {
   const uri = `skill://${entry.name}/SKILL.md`;
   const text = new TextEncoder().encode(entry.text);
   return {
@@ -91,7 +91,7 @@ async function buildEntry(entry: CatalogEntry): Promise<Record<string, unknown>>
 }
 
 /** The `resources/list` rows of the files of `entry` (named `<skill>/<path>`: never a skill name). */
-export function fileResources(entry: CatalogEntry): Array<Record<string, unknown>> {
+export function fileResources(entry: ServedEntry): Array<Record<string, unknown>> {
   return entry.files.map((file) => ({
     uri: fileUri(entry.name, file.path),
     name: `${entry.name}/${file.path}`,
@@ -102,7 +102,7 @@ export function fileResources(entry: CatalogEntry): Array<Record<string, unknown
 }
 
 /** The file of `entry` at the percent-encoded `rest` of a URI, or `undefined`. */
-export function fileAt(entry: CatalogEntry, rest: string): string | undefined {
+export function fileAt(entry: ServedEntry, rest: string): string | undefined {
   let path: string;
   try {
     path = rest.split("/").map(decodeURIComponent).join("/");

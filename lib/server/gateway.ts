@@ -8,7 +8,7 @@ import { createMemoryStorage } from "../storage/memory.ts";
 import { buildGatewayServer } from "./_gateway_mcp.ts";
 import { serveHttp } from "./_gateway_http.ts";
 import { onStdio } from "./_stdio.ts";
-import { GatewayView, type ViewOptions } from "./_gateway_view.ts";
+import { GatewayView, type GatewayViewOptions } from "./_gateway_view.ts";
 import { pinProblem } from "./_gateway_pins.ts";
 import type { CallSettings } from "./_gateway_call.ts";
 import type { GatewayServer, ServeGatewayOptions } from "./gateway_types.ts";
@@ -84,7 +84,7 @@ export async function serveGateway(options: ServeGatewayOptions = {}): Promise<G
   const viewOf = (user: string): Promise<GatewayView> => {
     let view = views.get(user);
     if (view === undefined) {
-      const view_options: ViewOptions = users === undefined
+      const view_options: GatewayViewOptions = users === undefined
         ? {
           ...base,
           registry: options.registry,
@@ -134,9 +134,9 @@ export async function serveGateway(options: ServeGatewayOptions = {}): Promise<G
 function lazyResolver(
   resolvers: NonNullable<ServeGatewayOptions["users"]>["resolvers"] & object,
   user: string,
-): ViewOptions["resolver"] & object {
+): GatewayViewOptions["resolver"] & object {
   return {
     resolve: async (name, opts) => await (await resolvers.forUser(user)).resolve(name, opts),
     list: async (opts) => await (await resolvers.forUser(user)).list(opts),
-  } as ViewOptions["resolver"] & object;
+  } as GatewayViewOptions["resolver"] & object;
 }

@@ -35,7 +35,7 @@ export interface ResolvedKey {
 }
 
 /** How {@linkcode resolveKey} treats missing folders. */
-export interface ResolveOptions {
+export interface PathOptions {
   /** Create missing folders (and the root) with this mode; otherwise report "missing". */
   createDirs?: number;
 }
@@ -55,7 +55,7 @@ export async function resolveKey(
   root: string,
   names: readonly string[],
   key: string,
-  options: ResolveOptions = {},
+  options: PathOptions = {},
 ): Promise<ResolvedKey | undefined> {
   const lexical = path.join(root, ...names);
   const relative = path.relative(root, lexical);

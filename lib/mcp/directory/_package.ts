@@ -6,7 +6,7 @@
 
 import { DirectoryError } from "./errors.ts";
 import type { ServerPackage } from "./server_json.ts";
-import { argumentWords, fill, isSecretArgument, type Resolution, valueOf } from "./_values.ts";
+import { argumentWords, fill, isSecretArgument, type ValueChoices, valueOf } from "./_values.ts";
 
 /** The programs each registry type may run with (the first is used when no hint is given). */
 export const RUNTIMES: Record<string, readonly string[]> = {
@@ -31,18 +31,18 @@ const DEFAULT_BASE: Record<string, string> = {
 };
 
 /** A stdio command and its environment. */
-export interface Command {
+export interface PackageCommand {
   command: string;
   args: string[];
   env: Record<string, string>;
 }
 
-function refuse(r: Resolution, field: string, why: string): DirectoryError {
+function refuse(r: ValueChoices, field: string, why: string): DirectoryError {
   return new DirectoryError("refused", `${r.server}: ${field} ${why}`, { field, server: r.server });
 }
 
 /** The program to run `pkg` with: its hint when the type allows it, else the type's runtime. */
-export function runtimeOf(pkg: ServerPackage, field: string, r: Resolution): string {
+export function runtimeOf(pkg: ServerPackage, field: string, r: ValueChoices): string {
   const allowed = RUNTIMES[pkg.registryType];
   if (allowed === undefined) {
     throw new DirectoryError(
@@ -64,7 +64,7 @@ export function runtimeOf(pkg: ServerPackage, field: string, r: Resolution): str
 }
 
 /** Refuse a base URL that is not plain https (or http to loopback, checked again at run time). */
-function baseUrl(pkg: ServerPackage, field: string, r: Resolution): string | undefined {
+function baseUrl(pkg: ServerPackage, field: string, r: ValueChoices): string | undefined {
   const given = pkg.registryBaseUrl;
   if (given === undefined) return;
   // The type's own registry (any path of its host: "https://api.nuget.org" is NuGet's too).
@@ -92,7 +92,7 @@ function words(
   which: "runtimeArguments" | "packageArguments",
   field: string,
   runtime: string,
-  r: Resolution,
+  r: ValueChoices,
   env: Record<string, string>,
 ): string[] {
   const out: string[] = [];
@@ -122,7 +122,7 @@ function words(
 }
 
 /** The environment variables of `pkg`. */
-export function packageEnv(pkg: ServerPackage, r: Resolution): Record<string, string> {
+export function packageEnv(pkg: ServerPackage, r: ValueChoices): Record<string, string> {
   const env: Record<string, string> = {};
   for (const kv of pkg.environmentVariables ?? []) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(kv.name)) {
@@ -142,7 +142,7 @@ export function packageEnv(pkg: ServerPackage, r: Resolution): Record<string, st
 }
 
 /** The command that runs `pkg` (not mcpb), with its environment. */
-export function packageCommand(pkg: ServerPackage, field: string, r: Resolution): Command {
+export function packageCommand(pkg: ServerPackage, field: string, r: ValueChoices): PackageCommand {
   const runtime = runtimeOf(pkg, field, r);
   const type = pkg.registryType;
   if (!IDENTIFIER[type].test(pkg.identifier)) {

@@ -7,7 +7,7 @@ import { argumentName, type Requirement } from "./requirements.ts";
 import type { ServerArgument, ServerInput } from "./server_json.ts";
 
 /** What a plan collects while it resolves values. */
-export interface Resolution {
+export interface ValueChoices {
   /** The values given by the caller, by name. */
   given: Readonly<Record<string, string>>;
   /** Required values that were not given (and have no default). */
@@ -48,7 +48,7 @@ export function valueOf(
   name: string,
   kind: Requirement["kind"],
   input: ServerInput,
-  r: Resolution,
+  r: ValueChoices,
 ): string | undefined {
   if (input.isSecret) r.secretNames.add(name);
   const given = Object.hasOwn(r.given, name) ? r.given[name] : undefined;
@@ -78,7 +78,7 @@ export function valueOf(
 export function fill(
   template: string,
   variables: Record<string, ServerInput> | undefined,
-  r: Resolution,
+  r: ValueChoices,
   encode: (value: string) => string = (v) => v,
   secret = false,
 ): string | undefined {
@@ -104,7 +104,7 @@ export function isSecretArgument(arg: ServerArgument): boolean {
 const FLAG = /^-{1,2}[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 /** The words of one argument (none when it has no value and is not required). */
-export function argumentWords(arg: ServerArgument, r: Resolution, field: string): string[] {
+export function argumentWords(arg: ServerArgument, r: ValueChoices, field: string): string[] {
   if (arg.type === "named" && !FLAG.test(arg.name)) {
     throw new DirectoryError(
       "refused",

@@ -12,8 +12,8 @@ import { commandWarnings, describeLaunch, type LaunchDescription } from "../poli
 import { DirectoryError } from "./errors.ts";
 import { isLoopbackHost } from "../policy/url.ts";
 import { type LaunchOption, launchOptions, type Requirement } from "./requirements.ts";
-import { type Command, packageCommand, packageEnv } from "./_package.ts";
-import { checkValue, fill, type Resolution, valueOf } from "./_values.ts";
+import { type PackageCommand, packageCommand, packageEnv } from "./_package.ts";
+import { checkValue, fill, type ValueChoices, valueOf } from "./_values.ts";
 import type { ServerRemote } from "./server_json.ts";
 import type { DirectoryEntry } from "./types.ts";
 
@@ -67,7 +67,7 @@ export function localName(name: string): string {
   return tail.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+/, "").slice(0, 64) || "server";
 }
 
-function remoteConfig(remote: ServerRemote, r: Resolution): McpServerConfig {
+function remoteConfig(remote: ServerRemote, r: ValueChoices): McpServerConfig {
   const url = fill(remote.url, remote.variables, r, encodeURIComponent);
   const parsed = url === undefined || !URL.canParse(url) ? undefined : new URL(url);
   if (url !== undefined && !(parsed?.protocol === "https:" || parsed?.protocol === "http:")) {
@@ -103,7 +103,7 @@ function remoteConfig(remote: ServerRemote, r: Resolution): McpServerConfig {
 
 const DIRECTORY_RUNTIMES = new Set(["npx", "uvx", "uv"]);
 
-function commandConfig(entry: DirectoryEntry, r: Resolution): Command {
+function commandConfig(entry: DirectoryEntry, r: ValueChoices): PackageCommand {
   const command = entry.command!;
   if (!DIRECTORY_RUNTIMES.has(command.command)) {
     throw new DirectoryError(
@@ -210,7 +210,7 @@ export function planServer(entry: DirectoryEntry, options: PlanOptions = {}): Se
     });
   }
   const given = options.values ?? {};
-  const r: Resolution = { given, missing: [], secretNames: new Set(), used: new Set(), server };
+  const r: ValueChoices = { given, missing: [], secretNames: new Set(), used: new Set(), server };
   const remotes = entry.server.remotes ?? [];
   const packages = entry.server.packages ?? [];
   let config: McpServerConfig;

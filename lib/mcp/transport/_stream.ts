@@ -19,16 +19,16 @@ export interface ReadLimits {
 }
 
 /** A body reader. */
-export type Reader = ReadableStreamDefaultReader<Uint8Array>;
+export type ByteReader = ReadableStreamDefaultReader<Uint8Array>;
 
 /** Cancel a reader, ignoring failures. */
-export function release(reader: Reader): void {
+export function release(reader: ByteReader): void {
   reader.cancel().catch(() => {});
 }
 
 /** One chunk, within the signal and the stall timer. */
 export async function readChunk(
-  reader: Reader,
+  reader: ByteReader,
   limits: ReadLimits,
 ): Promise<ReadableStreamReadResult<Uint8Array>> {
   const { signal, stallMs, server } = limits;
