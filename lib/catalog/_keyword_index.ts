@@ -17,9 +17,11 @@ import {
   type SavedSegment,
   saveSegment,
   type Segment,
+  TAG,
   TASK,
 } from "./_segment.ts";
 import { fuzzyTerms } from "./_fuzzy.ts";
+import { termsOf } from "./_terms.ts";
 import type { KeywordDocument, KeywordIndex } from "./types.ts";
 
 export { indexedDocuments, type SavedSegment };
@@ -201,14 +203,20 @@ function combine(segments: readonly Segment[]): KeywordIndex {
       }
       const hits = top([...acc.values()], limit, order);
       const against = againstOf({ query: terms, specificity, named, curated });
+      const asked = new Set(terms.map((q) => q.term));
       return hits.map((a, i) => {
         const segment = segments[a.segment];
+        const matches = a.matches.map((m) =>
+          m.field === TAG && partOfTag(segment, a.doc, terms[m.term].term, asked)
+            ? { ...m, field: DESCRIPTION }
+            : m
+        );
         const value = evidence({
           query: terms,
           specificity,
           named,
           curated,
-          matches: a.matches,
+          matches,
           lineOfTwo: lineOfTwo.get(a)!,
           ownName: a.ownName,
           described: segment.described[a.doc],
@@ -221,6 +229,24 @@ function combine(segments: readonly Segment[]): KeywordIndex {
       });
     },
   };
+}
+
+/** Per document of a segment, the terms of each of its tags (built when a query first needs them). */
+const tagTerms = new WeakMap<Segment, Array<Array<Set<string>>>>();
+
+/**
+ * Whether `term` is only a part of the document's tags, with no other word of that tag asked: a
+ * tag is one concept, so "function" of `functional-annotation` in "a Python function" is a word of
+ * its prose, not its topic (its evidence weighs as the description's; its rank is unchanged).
+ * The title is not a tag: a tool's title is its name in words.
+ */
+function partOfTag(segment: Segment, doc: number, term: string, asked: ReadonlySet<string>) {
+  let byDoc = tagTerms.get(segment);
+  if (!byDoc) tagTerms.set(segment, byDoc = []);
+  const tags = byDoc[doc] ??= (segment.documents[doc].tags ?? []).map((t) => new Set(termsOf(t)));
+  const holding = tags.filter((t) => t.has(term));
+  return holding.length > 0 &&
+    holding.every((t) => t.size > 1 && [...t].every((x) => x === term || !asked.has(x)));
 }
 
 /** The postings of `term` in each segment, and how many documents hold it. */

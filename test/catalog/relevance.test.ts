@@ -279,3 +279,39 @@ test("a one-line tool named by the request fits with one word against; two pull 
   // A skill's name alone with a word against stays a homonym ("salmon recipe for the oven").
   assert.deepEqual((await selectForRequest(catalog, "salmon recipe for the oven")).skills, []);
 });
+
+test("a word that is only part of a compound tag weighs as prose: a tag is one concept", async () => {
+  const index = await createKeywordIndex([
+    {
+      id: "aligner",
+      name: "protaligner",
+      description: "Align protein queries against a protein database",
+      tags: ["protein-search", "functional-annotation"],
+    },
+    {
+      id: "plain",
+      name: "annotator",
+      description: "Adds labels to genomes",
+      tags: ["function", "genomes"],
+    },
+  ]);
+  const hit = (q: string, id: string) => index.search(q).find((h) => h.id === id);
+  // "function" of "functional-annotation" alone: the description's weight (1.5), not a tag's (2).
+  const part = hit("write a Python function", "aligner")!;
+  const whole = hit("write a Python function", "plain")!;
+  assert.ok(part.evidence < whole.evidence, `${part.evidence} < ${whole.evidence}`);
+  assert.ok(part.evidence < 2, String(part.evidence));
+  // Both words of the tag asked: the tag's weight, and the entry fits.
+  const both = hit("functional annotation of my proteins", "aligner")!;
+  assert.ok(both.evidence >= 2, String(both.evidence));
+  // The rank is BM25's, unchanged by the weighing: the aligner still ranks for its tag word.
+  assert.ok(part.score > 0);
+});
+
+test('"write a Python function that reverses a linked list" fits no built-in skill', async () => {
+  const selection = await selectForRequest(
+    catalog,
+    "write a Python function that reverses a linked list",
+  );
+  assert.deepEqual([selection.skills, selection.tools], [[], []]);
+});
