@@ -91,7 +91,7 @@ export default defineConfig({
       { find: /^@skillmux\/core$/, replacement: lib("mod.ts") },
       { find: /^@skillmux\/core\/mcp$/, replacement: lib("mcp/mod.ts") },
       { find: /^@skillmux\/core\/policy$/, replacement: lib("mcp/policy/mod.ts") },
-      { find: /^@skillmux\/core\/llm$/, replacement: lib("catalog/llm.ts") },
+      { find: /^@skillmux\/core\/llm$/, replacement: lib("catalog/llm/llm.ts") },
       { find: /^@skillmux\/core\/indexed-db$/, replacement: lib("storage/indexed_db.ts") },
       { find: /^@skillmux\/core\/oauth$/, replacement: lib("mcp/auth/mod.ts") },
       { find: /^@skillmux\/core\/directory$/, replacement: lib("mcp/directory/mod.ts") },

@@ -6,8 +6,8 @@
  */
 
 import process from "node:process";
-import type { Catalog, CatalogEntry } from "../catalog/types.ts";
-import { stripHidden } from "../catalog/_text.ts";
+import type { Catalog, CatalogEntry } from "../catalog/model/types.ts";
+import { stripHidden } from "../_text_clean.ts";
 import { connect } from "../mcp/client/client.ts";
 import type { CallToolResult, ContentBlock, Progress } from "../mcp/protocol/types.ts";
 import { schemaProblems } from "../prompt/_execute.ts";

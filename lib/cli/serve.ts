@@ -21,9 +21,9 @@ import { cliInvocation } from "./_invocation.ts";
 import { hostConfig } from "./_host_config.ts";
 import { commandServers } from "./_servers.ts";
 import { readGatewayConfig } from "./_gateway_config.ts";
-import { heldToolsNotice } from "../catalog/held_tools.ts";
+import { heldToolsNotice } from "../catalog/search/held_tools.ts";
 import { feedbackOption } from "./_feedback.ts";
-import type { FeedbackRequest } from "../catalog/types.ts";
+import type { FeedbackRequest } from "../catalog/model/types.ts";
 
 interface ServerModule {
   serveSkills(options?: ServeSkillsOptions): Promise<SkillsServer>;

@@ -1,10 +1,10 @@
 // Private: createToolDiscovery (see discovery.ts). One set of callable ids per conversation:
 // the initial selection, plus what find_tools found, released at the start of the next step.
 
-import { findTools, type FoundTool } from "../catalog/find_tools.ts";
-import { findHeldTools, type HeldTool } from "../catalog/held_tools.ts";
-import { cleanLine } from "../catalog/_text.ts";
-import type { CatalogEntry } from "../catalog/types.ts";
+import { findTools, type FoundTool } from "../catalog/search/find_tools.ts";
+import { findHeldTools, type HeldTool } from "../catalog/search/held_tools.ts";
+import { cleanLine } from "../_text_clean.ts";
+import type { CatalogEntry } from "../catalog/model/types.ts";
 import { reply } from "./_results.ts";
 import { createToolSession } from "./_session.ts";
 import {

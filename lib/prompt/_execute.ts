@@ -3,8 +3,8 @@
 import { Validator } from "@cfworker/json-schema";
 import { BoundedCache } from "../_bounded_cache.ts";
 import { raceSignal, scopedSignal } from "../_abort.ts";
-import { addressesModel, cleanLine } from "../catalog/_text.ts";
-import type { CatalogEntry, JsonSchema } from "../catalog/types.ts";
+import { addressesModel, cleanLine } from "../_text_clean.ts";
+import type { CatalogEntry, JsonSchema } from "../catalog/model/types.ts";
 import type { ContentBlock } from "../mcp/protocol/types.ts";
 import { fence, skillText } from "./_fence.ts";
 import { reply } from "./_results.ts";

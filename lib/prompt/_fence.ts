@@ -2,7 +2,7 @@
 // provenance, cleaned of hidden characters and cut to a size budget; text that addresses the
 // model is flagged.
 
-import { addressesModel, stripHidden } from "../catalog/_text.ts";
+import { addressesModel, stripHidden } from "../_text_clean.ts";
 import { renderSkillSections } from "../skill/render.ts";
 import type { Skill } from "../skill/types.ts";
 import type { PromptDiagnostic } from "./types.ts";

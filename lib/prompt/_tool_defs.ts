@@ -1,8 +1,8 @@
 // Private: tool definitions in the OpenAI and Anthropic formats.
 
-import { cleanSchema } from "../catalog/_schema_text.ts";
-import { cleanLine } from "../catalog/_text.ts";
-import type { CatalogEntry, JsonSchema } from "../catalog/types.ts";
+import { cleanSchema } from "../_schema_text.ts";
+import { cleanLine } from "../_text_clean.ts";
+import type { CatalogEntry, JsonSchema } from "../catalog/model/types.ts";
 import type { AnthropicTool, OpenAiTool } from "./types.ts";
 
 /** The name of the skill activation tool. */
