@@ -42,7 +42,7 @@ export const scopes = {
   storage: {
     mutate: [
       "lib/storage/_fs_resolve.ts",
-      "lib/storage/_fs_write.ts",
+      "lib/storage/fs_write.ts",
       "lib/storage/_fs_names.ts",
       "lib/storage/_key_rules.ts",
     ],

@@ -38,7 +38,7 @@ export type {
 export { parseSkill, safeParseSkill, type SafeParseSkillResult } from "./skill/parse.ts";
 export { renderSkill, type RenderSkillOptions, renderSkillSections } from "./skill/render.ts";
 export { isLintClean, lintSkill } from "./skill/lint.ts";
-export type { LintSkillOptions } from "./skill/_lint_options.ts";
+export type { LintSkillOptions } from "./skill/lint.ts";
 export { type SkillKind, skillKind } from "./skill/kind.ts";
 export { isValidSkillName, normalizeSkillName } from "./skill/name.ts";
 export {

@@ -38,6 +38,7 @@ function builtinIndex(): Plugin {
 const FIRST_VIEW = new Set([
   "_bounded_cache.ts",
   "_connect.ts",
+  "_digest.ts",
   "_display.ts",
   "_display_html.ts",
   "_displayable.ts",
@@ -54,6 +55,8 @@ const FIRST_VIEW = new Set([
   "_toml_store.ts",
   "_view.ts",
   "connect_target.ts",
+  "display.ts",
+  "displayable.ts",
   "redact.ts",
 ]);
 

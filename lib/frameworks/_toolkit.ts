@@ -4,8 +4,12 @@
 import { selectForRequest } from "../catalog/select/select.ts";
 import { assemblePrompt } from "../prompt/assemble.ts";
 import { createToolDiscovery } from "../prompt/discovery.ts";
-import { FIND_DEFINITION } from "../prompt/_discovery.ts";
-import { activateDefinition, entryDefinition, type ToolDefinition } from "../prompt/_tool_defs.ts";
+import {
+  activateDefinition,
+  entryDefinition,
+  FIND_DEFINITION,
+  type ToolDefinition,
+} from "../prompt/tool_defs.ts";
 import type { ToolDiscovery } from "../prompt/discovery_types.ts";
 import type { AssembledPrompt, ToolCallResult } from "../prompt/types.ts";
 import type { FrameworkToolsOptions, HeldFrameworkTool } from "./types.ts";

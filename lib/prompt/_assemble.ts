@@ -4,8 +4,8 @@
 import { countTokens } from "../catalog/build/tokens.ts";
 import type { CatalogEntry } from "../catalog/model/types.ts";
 import type { Resolution } from "../resolve/types.ts";
-import { cut, fence, flag, skillText } from "./_fence.ts";
-import { activateDefinition, entryDefinition, toAnthropic, toOpenAi } from "./_tool_defs.ts";
+import { cut, fence, flag, skillText } from "./fence.ts";
+import { activateDefinition, entryDefinition, toAnthropic, toOpenAi } from "./tool_defs.ts";
 import { filesNote, readFileDefinition } from "./_skill_files.ts";
 import { executeToolCall } from "./execute.ts";
 import { createToolSession } from "./_session.ts";

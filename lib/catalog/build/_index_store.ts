@@ -7,7 +7,7 @@
 // costs the indexing.
 
 import type { Storage } from "../../storage/types.ts";
-import { encoder, sha256Digest } from "../../skill/_text.ts";
+import { encoder, sha256Digest } from "../../_digest.ts";
 import {
   adoptSegment,
   forgetSegments,

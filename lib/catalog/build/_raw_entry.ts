@@ -4,7 +4,7 @@
 
 import { BoundedCache } from "../../_bounded_cache.ts";
 import type { McpServerConfig } from "../../mcp/protocol/types.ts";
-import { encoder, sha256Digest } from "../../skill/_text.ts";
+import { encoder, sha256Digest } from "../../_digest.ts";
 import { cleanLine } from "../../_text_clean.ts";
 import type { CatalogEntry, HostFunction, JsonSchema, ToolTarget } from "../model/types.ts";
 

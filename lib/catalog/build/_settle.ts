@@ -3,7 +3,7 @@
 // raw entries again; `_catalog.ts` holds the result as one whole state.
 
 import type { Storage } from "../../storage/types.ts";
-import { encoder, sha256Digest } from "../../skill/_text.ts";
+import { encoder, sha256Digest } from "../../_digest.ts";
 import type { RawEntry } from "./_raw_entry.ts";
 import { lineDiff } from "./_diff.ts";
 import { IdTable } from "./_ids.ts";

@@ -5,7 +5,7 @@
 // costs the embedding.
 
 import type { Storage } from "../../storage/types.ts";
-import { encoder, sha256Digest } from "../../skill/_text.ts";
+import { encoder, sha256Digest } from "../../_digest.ts";
 import type { CatalogEntry } from "../model/types.ts";
 import type { Embedder } from "../model/semantic_types.ts";
 

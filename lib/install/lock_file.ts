@@ -1,12 +1,24 @@
-// Private: the lock file of the community folder, `skillmux-lock.json`: what the installer put
-// there, from where, at which version and digest. Written atomically.
+/**
+ * The lock file of the community folder, `skillmux-lock.json`: what the installer put
+ * there, from where, at which version and digest. Written atomically.
+ *
+ * @module
+ */
 
 import { nodeBuiltins } from "../_node.ts";
-import { writeFileAtomic } from "../storage/_fs_write.ts";
+import { writeFileAtomic } from "../storage/fs_write.ts";
 import { InstallError } from "./errors.ts";
 import type { LockEntry } from "./types.ts";
 
-/** The lock file's name inside the community folder (not a skill layout, so never listed). */
+/**
+ * The lock file's name inside the community folder (not a skill layout, so never listed).
+ *
+ * @example
+ * ```ts
+ * import { LOCK_FILE } from "./lock_file.ts";
+ * console.log(LOCK_FILE); // "skillmux-lock.json"
+ * ```
+ */
 export const LOCK_FILE = "skillmux-lock.json";
 
 /** The lock file's content. */
@@ -19,7 +31,15 @@ function lockPath(dir: string): string {
   return nodeBuiltins("The skill installer").path.join(dir, LOCK_FILE);
 }
 
-/** Read the lock of `dir`; an absent file is an empty lock. */
+/**
+ * Read the lock of `dir`; an absent file is an empty lock.
+ *
+ * @example
+ * ```ts
+ * import { readLock } from "./lock_file.ts";
+ * console.log(Object.keys((await readLock("./community")).skills));
+ * ```
+ */
 export async function readLock(dir: string): Promise<Lock> {
   const { fs } = nodeBuiltins("The skill installer");
   const path = lockPath(dir);
@@ -47,7 +67,17 @@ export async function readLock(dir: string): Promise<Lock> {
   }
 }
 
-/** Replace the lock of `dir` atomically. */
+/**
+ * Replace the lock of `dir` atomically.
+ *
+ * @example
+ * ```ts
+ * import { readLock, writeLock } from "./lock_file.ts";
+ * const lock = await readLock("./community");
+ * delete lock.skills.pdf;
+ * await writeLock("./community", lock);
+ * ```
+ */
 export async function writeLock(dir: string, lock: Lock): Promise<void> {
   const sorted = Object.fromEntries(
     Object.keys(lock.skills).sort().map((k) => [k, lock.skills[k]]),

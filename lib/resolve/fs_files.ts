@@ -1,12 +1,16 @@
-// Private, Deno/Node only: the files of folder skills on disk, for a storage source over a
-// folder (`createStorageSource({ files })`): listed with the one file rule and the caps, each with
-// its size and sha256 digest (kept per file while its size, mtime and inode hold), read as bytes.
+/**
+ * Deno/Node only: the files of folder skills on disk, for a storage source over a
+ * folder (`createStorageSource({ files })`): listed with the one file rule and the caps, each with
+ * its size and sha256 digest (kept per file while its size, mtime and inode hold), read as bytes.
+ *
+ * @module
+ */
 
 import { BoundedCache } from "../_bounded_cache.ts";
 import { nodeBuiltins } from "../_node.ts";
-import { sha256Digest } from "../skill/_text.ts";
+import { sha256Digest } from "../_digest.ts";
 import { SKILL_FOLDER_LIMITS } from "../skill/files.ts";
-import { walkSkillFolder } from "./_fs_folder.ts";
+import { walkSkillFolder } from "./fs_folder.ts";
 import type { SkillFolderAccess, SkillFolderListing } from "./types.ts";
 
 /** Digests by absolute path and stamp; the oldest are forgotten first. */
@@ -35,6 +39,14 @@ export interface FsSkillFilesOptions {
 /**
  * Folder access under `root` (the storage's root folder): `dir` is a key prefix such as `pdf/`.
  * A folder whose real path leaves the real root is refused, as the filesystem storage refuses it.
+ *
+ * @example
+ * ```ts
+ * import { fsSkillFiles } from "./fs_files.ts";
+ * const files = fsSkillFiles("./skills");
+ * const signal = AbortSignal.timeout(10_000);
+ * console.log(await files.list("pdf/", { signal })); // files of ./skills/pdf/, sizes, digests
+ * ```
  */
 export function fsSkillFiles(root: string, options: FsSkillFilesOptions = {}): SkillFolderAccess {
   const { fs, path } = nodeBuiltins("Reading a skill folder");

@@ -1,8 +1,12 @@
-// Private, Deno/Node only: the walk of one skill folder on disk, shared by the resolver's folder
-// sources, the installer and the CLI. It applies the one file rule (skillFileExclusion), never
-// follows a symlink (a symlink is skipped, or with `symlinks: "refuse"` fails the walk), and stops
-// at the caps: with `overCap: "refuse"` a folder past a cap fails the walk, otherwise the listing
-// stops there and says so.
+/**
+ * Deno/Node only: the walk of one skill folder on disk, shared by the resolver's folder
+ * sources, the installer and the CLI. It applies the one file rule (skillFileExclusion), never
+ * follows a symlink (a symlink is skipped, or with `symlinks: "refuse"` fails the walk), and stops
+ * at the caps: with `overCap: "refuse"` a folder past a cap fails the walk, otherwise the listing
+ * stops there and says so.
+ *
+ * @module
+ */
 
 import { nodeBuiltins } from "../_node.ts";
 import { skillFileExclusion } from "../skill/files.ts";
@@ -27,7 +31,19 @@ export interface FolderWalk {
   notes: string[];
 }
 
-/** A walk refused: a symlink with `symlinks: "refuse"`, a cap with `overCap: "refuse"`. */
+/**
+ * A walk refused: a symlink with `symlinks: "refuse"`, a cap with `overCap: "refuse"`.
+ *
+ * @example
+ * ```ts
+ * import { FolderRefusedError, walkSkillFolder } from "./fs_folder.ts";
+ * try {
+ *   await walkSkillFolder("./skills/pdf", { maxFiles: 10, maxBytes: 1 << 20, symlinks: "refuse" });
+ * } catch (error) {
+ *   if (error instanceof FolderRefusedError) console.log(error.reason); // "symlink", "files", …
+ * }
+ * ```
+ */
 export class FolderRefusedError extends Error {
   /** `symlink`, `files` (too many) or `bytes` (too large). */
   readonly reason: "symlink" | "files" | "bytes" | "special";
@@ -53,7 +69,16 @@ export interface WalkSkillFolderOptions {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** Every file of the skill folder `dir`, in path order; see the top of this file. */
+/**
+ * Every file of the skill folder `dir`, in path order; see the top of this file.
+ *
+ * @example
+ * ```ts
+ * import { walkSkillFolder } from "./fs_folder.ts";
+ * const walk = await walkSkillFolder("./skills/pdf", { maxFiles: 1_000, maxBytes: 50 << 20 });
+ * console.log(walk.files.map((f) => f.path)); // ["scripts/fill.py", …], SKILL.md left out
+ * ```
+ */
 export async function walkSkillFolder(
   dir: string,
   options: WalkSkillFolderOptions,

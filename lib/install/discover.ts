@@ -1,10 +1,14 @@
-// Private, Deno/Node only: the skills under a path, as `skill add`, `skill install` and `skill
-// lint` find them. A path is one skill (a skill file, or a folder holding SKILL.md) or a
-// collection: the skill files at its top (`x.md`, `x.toml`; repository documents such as
-// README.md are not skills) and every folder below holding a SKILL.md (not looked into further:
-// a skill's own folders are its files), up to 6 folders deep and 2,000 folders, skipping `.git`,
-// `node_modules` and the like (dot folders such as `.curated/` are looked into: collections
-// keep skills there).
+/**
+ * Deno/Node only: the skills under a path, as `skill add`, `skill install` and `skill
+ * lint` find them. A path is one skill (a skill file, or a folder holding SKILL.md) or a
+ * collection: the skill files at its top (`x.md`, `x.toml`; repository documents such as
+ * README.md are not skills) and every folder below holding a SKILL.md (not looked into further:
+ * a skill's own folders are its files), up to 6 folders deep and 2,000 folders, skipping `.git`,
+ * `node_modules` and the like (dot folders such as `.curated/` are looked into: collections
+ * keep skills there).
+ *
+ * @module
+ */
 
 import { nodeBuiltins } from "../_node.ts";
 
@@ -38,12 +42,29 @@ const SKIP = new Set([".git", ".hg", ".svn", "node_modules", ".venv", "venv", "_
 const MAX_DEPTH = 6;
 const MAX_DIRS = 2_000;
 
-/** Whether `name` is a repository document rather than a skill file. */
+/**
+ * Whether `name` is a repository document rather than a skill file.
+ *
+ * @example
+ * ```ts
+ * import { isRepositoryDocument } from "./discover.ts";
+ * console.log(isRepositoryDocument("README.md"), isRepositoryDocument("pdf.md")); // true false
+ * ```
+ */
 export function isRepositoryDocument(name: string): boolean {
   return DOCUMENTS.test(name);
 }
 
-/** The skills under `target` (a file or a folder); see the top of this file. */
+/**
+ * The skills under `target` (a file or a folder); see the top of this file.
+ *
+ * @example
+ * ```ts
+ * import { findSkills } from "./discover.ts";
+ * const found = await findSkills("./my-skills");
+ * console.log(found.skills.map((s) => s.name));
+ * ```
+ */
 export async function findSkills(target: string): Promise<FoundSkills> {
   const { fs, path } = nodeBuiltins("Finding skills");
   const info = await fs.stat(target);

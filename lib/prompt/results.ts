@@ -1,4 +1,8 @@
-// Private: MCP tool results in the shapes the model APIs expect.
+/**
+ * MCP tool results in the shapes the model APIs expect.
+ *
+ * @module
+ */
 
 import type { ContentBlock } from "../mcp/protocol/types.ts";
 import type { AnthropicResultBlock, ToolCallResult } from "./types.ts";
@@ -22,7 +26,15 @@ function describe(block: ContentBlock): string {
   }
 }
 
-/** The text of `content` (non-text blocks described), or the structured content as JSON. */
+/**
+ * The text of `content` (non-text blocks described), or the structured content as JSON.
+ *
+ * @example
+ * ```ts
+ * import { contentText } from "./results.ts";
+ * console.log(contentText([{ type: "text", text: "42 rows" }])); // "42 rows"
+ * ```
+ */
 export function contentText(content: readonly ContentBlock[], structured?: unknown): string {
   const parts = content.map((b) => (b.type === "text" ? b.text : describe(b)));
   if (parts.length === 0 && structured !== undefined) return JSON.stringify(structured);
@@ -45,7 +57,16 @@ function anthropicBlocks(
   return blocks;
 }
 
-/** The result of a call in the format it came in. */
+/**
+ * The result of a call in the format it came in.
+ *
+ * @example
+ * ```ts
+ * import { reply } from "./results.ts";
+ * const result = reply("openai", "call_1", "gh__search", false, [{ type: "text", text: "ok" }], []);
+ * if (result.format === "openai") console.log(result.reply); // { role: "tool", tool_call_id: "call_1", … }
+ * ```
+ */
 export function reply(
   format: "openai" | "anthropic",
   callId: string,

@@ -1,11 +1,15 @@
-// Private: put a verified skill into the community folder atomically, find it, remove it.
-// A single-file skill is written to a temp file and renamed over `<name>.md`; a folder skill is
-// built in a hidden staging folder and renamed into place, the old folder moved aside first and
-// restored if the rename fails. Other layouts of the same name are removed afterwards, so the
-// resolver never sees two.
+/**
+ * Put a verified skill into the community folder atomically, find it, remove it.
+ * A single-file skill is written to a temp file and renamed over `<name>.md`; a folder skill is
+ * built in a hidden staging folder and renamed into place, the old folder moved aside first and
+ * restored if the rename fails. Other layouts of the same name are removed afterwards, so the
+ * resolver never sees two.
+ *
+ * @module
+ */
 
 import { nodeBuiltins } from "../_node.ts";
-import { writeFileAtomic } from "../storage/_fs_write.ts";
+import { writeFileAtomic } from "../storage/fs_write.ts";
 
 /** What {@linkcode placeSkill} writes: a document and, for a folder skill, its files. */
 export interface Placeable {
@@ -24,7 +28,15 @@ function randomId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The layout `name` has in `dir` (`<name>.md`, `<name>/SKILL.md`, `<name>.toml`), if any. */
+/**
+ * The layout `name` has in `dir` (`<name>.md`, `<name>/SKILL.md`, `<name>.toml`), if any.
+ *
+ * @example
+ * ```ts
+ * import { findInstalled } from "./place.ts";
+ * console.log(await findInstalled("./community", "pdf")); // "pdf/SKILL.md", "pdf.md" or undefined
+ * ```
+ */
 export async function findInstalled(dir: string, name: string): Promise<string | undefined> {
   const { fs, path } = builtins();
   for (const layout of [`${name}.md`, `${name}/SKILL.md`, `${name}.toml`]) {
@@ -34,13 +46,32 @@ export async function findInstalled(dir: string, name: string): Promise<string |
   return undefined;
 }
 
-/** The bytes of `layout` in `dir`. */
+/**
+ * The bytes of `layout` in `dir`.
+ *
+ * @example
+ * ```ts
+ * import { findInstalled, readInstalled } from "./place.ts";
+ * const layout = await findInstalled("./community", "pdf");
+ * if (layout) console.log((await readInstalled("./community", layout)).length);
+ * ```
+ */
 export async function readInstalled(dir: string, layout: string): Promise<Uint8Array> {
   const { fs, path } = builtins();
   return new Uint8Array(await fs.readFile(path.join(dir, layout)));
 }
 
-/** Write `skill` into `dir`; returns its layout (`<name>.md` or `<name>/SKILL.md`). */
+/**
+ * Write `skill` into `dir`; returns its layout (`<name>.md` or `<name>/SKILL.md`).
+ *
+ * @example
+ * ```ts
+ * import { placeSkill } from "./place.ts";
+ * const document = new TextEncoder().encode("---\nname: pdf\ndescription: Fill PDF forms.\n---\n");
+ * console.log(await placeSkill("./community", { name: "pdf", layout: "file", document, files: [] }));
+ * // "pdf.md"
+ * ```
+ */
 export async function placeSkill(dir: string, skill: Placeable): Promise<string> {
   const { fs, path } = builtins();
   const { name } = skill;
@@ -84,7 +115,15 @@ export async function placeSkill(dir: string, skill: Placeable): Promise<string>
   return `${name}/SKILL.md`;
 }
 
-/** Remove every layout of `name` from `dir`; returns what was removed. */
+/**
+ * Remove every layout of `name` from `dir`; returns what was removed.
+ *
+ * @example
+ * ```ts
+ * import { removeSkill } from "./place.ts";
+ * console.log(await removeSkill("./community", "pdf")); // ["pdf.md"]
+ * ```
+ */
 export async function removeSkill(dir: string, name: string): Promise<string[]> {
   return await removeLayouts(dir, [`${name}.md`, `${name}`, `${name}.toml`]);
 }

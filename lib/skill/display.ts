@@ -1,4 +1,8 @@
-// Private: how a skill shows in a notebook (see lib/_display.ts); loaded on first display.
+/**
+ * How a skill shows in a notebook (see lib/_display.ts); loaded on first display.
+ *
+ * @module
+ */
 
 import type { DisplayBundle } from "../_display.ts";
 import { clip, escapeHtml, escapeMarkdown, htmlTable, markdownTable } from "../_display_html.ts";
@@ -19,7 +23,17 @@ function facts(skill: Skill): string {
   ].filter((s) => s !== "").join(" · ");
 }
 
-/** A skill as text, HTML and Markdown: name, description, facts, pitfalls and examples. */
+/**
+ * A skill as text, HTML and Markdown: name, description, facts, pitfalls and examples.
+ *
+ * @example
+ * ```ts
+ * import { skillDisplay } from "./display.ts";
+ * import { parseSkill } from "./parse.ts";
+ * const { skill } = await parseSkill("---\nname: pdf\ndescription: Fill PDF forms.\n---\n# PDF\n");
+ * console.log(skillDisplay(skill)["text/plain"]); // "pdf: Fill PDF forms. …"
+ * ```
+ */
 export function skillDisplay(skill: Skill): DisplayBundle {
   const examples = skill.examples.slice(0, SHOWN).map((e) => [
     e.task,

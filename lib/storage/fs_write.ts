@@ -14,12 +14,26 @@ import { sweepStaleTemps } from "./_fs_stale.ts";
 
 const { fs: { open, rename, unlink }, path } = nodeBuiltins("The filesystem storage");
 
-/** Prefix of temp file names; starts with `.` so `keys()` never lists them. */
+/**
+ * Prefix of temp file names; starts with `.` so `keys()` never lists them.
+ *
+ * @example
+ * ```ts
+ * import { TEMP_PREFIX } from "./fs_write.ts";
+ * console.log(TEMP_PREFIX); // ".tmp-"
+ * ```
+ */
 export const TEMP_PREFIX = ".tmp-";
 
 /**
  * Replace `target` with `value` (UTF-8) atomically, the file ending up with `mode` whether it
  * existed before or not. `signal` is checked once more before the rename.
+ *
+ * @example
+ * ```ts
+ * import { writeFileAtomic } from "./fs_write.ts";
+ * await writeFileAtomic("./data/config.toml", "[skills]\nbuiltin = true\n", 0o600);
+ * ```
  */
 export async function writeFileAtomic(
   target: string,
