@@ -1,120 +1,44 @@
 /**
- * The data model of the catalog: entries (skills, MCP tools, host functions),
- * host functions as an application registers them, and the catalog itself.
+ * The data model of the catalog: the catalog itself, its options, rendering and diagnostics.
+ * The types of its entries (`entry_types.ts`), approvals (`approval_types.ts`) and keyword
+ * search (`search_types.ts`) live apart, one concept each, and are re-exported here so that
+ * `model/types.ts` stays the one import of the data model.
  *
  * @module
  */
 
 import type { Resolution } from "../../resolve/types.ts";
 import type { McpClient } from "../../mcp/client/client_types.ts";
-import type { McpServerConfig, Tool } from "../../mcp/protocol/types.ts";
 import type { ServerRegistry } from "../../mcp/registry/registry.ts";
-import type { RegisteredServer } from "../../mcp/registry/records.ts";
 import type { Resolver } from "../../resolve/types.ts";
 import type { Storage } from "../../storage/types.ts";
+import type { ApprovalOptions, HeldEntry } from "./approval_types.ts";
+import type { CatalogEntry, HostFunction, ToolPreviews, ToolTarget } from "./entry_types.ts";
+import type { RankedEntry, RankOptions } from "./search_types.ts";
 
-/** The three kinds of entry. */
-export type EntryKind = "skill" | "tool" | "function";
-
-/** A JSON Schema object (tool input schemas). */
-export type JsonSchema = Record<string, unknown>;
-
-/** Where an entry stands with the approvals (see {@linkcode ApprovalOptions}). */
-export type ApprovalState = "approved" | "pending" | "changed";
-
-/** One skill, MCP tool or host function, as the catalog lists it. */
-export interface CatalogEntry {
-  /** Unique in the catalog and a valid tool name for OpenAI and Anthropic (`^[a-zA-Z0-9_-]{1,64}$`). */
-  id: string;
-  /** Skill, MCP tool or host function. */
-  kind: EntryKind;
-  /** The skill name, the tool's name on its server, or the function name. */
-  name: string;
-  /** A display title, when the source gave one (cleaned). */
-  title?: string;
-  /** One line: what it does (cleaned, capped). */
-  description: string;
-  /** Provenance: `user`, `community`, `builtin`, `mcp:<server>` or `host`. */
-  source: string;
-  /** MCP tools: the server's registered name. */
-  server?: string;
-  /** Search tags (skills; host functions may set them). */
-  tags: string[];
-  /** More words for keyword ranking: a skill's concepts and example tasks, a tool's parameters. */
-  keywords: string[];
-  /** MCP tools: a server must be connected before the tool can run. */
-  needsConnection: boolean;
-  /** Whether the text came from a remote server (untrusted: fenced in prompts). */
-  remote: boolean;
-  /** `sha256:<hex>` of the full definition as the source gave it (before cleaning). */
-  digest: string;
-  /** Tools and functions: the JSON Schema of the arguments. */
-  inputSchema?: JsonSchema;
-  /** Skills: where in the source (file path, key or URI). */
-  location?: string;
-  /**
-   * Skills whose text enters prompts fenced as untrusted data and checked for text that addresses
-   * the model: remote (`mcp:*`) skills, and community skills (installed from a registry, which
-   * controls both the file and its digest) unless the catalog trusts them (`trustCommunity`).
-   */
-  fenced?: boolean;
-  /** Remote skills: the `allowed-tools` they ask for (never granted by the catalog). */
-  requestedTools?: string[];
-  /**
-   * Remote entries: why their text (before cleaning) seems to address the model, if it does. For
-   * tools each reason says where: `its description …` or `its input schema at <path> …` (every
-   * string of the schema, at any depth).
-   */
-  flags?: string[];
-  /** Approved, or held out of prompts until approved (`pending` first sight, `changed` since approval). */
-  approval: ApprovalState;
-  /**
-   * MCP tools: listed from a preview (an MCP registry's or a server card's word for what the
-   * server has, see {@linkcode CreateCatalogOptions.previews}) because the server was never
-   * connected. Always held until approved, whatever the policy; the server connects only when
-   * the tool is selected or called, and its real definition replaces the preview from then on.
-   */
-  preview?: boolean;
-}
-
-/** The tools a server says it has before it is connected (an MCP registry's preview). */
-export type ToolPreviews = (
-  server: RegisteredServer,
-) => Promise<readonly Tool[] | undefined> | readonly Tool[] | undefined;
-
-/** What a host function's handler receives besides its arguments. */
-export interface HostFunctionContext {
-  /** Aborted when the caller gives up. */
-  signal: AbortSignal;
-}
-
-/**
- * A function of the embedding application offered to the model as a tool.
- *
- * @example
- * ```ts
- * import type { HostFunction } from "@skillmux/core";
- * const lookup: HostFunction = {
- *   name: "lookup_sample",
- *   description: "Find a sample's FASTQ files by sample id",
- *   inputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] },
- *   handler: ({ id }) => ({ files: [`${id}_R1.fastq.gz`, `${id}_R2.fastq.gz`] }),
- * };
- * console.log(lookup.name);
- * ```
- */
-export interface HostFunction {
-  /** The tool name: 1–64 letters, digits, `_` and `-`. */
-  name: string;
-  /** What it does and when to use it. */
-  description: string;
-  /** JSON Schema of the arguments (default: an object with no properties). */
-  inputSchema?: JsonSchema;
-  /** Extra search tags. */
-  tags?: string[];
-  /** Runs the function; the value is returned to the model (strings as is, other values as JSON). */
-  handler(args: Record<string, unknown>, context: HostFunctionContext): unknown;
-}
+export type {
+  ApprovalState,
+  CatalogEntry,
+  EntryKind,
+  HostFunction,
+  HostFunctionContext,
+  JsonSchema,
+  ToolPreviews,
+  ToolTarget,
+} from "./entry_types.ts";
+export type {
+  ApprovalOptions,
+  ApprovalPolicy,
+  ApprovalRecord,
+  HeldEntry,
+} from "./approval_types.ts";
+export type {
+  KeywordDocument,
+  KeywordHit,
+  KeywordIndex,
+  RankedEntry,
+  RankOptions,
+} from "./search_types.ts";
 
 /** Counts the tokens of a text (see `countTokens`). */
 export type TokenCounter = (text: string) => number | Promise<number>;
@@ -141,24 +65,6 @@ export interface RenderedCatalog {
   omitted: number;
 }
 
-/** One row of {@linkcode Catalog.rank}. */
-export interface RankedEntry {
-  /** The entry. */
-  entry: CatalogEntry;
-  /** BM25+ score; higher is better. Only comparable within one query. */
-  score: number;
-  /** How much of the query's specific wording the entry holds (see {@linkcode KeywordHit.evidence}). */
-  evidence: number;
-}
-
-/** Options of {@linkcode Catalog.rank}. */
-export interface RankOptions {
-  /** Most rows (default 10). */
-  limit?: number;
-  /** Only these kinds (default all). */
-  kinds?: readonly EntryKind[];
-}
-
 /** A problem met while building the catalog; the rest of the catalog is still usable. */
 export interface CatalogDiagnostic {
   /** The source concerned: `resolver`, `mcp:<server>`, `host`, `approvals` or `feedback`. */
@@ -180,29 +86,6 @@ export interface FeedbackRequest {
   request: string;
   /** The ids it is labelled with, or `"none"` (not used for ranking). */
   expected: readonly string[] | "none";
-}
-
-/** An entry kept out of rendering, ranking and prompts until approved. */
-export interface HeldEntry {
-  /** The entry (its `approval` says why). */
-  entry: CatalogEntry;
-  /** For `changed` entries: a line diff of the definition since it was approved. */
-  diff?: string;
-  /**
-   * Held skills: the source whose approved version of the skill answers under this id until
-   * this one is approved (the next source in priority order that has it approved).
-   */
-  standIn?: string;
-}
-
-/** Where an MCP tool of the catalog runs. */
-export interface ToolTarget {
-  /** The tool as its server listed it. */
-  tool: Tool;
-  /** The server's configuration (registry servers). */
-  server?: McpServerConfig;
-  /** An open client (servers given to the catalog already connected). */
-  client?: McpClient;
 }
 
 /**
@@ -312,100 +195,4 @@ export interface CreateCatalogOptions {
   follow?: boolean;
   /** Cancels the first build. */
   signal?: AbortSignal;
-}
-
-/** A document to rank. */
-export interface KeywordDocument {
-  /** Unique id, returned by searches. */
-  id: string;
-  /** The name (boosted most). */
-  name: string;
-  /** A display title. */
-  title?: string;
-  /** What it does. */
-  description: string;
-  /** Tags (weighed more than the description). */
-  tags?: readonly string[];
-  /** Further words: concepts, example tasks, parameter names (weighed least). */
-  keywords?: readonly string[];
-  /** Example tasks, one per line (also in `keywords`): a word here weighs like a tag. */
-  tasks?: readonly string[];
-}
-
-/** One hit of {@linkcode KeywordIndex.search}. */
-export interface KeywordHit {
-  /** The document id. */
-  id: string;
-  /** BM25F score; higher is better. Only comparable within one query. */
-  score: number;
-  /**
-   * Absolute relevance, comparable across queries and catalogs: for each
-   * distinct word of the query, the weight of the best field it appears in
-   * exactly (after stemming) — name 3, title or tags 2, an example task or the
-   * description 1.5 (2 for an entry with neither tags nor tasks), other
-   * keywords 0.5 — times how specific the word is in this catalog, summed.
-   * Everyday words that mean different things in different fields (`call`,
-   * `map`, `sort`, `index`, `tool`…) count a third, and a word that is another
-   * entry's whole name a third. Words found only in tasks and keywords count
-   * half, unless a specific query word is in the name, tags or description, or
-   * one example task holds two of the query's words. A lone match (one specific
-   * word, and that word the entry's own name or one many entries hold) of a
-   * request whose other words pull away (words no entry holds, product names
-   * the catalog lacks) is cut below 2; product names the catalog lacks
-   * count against any entry. The first hit, at 2.5 times the second's score and
-   * with evidence of its own, is kept at 2 or more.
-   * Selection keeps entries with at least 2.
-   */
-  evidence: number;
-}
-
-/** A built index. */
-export interface KeywordIndex {
-  /** How many documents it holds. */
-  readonly size: number;
-  /** Documents matching `query`, best first (at most `limit`, default 10). */
-  search(query: string, options?: { limit?: number }): KeywordHit[];
-}
-
-/**
- * When entries are approved without asking:
- * - `auto`: on first sight and after every change (the change is still reported);
- * - `first-sight`: on first sight; a change holds the entry until approved again;
- * - `require`: never; every new or changed entry waits for an approval.
- */
-export type ApprovalPolicy = "auto" | "first-sight" | "require";
-
-/** One recorded approval. */
-export interface ApprovalRecord {
-  /** The digest approved. */
-  digest: string;
-  /** The definition approved (for diffs), cut at 64 KiB. */
-  definition: string;
-  /**
-   * Where the entry ran when approved, for entries of a registered server: `url <url>` or
-   * `stdio ["program","arg",…]`. When the server's URL or command changes, its entries are held
-   * until approved again, like a changed definition.
-   */
-  endpoint?: string;
-  /** ISO time of the approval. */
-  approvedAt: string;
-}
-
-/**
- * Approvals, the rug-pull guard, as `createCatalog` keeps them. Defaults: local
- * skills (user, community) are approved automatically (`auto`), because the
- * user put them there; MCP tools and `mcp:*` skills wait for an approval
- * (`require`), because a server can change them at any time; built-in skills
- * and host functions are part of the application and always approved. Use
- * `remote: "first-sight"` to trust new remote entries and still hold changed ones.
- */
-export interface ApprovalOptions {
-  /** Where approvals are kept (one JSON document). */
-  storage: Storage;
-  /** Its key (default `approvals.json`). */
-  key?: string;
-  /** Policy for local sources: user and community skills (default `auto`). */
-  local?: ApprovalPolicy;
-  /** Policy for remote sources: MCP tools and `mcp:*` skills (default `require`). */
-  remote?: ApprovalPolicy;
 }
