@@ -52,6 +52,7 @@ const FIRST_VIEW = new Set([
   "_read_file.ts",
   "_store.ts",
   "_text.ts",
+  "_text_clean.ts",
   "_toml_store.ts",
   "_view.ts",
   "connect_target.ts",
