@@ -42,7 +42,7 @@ export const scopes = {
   storage: {
     mutate: [
       "lib/storage/_fs_resolve.ts",
-      "lib/storage/_fs_write.ts",
+      "lib/storage/fs_write.ts",
       "lib/storage/_fs_names.ts",
       "lib/storage/_key_rules.ts",
     ],
@@ -53,9 +53,15 @@ export const scopes = {
     ],
   },
   // The newer code (issue 19). Notebook displays and re-exporting entries are left out: they
-  // hold no rule of their folder.
+  // hold no rule of their folder. The catalog's rooms (model/, llm/, search/, build/, select/)
+  // and the text cleaning it moved to shared ground, whose rules its tests hold.
   catalog: {
-    mutate: ["lib/catalog/**/*.ts", "!lib/catalog/mod.ts", "!lib/catalog/_display.ts"],
+    mutate: [
+      "lib/catalog/{model,llm,search,build,select}/*.ts",
+      "lib/_text_clean.ts",
+      "lib/_schema_text.ts",
+      "!lib/catalog/build/_display.ts",
+    ],
     tests: ["test/catalog/*.test.ts"],
   },
   prompt: {

@@ -17,7 +17,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { countTokens } from "../lib/catalog/tokens.ts";
+import { countTokens } from "../lib/catalog/build/tokens.ts";
 import { connect } from "../lib/mcp/client/client.ts";
 import { serveGateway } from "../lib/server/mod.ts";
 import { listenLocal, startEverything } from "../test/mcp/_servers.ts";

@@ -1,5 +1,5 @@
 // Private: how "." loads its large optional data. By default by URLs built at run time beside the
-// modules (so a bundler does not inline them; see lib/catalog/tokens.ts and
+// modules (so a bundler does not inline them; see lib/catalog/build/tokens.ts and
 // lib/resolve/builtin_source.ts). Deno's entry, lib/mod_deno.ts, sets literal imports here instead,
 // which Deno sees: they then load without --allow-read and ship with `deno compile`.
 

@@ -38,7 +38,7 @@ export type {
 export { parseSkill, safeParseSkill, type SafeParseSkillResult } from "./skill/parse.ts";
 export { renderSkill, type RenderSkillOptions, renderSkillSections } from "./skill/render.ts";
 export { isLintClean, lintSkill } from "./skill/lint.ts";
-export type { LintSkillOptions } from "./skill/_lint_options.ts";
+export type { LintSkillOptions } from "./skill/lint.ts";
 export { type SkillKind, skillKind } from "./skill/kind.ts";
 export { isValidSkillName, normalizeSkillName } from "./skill/name.ts";
 export {
@@ -217,7 +217,7 @@ export {
 } from "./resolve/provenance.ts";
 
 // The catalog: skills, tools and host functions as one list; ranking; token counts.
-export { createCatalog } from "./catalog/catalog.ts";
+export { createCatalog } from "./catalog/build/catalog.ts";
 export type {
   ApprovalOptions,
   ApprovalPolicy,
@@ -243,18 +243,18 @@ export type {
   TokenCounter,
   ToolPreviews,
   ToolTarget,
-} from "./catalog/types.ts";
-export { createKeywordIndex } from "./catalog/keyword.ts";
-export { countTokens, estimateTokens, OTHER_TOKENIZER_HEADROOM } from "./catalog/tokens.ts";
-export { findTools, type FindToolsOptions, type FoundTool } from "./catalog/find_tools.ts";
+} from "./catalog/model/types.ts";
+export { createKeywordIndex } from "./catalog/search/keyword.ts";
+export { countTokens, estimateTokens, OTHER_TOKENIZER_HEADROOM } from "./catalog/build/tokens.ts";
+export { findTools, type FindToolsOptions, type FoundTool } from "./catalog/search/find_tools.ts";
 export {
   findHeldTools,
   type FindHeldToolsOptions,
   type HeldTool,
   heldToolsNotice,
   type HeldToolsNoticeOptions,
-} from "./catalog/held_tools.ts";
-export { createSemanticRanker } from "./catalog/semantic.ts";
+} from "./catalog/search/held_tools.ts";
+export { createSemanticRanker } from "./catalog/search/semantic.ts";
 export type {
   Embedder,
   Reranker,
@@ -263,10 +263,10 @@ export type {
   SemanticRankerOptions,
   SemanticRanking,
   SemanticRankOptions,
-} from "./catalog/semantic_types.ts";
+} from "./catalog/model/semantic_types.ts";
 
 // Selection: one LLM call picks what a request needs (model adapters: @skillmux/core/llm).
-export { selectForRequest } from "./catalog/select.ts";
+export { selectForRequest } from "./catalog/select/select.ts";
 export type {
   ChatMessage,
   HeldSelectionEntry,
@@ -274,7 +274,7 @@ export type {
   SelectionFallback,
   SelectModel,
   SelectOptions,
-} from "./catalog/select_types.ts";
+} from "./catalog/model/select_types.ts";
 export {
   type EvaluatedRequest,
   type EvaluateOptions,
@@ -282,7 +282,7 @@ export {
   type Evaluation,
   type LabelledRequest,
   parseLabelledRequests,
-} from "./catalog/evaluate.ts";
+} from "./catalog/select/evaluate.ts";
 
 // Prompt assembly, tool discovery and executing a model's tool call.
 export { assemblePrompt } from "./prompt/assemble.ts";

@@ -38,6 +38,7 @@ function builtinIndex(): Plugin {
 const FIRST_VIEW = new Set([
   "_bounded_cache.ts",
   "_connect.ts",
+  "_digest.ts",
   "_display.ts",
   "_display_html.ts",
   "_displayable.ts",
@@ -51,9 +52,12 @@ const FIRST_VIEW = new Set([
   "_read_file.ts",
   "_store.ts",
   "_text.ts",
+  "_text_clean.ts",
   "_toml_store.ts",
   "_view.ts",
   "connect_target.ts",
+  "display.ts",
+  "displayable.ts",
   "redact.ts",
 ]);
 
@@ -91,7 +95,7 @@ export default defineConfig({
       { find: /^@skillmux\/core$/, replacement: lib("mod.ts") },
       { find: /^@skillmux\/core\/mcp$/, replacement: lib("mcp/mod.ts") },
       { find: /^@skillmux\/core\/policy$/, replacement: lib("mcp/policy/mod.ts") },
-      { find: /^@skillmux\/core\/llm$/, replacement: lib("catalog/llm.ts") },
+      { find: /^@skillmux\/core\/llm$/, replacement: lib("catalog/llm/llm.ts") },
       { find: /^@skillmux\/core\/indexed-db$/, replacement: lib("storage/indexed_db.ts") },
       { find: /^@skillmux\/core\/oauth$/, replacement: lib("mcp/auth/mod.ts") },
       { find: /^@skillmux\/core\/directory$/, replacement: lib("mcp/directory/mod.ts") },

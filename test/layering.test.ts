@@ -1,9 +1,10 @@
 // The layers and rooms of docs/architecture.md ("Layers and rooms", a JSON block this test reads:
 // the map has one home), held by a test: a module may import its own layer and the layers below,
 // never one above; only cli/ imports the top layers (server/, frameworks/, cli/); inside a folder
-// with rooms (mcp/), a room imports its own room and the rooms below. Static and dynamic imports
-// count, type-only ones too (they still tie the layers together). The import graph of lib/ must
-// have no cycle.
+// with rooms (mcp/, catalog/), a room imports its own room and the rooms below; a private file
+// (`_name.ts`) is imported only from its own layer, unless it is shared ground (lib/_name.ts).
+// Static and dynamic imports count, type-only ones too (they still tie the layers together). The
+// import graph of lib/ must have no cycle.
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import * as path from "node:path";
@@ -128,6 +129,21 @@ test("no module of a folder with rooms imports a room above its own", () => {
     }
   }
   assert.deepEqual(bad, []);
+});
+
+test("a private file (_name.ts, _name.json) is imported only from its own layer, or is shared ground", () => {
+  // The rule of docs/architecture.md (File names): `_name` is private to its layer, rooms
+  // included (mcp/'s and catalog/'s rooms share their layer's privates); what other layers need
+  // is shared ground (lib/_name.ts) or a non-underscore module of its layer.
+  const bad: string[] = [];
+  for (const [file, imports] of graph) {
+    for (const target of imports) {
+      if (!path.basename(target).startsWith("_")) continue;
+      const to = layerOf(target);
+      if (to !== "" && to !== layerOf(file)) bad.push(`${file} → ${target}`);
+    }
+  }
+  assert.deepEqual(bad, [], "move what is shared to lib/*.ts or make it a module of its layer");
 });
 
 test("only frameworks/ imports the AI SDK or LangChain, and nothing reaches frameworks/ from the main entry", async () => {

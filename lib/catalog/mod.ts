@@ -6,7 +6,7 @@
  * @module
  */
 
-export { createCatalog } from "./catalog.ts";
+export { createCatalog } from "./build/catalog.ts";
 export {
   type EvaluatedRequest,
   type EvaluateOptions,
@@ -14,19 +14,19 @@ export {
   type Evaluation,
   type LabelledRequest,
   parseLabelledRequests,
-} from "./evaluate.ts";
-export { findTools, type FindToolsOptions, type FoundTool } from "./find_tools.ts";
+} from "./select/evaluate.ts";
+export { findTools, type FindToolsOptions, type FoundTool } from "./search/find_tools.ts";
 export {
   findHeldTools,
   type FindHeldToolsOptions,
   type HeldTool,
   heldToolsNotice,
   type HeldToolsNoticeOptions,
-} from "./held_tools.ts";
-export { createKeywordIndex } from "./keyword.ts";
-export { createAnthropicModel, createOpenAiModel } from "./llm.ts";
-export { isLlmError, LlmError } from "./llm_error.ts";
-export { selectForRequest } from "./select.ts";
+} from "./search/held_tools.ts";
+export { createKeywordIndex } from "./search/keyword.ts";
+export { createAnthropicModel, createOpenAiModel } from "./llm/llm.ts";
+export { isLlmError, LlmError } from "./llm/llm_error.ts";
+export { selectForRequest } from "./select/select.ts";
 export type {
   AnthropicModelOptions,
   ChatMessage,
@@ -37,9 +37,9 @@ export type {
   SelectionFallback,
   SelectModel,
   SelectOptions,
-} from "./select_types.ts";
-export { createSemanticRanker } from "./semantic.ts";
-export { createEmbeddingEndpoint, createRerankEndpoint } from "./semantic_endpoints.ts";
+} from "./model/select_types.ts";
+export { createSemanticRanker } from "./search/semantic.ts";
+export { createEmbeddingEndpoint, createRerankEndpoint } from "./llm/semantic_endpoints.ts";
 export type {
   Embedder,
   EndpointOptions,
@@ -50,8 +50,8 @@ export type {
   SemanticRankerOptions,
   SemanticRanking,
   SemanticRankOptions,
-} from "./semantic_types.ts";
-export { countTokens, estimateTokens, OTHER_TOKENIZER_HEADROOM } from "./tokens.ts";
+} from "./model/semantic_types.ts";
+export { countTokens, estimateTokens, OTHER_TOKENIZER_HEADROOM } from "./build/tokens.ts";
 export type {
   ApprovalOptions,
   ApprovalPolicy,
@@ -77,4 +77,4 @@ export type {
   TokenCounter,
   ToolPreviews,
   ToolTarget,
-} from "./types.ts";
+} from "./model/types.ts";

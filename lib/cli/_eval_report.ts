@@ -1,6 +1,6 @@
 // Private: `skillmux eval` as text: the figures, then every miss.
 
-import type { Evaluation } from "../catalog/evaluate.ts";
+import type { Evaluation } from "../catalog/select/evaluate.ts";
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 

@@ -2,8 +2,8 @@
 // a `skillmux eval` file's labelled requests, read for that command only.
 
 import { readFile } from "node:fs/promises";
-import { parseLabelledRequests } from "../catalog/evaluate.ts";
-import type { FeedbackRequest } from "../catalog/types.ts";
+import { parseLabelledRequests } from "../catalog/select/evaluate.ts";
+import type { FeedbackRequest } from "../catalog/model/types.ts";
 import { CliError, str, UsageError, type Values } from "./_args.ts";
 
 /**

@@ -9,7 +9,7 @@ import type {
   ElicitRequestParams,
   ElicitResult,
 } from "../mcp/client/client_handlers.ts";
-import { stripHidden } from "../catalog/_text.ts";
+import { stripHidden } from "../_text_clean.ts";
 
 /** How the form talks to the person. */
 export interface Asker {

@@ -16,9 +16,9 @@ import type {
   CreateMessageResult,
   Root,
 } from "../mcp/client/client_handlers.ts";
-import { createAnthropicModel, createOpenAiModel } from "../catalog/llm.ts";
-import type { ChatMessage } from "../catalog/select_types.ts";
-import { stripHidden } from "../catalog/_text.ts";
+import { createAnthropicModel, createOpenAiModel } from "../catalog/llm/llm.ts";
+import type { ChatMessage } from "../catalog/model/select_types.ts";
+import { stripHidden } from "../_text_clean.ts";
 import { type Asker, elicitOnTerminal } from "./_form.ts";
 import type { ProgressLine } from "./_progress.ts";
 

@@ -5,7 +5,7 @@
 
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ToolPreviews } from "../catalog/types.ts";
+import type { ToolPreviews } from "../catalog/model/types.ts";
 import type { ToolPreview } from "../mcp/directory/types.ts";
 import type { Tool } from "../mcp/protocol/types.ts";
 

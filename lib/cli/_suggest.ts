@@ -1,6 +1,6 @@
 // Private: "did you mean …?" for a skill or server name the user mistyped.
 
-import type { Catalog } from "../catalog/types.ts";
+import type { Catalog } from "../catalog/model/types.ts";
 import { CliError } from "./_args.ts";
 
 /** Edit distance (insert, delete, substitute, swap two neighbours) of `a` and `b`, capped past `max`. */

@@ -6,12 +6,12 @@
  */
 
 import process from "node:process";
-import type { Catalog, CatalogEntry } from "../catalog/types.ts";
-import { stripHidden } from "../catalog/_text.ts";
+import type { Catalog, CatalogEntry } from "../catalog/model/types.ts";
+import { stripHidden } from "../_text_clean.ts";
 import { connect } from "../mcp/client/client.ts";
 import type { CallToolResult, ContentBlock, Progress } from "../mcp/protocol/types.ts";
-import { schemaProblems } from "../prompt/_execute.ts";
-import { skillText } from "../prompt/_fence.ts";
+import { schemaProblems } from "../prompt/check_arguments.ts";
+import { skillText } from "../prompt/fence.ts";
 import { CliError, str, UsageError, type Values } from "./_args.ts";
 import { catalogIds, didYouMean } from "./_suggest.ts";
 import type { Command } from "./_command.ts";

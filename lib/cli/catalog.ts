@@ -7,13 +7,13 @@
 
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createCatalog } from "../catalog/catalog.ts";
+import { createCatalog } from "../catalog/build/catalog.ts";
 import { cachedPreviews } from "./_previews.ts";
-import { evaluateSelection, parseLabelledRequests } from "../catalog/evaluate.ts";
-import { createAnthropicModel, createOpenAiModel } from "../catalog/llm.ts";
-import { selectForRequest } from "../catalog/select.ts";
-import type { SelectModel } from "../catalog/select_types.ts";
-import type { Catalog, FeedbackRequest } from "../catalog/types.ts";
+import { evaluateSelection, parseLabelledRequests } from "../catalog/select/evaluate.ts";
+import { createAnthropicModel, createOpenAiModel } from "../catalog/llm/llm.ts";
+import { selectForRequest } from "../catalog/select/select.ts";
+import type { SelectModel } from "../catalog/model/select_types.ts";
+import type { Catalog, FeedbackRequest } from "../catalog/model/types.ts";
 import { assemblePrompt } from "../prompt/assemble.ts";
 import { createDefaultSources } from "../resolve/default_sources.ts";
 import { createResolver } from "../resolve/resolver.ts";

@@ -10,8 +10,7 @@ import { resolve } from "node:path";
 import type { ServeSkillsOptions, SkillsServer } from "../server/types.ts";
 import type { GatewayServer, ServeGatewayOptions } from "../server/gateway_types.ts";
 import { createResolver } from "../resolve/resolver.ts";
-import { createDefaultSources } from "../resolve/default_sources.ts";
-import { builtinEnabled } from "../resolve/_fs_defaults.ts";
+import { createDefaultSources, defaultBuiltinEnabled } from "../resolve/default_sources.ts";
 import type { SkillSource } from "../resolve/types.ts";
 import { createFsStorage } from "../storage/fs.ts";
 import { CliError, str } from "./_args.ts";
@@ -21,9 +20,9 @@ import { cliInvocation } from "./_invocation.ts";
 import { hostConfig } from "./_host_config.ts";
 import { commandServers } from "./_servers.ts";
 import { readGatewayConfig } from "./_gateway_config.ts";
-import { heldToolsNotice } from "../catalog/held_tools.ts";
+import { heldToolsNotice } from "../catalog/search/held_tools.ts";
 import { feedbackOption } from "./_feedback.ts";
-import type { FeedbackRequest } from "../catalog/types.ts";
+import type { FeedbackRequest } from "../catalog/model/types.ts";
 
 interface ServerModule {
   serveSkills(options?: ServeSkillsOptions): Promise<SkillsServer>;
@@ -229,7 +228,7 @@ export const serve: Command = {
     }
     if (
       gateway === undefined && folder === undefined && values["print-config"] !== true &&
-      !await builtinEnabled(ctx.sourceOptions)
+      !await defaultBuiltinEnabled(ctx.sourceOptions)
     ) {
       throw new CliError(
         "serve without a folder serves the built-in skills, which are turned off (--no-builtin, " +

@@ -3,8 +3,8 @@
 // its skill files and the skill folders below it; README.md and the like are not skills.
 
 import { readFile } from "node:fs/promises";
-import { findSkills, type FoundSkill } from "../install/_discover.ts";
-import { walkSkillFolder } from "../resolve/_fs_folder.ts";
+import { findSkills, type FoundSkill } from "../install/discover.ts";
+import { walkSkillFolder } from "../resolve/fs_folder.ts";
 import { isSkillParseError } from "../skill/errors.ts";
 import { SKILL_FOLDER_LIMITS } from "../skill/files.ts";
 import { lintSkill } from "../skill/lint.ts";

@@ -1,17 +1,21 @@
 // Private: what both framework adapters build on. The selection, its assembled prompt and one
 // discovery session; every call goes through the session (executeToolCall underneath).
 
-import { selectForRequest } from "../catalog/select.ts";
+import { selectForRequest } from "../catalog/select/select.ts";
 import { assemblePrompt } from "../prompt/assemble.ts";
 import { createToolDiscovery } from "../prompt/discovery.ts";
-import { FIND_DEFINITION } from "../prompt/_discovery.ts";
-import { activateDefinition, entryDefinition, type ToolDefinition } from "../prompt/_tool_defs.ts";
+import {
+  activateDefinition,
+  entryDefinition,
+  FIND_DEFINITION,
+  type ToolDefinition,
+} from "../prompt/tool_defs.ts";
 import type { ToolDiscovery } from "../prompt/discovery_types.ts";
 import type { AssembledPrompt, ToolCallResult } from "../prompt/types.ts";
 import type { FrameworkToolsOptions, HeldFrameworkTool } from "./types.ts";
-import type { Selection } from "../catalog/select_types.ts";
-import { findHeldTools, heldToolsNotice } from "../catalog/held_tools.ts";
-import type { Catalog } from "../catalog/types.ts";
+import type { Selection } from "../catalog/model/select_types.ts";
+import { findHeldTools, heldToolsNotice } from "../catalog/search/held_tools.ts";
+import type { Catalog } from "../catalog/model/types.ts";
 
 export interface Toolkit {
   system: string;

@@ -31,7 +31,7 @@ import type { ToolCallResult } from "../prompt/types.ts";
 import type { FrameworkToolsOptions, HeldFrameworkTool } from "./types.ts";
 import { importPeer } from "../_peer.ts";
 import { buildToolkit } from "./_toolkit.ts";
-import { contentText } from "../prompt/_results.ts";
+import { contentText } from "../prompt/results.ts";
 
 export type { FrameworkToolsOptions, HeldFrameworkTool } from "./types.ts";
 

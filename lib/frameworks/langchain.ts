@@ -28,7 +28,7 @@
  */
 
 import type { ToolCallResult } from "../prompt/types.ts";
-import { contentText } from "../prompt/_results.ts";
+import { contentText } from "../prompt/results.ts";
 import type { FrameworkToolsOptions, HeldFrameworkTool } from "./types.ts";
 import { importPeer } from "../_peer.ts";
 import { buildToolkit } from "./_toolkit.ts";

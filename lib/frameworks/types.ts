@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { Catalog, TokenCounter } from "../catalog/types.ts";
-import type { Selection, SelectOptions } from "../catalog/select_types.ts";
+import type { Catalog, TokenCounter } from "../catalog/model/types.ts";
+import type { Selection, SelectOptions } from "../catalog/model/select_types.ts";
 import type { ToolSession } from "../prompt/types.ts";
 
 /** What a framework adapter needs: the catalog and the request, or a selection already made. */

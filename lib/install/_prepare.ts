@@ -9,9 +9,9 @@ import { SKILL_FOLDER_LIMITS } from "../skill/files.ts";
 import { isValidSkillName } from "../skill/name.ts";
 import { parseSkill } from "../skill/parse.ts";
 import type { Skill, SkillDiagnostic } from "../skill/types.ts";
-import { FolderRefusedError, walkSkillFolder } from "../resolve/_fs_folder.ts";
+import { FolderRefusedError, walkSkillFolder } from "../resolve/fs_folder.ts";
 import { sha256Hex } from "./_download.ts";
-import type { FoundSkill } from "./_discover.ts";
+import type { FoundSkill } from "./discover.ts";
 
 /** A skill ready to be placed: its document and files with their hex sha256. */
 export interface PreparedSkill {

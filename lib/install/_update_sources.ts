@@ -5,9 +5,9 @@
 
 import { nodeBuiltins } from "../_node.ts";
 import { sha256Hex } from "./_download.ts";
-import { findInstalled, readInstalled } from "./_place.ts";
+import { findInstalled, readInstalled } from "./place.ts";
 import { installFromSource } from "./source.ts";
-import { readLock } from "./_lock.ts";
+import { readLock } from "./lock_file.ts";
 import type { InstallChange, InstallerOptions, LockEntry } from "./types.ts";
 
 /** What updating some source-installed skills did. */
@@ -23,7 +23,7 @@ export async function intact(dir: string, entry: LockEntry): Promise<boolean> {
   if (await sha256Hex(await readInstalled(dir, layout)) !== entry.sha256) return false;
   const want = entry.files ?? {};
   if (!layout.endsWith("/SKILL.md")) return Object.keys(want).length === 0;
-  const { walkSkillFolder } = await import("../resolve/_fs_folder.ts");
+  const { walkSkillFolder } = await import("../resolve/fs_folder.ts");
   const { path } = nodeBuiltins("Updating skills");
   const walk = await walkSkillFolder(path.join(dir, entry.name), {
     maxFiles: Object.keys(want).length + 1,

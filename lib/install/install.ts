@@ -8,8 +8,8 @@ import { normalizeSkillName } from "../skill/name.ts";
 import { InstallError } from "./errors.ts";
 import { fetchRegistryIndex } from "./registry.ts";
 import { type DownloadedSkill, downloadSkill, sha256Hex } from "./_download.ts";
-import { type Lock, readLock, writeLock } from "./_lock.ts";
-import { findInstalled, placeSkill, readInstalled, removeSkill } from "./_place.ts";
+import { type Lock, readLock, writeLock } from "./lock_file.ts";
+import { findInstalled, placeSkill, readInstalled, removeSkill } from "./place.ts";
 import { updateFromSources } from "./_update_sources.ts";
 import type { InstallChange, InstallerOptions, InstallResult, RegistryIndex } from "./types.ts";
 

@@ -7,9 +7,9 @@
 
 import { nodeBuiltins } from "../_node.ts";
 import { lintSkill } from "../skill/lint.ts";
-import { findSkills, type FoundSkill } from "./_discover.ts";
-import { readLock, writeLock } from "./_lock.ts";
-import { findInstalled, placeSkill, readInstalled } from "./_place.ts";
+import { findSkills, type FoundSkill } from "./discover.ts";
+import { readLock, writeLock } from "./lock_file.ts";
+import { findInstalled, placeSkill, readInstalled } from "./place.ts";
 import { isRefused, type PreparedSkill, prepareSkill } from "./_prepare.ts";
 import { sha256Hex } from "./_download.ts";
 import type { AddSkillsOptions, AddSkillsResult, SkillVerdict } from "./types.ts";
@@ -174,7 +174,7 @@ async function sameAsInstalled(
   if (existing !== expected) return false;
   if (await sha256Hex(await readInstalled(dir, existing)) !== prepared.sha256) return false;
   if (prepared.layout === "file") return true;
-  const { walkSkillFolder } = await import("../resolve/_fs_folder.ts");
+  const { walkSkillFolder } = await import("../resolve/fs_folder.ts");
   const { path } = nodeBuiltins("Adding skills");
   const walk = await walkSkillFolder(path.join(dir, prepared.name), {
     maxFiles: prepared.files.length + 1,

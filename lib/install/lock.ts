@@ -4,7 +4,7 @@
  * @module
  */
 
-import { readLock } from "./_lock.ts";
+import { readLock } from "./lock_file.ts";
 import type { LockEntry } from "./types.ts";
 
 /**

@@ -4,8 +4,8 @@
  * @module
  */
 
-import { createKeywordIndex } from "../catalog/keyword.ts";
-import type { KeywordDocument } from "../catalog/types.ts";
+import { createKeywordIndex } from "../catalog/search/keyword.ts";
+import type { KeywordDocument } from "../catalog/model/types.ts";
 import type { Resolver } from "../resolve/types.ts";
 import { fetchRegistryIndex } from "./registry.ts";
 import type { InstallerOptions } from "./types.ts";

@@ -1,11 +1,11 @@
 // Private: assemblePrompt (see assemble.ts). Loads the selected skills, connects the selected
 // tools' servers, fences remote content and keeps the system prompt within its token budget.
 
-import { countTokens } from "../catalog/tokens.ts";
-import type { CatalogEntry } from "../catalog/types.ts";
+import { countTokens } from "../catalog/build/tokens.ts";
+import type { CatalogEntry } from "../catalog/model/types.ts";
 import type { Resolution } from "../resolve/types.ts";
-import { cut, fence, flag, skillText } from "./_fence.ts";
-import { activateDefinition, entryDefinition, toAnthropic, toOpenAi } from "./_tool_defs.ts";
+import { cut, fence, flag, skillText } from "./fence.ts";
+import { activateDefinition, entryDefinition, toAnthropic, toOpenAi } from "./tool_defs.ts";
 import { filesNote, readFileDefinition } from "./_skill_files.ts";
 import { executeToolCall } from "./execute.ts";
 import { createToolSession } from "./_session.ts";

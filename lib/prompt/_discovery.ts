@@ -1,19 +1,21 @@
 // Private: createToolDiscovery (see discovery.ts). One set of callable ids per conversation:
 // the initial selection, plus what find_tools found, released at the start of the next step.
 
-import { findTools, type FoundTool } from "../catalog/find_tools.ts";
-import { findHeldTools, type HeldTool } from "../catalog/held_tools.ts";
-import { cleanLine } from "../catalog/_text.ts";
-import type { CatalogEntry } from "../catalog/types.ts";
-import { reply } from "./_results.ts";
+import { findTools, type FoundTool } from "../catalog/search/find_tools.ts";
+import { findHeldTools, type HeldTool } from "../catalog/search/held_tools.ts";
+import { cleanLine } from "../_text_clean.ts";
+import type { CatalogEntry } from "../catalog/model/types.ts";
+import { reply } from "./results.ts";
 import { createToolSession } from "./_session.ts";
 import {
   activateDefinition,
   entryDefinition,
+  FIND_DEFINITION,
+  FIND_TOOLS,
   toAnthropic,
   type ToolDefinition,
   toOpenAi,
-} from "./_tool_defs.ts";
+} from "./tool_defs.ts";
 import { executeToolCall } from "./execute.ts";
 import type {
   AnthropicDiscoveryTool,
@@ -22,24 +24,7 @@ import type {
 } from "./discovery_types.ts";
 import type { ToolCall, ToolCallResult } from "./types.ts";
 
-/** The name of the discovery meta-tool. */
-export const FIND_TOOLS = "find_tools";
-
 const MAX_QUERY_CHARS = 500;
-
-export const FIND_DEFINITION: ToolDefinition = {
-  name: FIND_TOOLS,
-  description:
-    "Search for more tools when none of the tools offered fits the next step. Describe what the tool must do in a few specific words (the data, format or service, and the action). Tools found become callable from your next step.",
-  schema: {
-    type: "object",
-    properties: {
-      query: { type: "string", description: "What the tool must do, in a few specific words" },
-    },
-    required: ["query"],
-    additionalProperties: false,
-  },
-};
 
 /** The format, call id, name and arguments of a call in either format. */
 function readCall(call: ToolCall) {

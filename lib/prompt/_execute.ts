@@ -1,29 +1,17 @@
 // Private: executeToolCall (see execute.ts).
 
-import { Validator } from "@cfworker/json-schema";
-import { BoundedCache } from "../_bounded_cache.ts";
 import { raceSignal, scopedSignal } from "../_abort.ts";
-import { addressesModel, cleanLine } from "../catalog/_text.ts";
-import type { CatalogEntry, JsonSchema } from "../catalog/types.ts";
+import { addressesModel } from "../_text_clean.ts";
 import type { ContentBlock } from "../mcp/protocol/types.ts";
-import { fence, skillText } from "./_fence.ts";
-import { reply } from "./_results.ts";
-import {
-  guardedSchema,
-  hasPatterns,
-  linearSchema,
-  SchemaBudgetError,
-  withinBudget,
-} from "./_safe_schema.ts";
-import { ACTIVATE_SKILL } from "./_tool_defs.ts";
+import { fence, skillText } from "./fence.ts";
+import { reply } from "./results.ts";
+import { schemaProblems } from "./check_arguments.ts";
+import { ACTIVATE_SKILL } from "./tool_defs.ts";
 import { FILE_MAX_CHARS, filesNote, fileText, isFenced, READ_SKILL_FILE } from "./_skill_files.ts";
 import { createToolSession } from "./_session.ts";
 import type { ExecuteToolCallOptions, ToolCall, ToolCallResult } from "./types.ts";
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-
-/** Validators by schema digest: building one is the costly part. */
-const validators = new BoundedCache<string, Validator>(1_001, "all");
 
 /** The call's format, id, tool name and arguments, or why it cannot be read. */
 function readCall(call: ToolCall): {
@@ -54,56 +42,6 @@ function readCall(call: ToolCall): {
     return { format: "openai", callId, name, args };
   } catch {
     return { format: "openai", callId, name, problem: "arguments must be a JSON object" };
-  }
-}
-
-function draftOf(schema: JsonSchema): "4" | "7" | "2020-12" {
-  const uri = String(schema.$schema ?? "");
-  return uri.includes("draft-07") ? "7" : uri.includes("draft-04") ? "4" : "2020-12";
-}
-
-/**
- * Why `args` do not fit the entry's input schema (empty when they do). Remote schemas are checked
- * on a guarded copy: patterns on a linear-time engine, at most STEP_BUDGET schema visits and the
- * call's timeout. A schema that cannot be used (a `$ref` that loops or points nowhere, a pattern
- * that does not compile, work past the budget) is a problem too, never a throw.
- */
-export function schemaProblems(
-  entry: CatalogEntry,
-  args: Record<string, unknown>,
-  timeoutMs: number,
-): string[] {
-  const schema = entry.inputSchema ?? { type: "object" };
-  try {
-    let validator = validators.get(entry.digest);
-    let restore = (message: string) => message;
-    if (entry.remote && hasPatterns(schema)) {
-      const linear = linearSchema(schema, args);
-      validator = new Validator(linear.schema, draftOf(schema), false);
-      restore = linear.restore;
-    } else if (!validator) {
-      const checked = entry.remote ? guardedSchema(schema) : schema;
-      validator = new Validator(checked as Record<string, unknown>, draftOf(schema), false);
-      validators.set(entry.digest, validator);
-    }
-    const v = validator;
-    const result = entry.remote
-      ? withinBudget(() => v.validate(args), timeoutMs)
-      : v.validate(args);
-    if (result.valid) return [];
-    const leaves = result.errors.filter((e) => !/^(properties|allOf|anyOf|\$ref)$/.test(e.keyword));
-    return (leaves.length > 0 ? leaves : result.errors).slice(0, 5).map((e) =>
-      `${e.instanceLocation === "#" ? "arguments" : e.instanceLocation.replace(/^#/, "")}: ${
-        cleanLine(restore(e.error), 300)
-      }`
-    );
-  } catch (error) {
-    const why = error instanceof SchemaBudgetError
-      ? `checking these arguments takes ${error.message}`
-      : error instanceof RangeError
-      ? "it never ends (a $ref cycle or nesting too deep)"
-      : cleanLine(error instanceof Error ? error.message : String(error), 300);
-    return [`the input schema of "${entry.id}" cannot be checked: ${why}`];
   }
 }
 

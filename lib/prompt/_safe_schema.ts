@@ -15,8 +15,8 @@
 // (directly or by `$ref`) is rewritten.
 
 import { BoundedCache } from "../_bounded_cache.ts";
-import type { JsonSchema } from "../catalog/types.ts";
-import { put } from "../catalog/_schema_text.ts";
+import type { JsonSchema } from "../catalog/model/types.ts";
+import { put } from "../_schema_text.ts";
 import { compilePattern, type PatternMatcher } from "./_pattern.ts";
 
 /** Keywords whose values cfworker does not treat as schemas (as its `dereference` lists them). */

@@ -3,7 +3,7 @@
 
 import { connect, type ConnectOptions } from "../mcp/client/client.ts";
 import type { McpClient } from "../mcp/client/client_types.ts";
-import type { Catalog } from "../catalog/types.ts";
+import type { Catalog } from "../catalog/model/types.ts";
 import type { ToolSession } from "./types.ts";
 
 /** Options of `createToolSession`. */

@@ -3,11 +3,11 @@
 // text as text (fenced, like the skill, when the skill came from a server or a registry),
 // anything else named but not shown. Nothing of a skill is ever run.
 
-import { cleanLine } from "../catalog/_text.ts";
+import { cleanLine } from "../_text_clean.ts";
 import { formatBytes } from "../_bytes.ts";
-import type { CatalogEntry } from "../catalog/types.ts";
+import type { CatalogEntry } from "../catalog/model/types.ts";
 import type { Resolution } from "../resolve/types.ts";
-import type { ToolDefinition } from "./_tool_defs.ts";
+import type { ToolDefinition } from "./tool_defs.ts";
 
 /** The name of the tool that reads one file of a skill. */
 export const READ_SKILL_FILE = "read_skill_file";

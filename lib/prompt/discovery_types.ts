@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Catalog } from "../catalog/types.ts";
+import type { Catalog } from "../catalog/model/types.ts";
 import type { AnthropicTool, OpenAiTool, ToolCall, ToolCallResult, ToolSession } from "./types.ts";
 
 /** Options of `createToolDiscovery`. */

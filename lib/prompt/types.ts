@@ -6,8 +6,8 @@
  */
 
 import type { ContentBlock } from "../mcp/protocol/types.ts";
-import type { Catalog, JsonSchema, TokenCounter } from "../catalog/types.ts";
-import type { Selection } from "../catalog/select_types.ts";
+import type { Catalog, JsonSchema, TokenCounter } from "../catalog/model/types.ts";
+import type { Selection } from "../catalog/model/select_types.ts";
 import type { McpClient } from "../mcp/client/client_types.ts";
 
 /** An OpenAI chat-completions tool definition. */

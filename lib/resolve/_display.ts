@@ -3,7 +3,7 @@
 
 import type { DisplayBundle } from "../_display.ts";
 import { clip, escapeHtml, escapeMarkdown, tableDisplay } from "../_display_html.ts";
-import { skillDisplay } from "../skill/_display.ts";
+import { skillDisplay } from "../skill/display.ts";
 import type { Resolution, ResolveDiagnostic, SkillListing } from "./types.ts";
 
 const diagnosticLine = (d: ResolveDiagnostic) =>

@@ -14,7 +14,7 @@ import { createServerRegistry } from "../mcp/registry/registry.ts";
 import { stdio } from "../mcp/transport/stdio.ts";
 import { createMcpSkillSources } from "./mcp_source.ts";
 import { createStorageSource } from "./storage_source.ts";
-import { fsSkillFiles } from "./_fs_files.ts";
+import { fsSkillFiles } from "./fs_files.ts";
 import { unavailableSource } from "./_unavailable_source.ts";
 import type { DefaultSkillFolders, DefaultSourcesOptions } from "./default_options.ts";
 import type { SkillSource, SourceTier } from "./types.ts";

@@ -6,11 +6,11 @@
 
 import type { McpClient } from "../mcp/client/client_types.ts";
 import { MAX_SKILL_BYTES, MAX_SKILL_FILES } from "../mcp/skills/extension.ts";
-import { readBytes } from "../mcp/skills/_read.ts";
+import { readResourceBytes } from "../mcp/skills/resource_bytes.ts";
 import { readSkillFileBytes } from "../mcp/skills/client.ts";
 import type { SkillEntry } from "../mcp/skills/types.ts";
 import type { Resource } from "../mcp/protocol/types.ts";
-import { sha256Digest } from "../skill/_text.ts";
+import { sha256Digest } from "../_digest.ts";
 import { isSkillFile, type SkillFileInfo } from "../skill/files.ts";
 import type { SourceCallOptions, SourceEntry } from "./types.ts";
 
@@ -79,7 +79,7 @@ export async function readResourceFiles(
       notes.push(`more than ${MAX_SKILL_FILES} files; the rest are left out`);
       break;
     }
-    const { bytes } = await readBytes(client, uri, { signal });
+    const { bytes } = await readResourceBytes(client, uri, { signal });
     if ((total += bytes.byteLength) > MAX_SKILL_BYTES) {
       notes.push(`more than ${MAX_SKILL_BYTES} bytes; ${path} and the rest are left out`);
       break;
@@ -91,6 +91,6 @@ export async function readResourceFiles(
     files,
     notes,
     readFile: async (path: string, call: SourceCallOptions) =>
-      (await readBytes(client, uris.get(path)!, { signal: call.signal })).bytes,
+      (await readResourceBytes(client, uris.get(path)!, { signal: call.signal })).bytes,
   };
 }

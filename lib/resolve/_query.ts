@@ -4,7 +4,7 @@ import { isTimeoutError, raceSignal, scopedSignal } from "../_abort.ts";
 import { deniedMessage } from "../_permission.ts";
 import { isSkillParseError } from "../skill/errors.ts";
 import { parseSkill } from "../skill/parse.ts";
-import { displayableSkill } from "../skill/_displayable.ts";
+import { displayableSkill } from "../skill/displayable.ts";
 import type { Skill } from "../skill/types.ts";
 import type { SkillFileInfo } from "../skill/files.ts";
 import type {

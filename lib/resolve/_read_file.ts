@@ -2,7 +2,7 @@
 // `..` path or an unlisted name never reaches the source), and the bytes must match the listed
 // size and digest; `SKILL.md` is the document as the source gave it.
 
-import { encoder, sha256Digest } from "../skill/_text.ts";
+import { encoder, sha256Digest } from "../_digest.ts";
 import type { SkillFileInfo } from "../skill/files.ts";
 import { SkillFileError } from "./errors.ts";
 import type { SourceCallOptions } from "./types.ts";

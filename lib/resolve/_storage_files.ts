@@ -3,7 +3,7 @@
 // a text store, and the filesystem adapter hides dot names, so folders on disk use the disk
 // itself (`_fs_files.ts`) instead.
 
-import { encoder, sha256Digest } from "../skill/_text.ts";
+import { encoder, sha256Digest } from "../_digest.ts";
 import { SKILL_FOLDER_LIMITS, skillFileExclusion } from "../skill/files.ts";
 import type { Storage } from "../storage/types.ts";
 import type { SkillFolderAccess } from "./types.ts";

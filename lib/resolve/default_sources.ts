@@ -78,6 +78,22 @@ export async function defaultSkillFolders(
   return hasNodeBuiltins() ? (await import("./_fs_defaults.ts")).skillFolders(options) : undefined;
 }
 
+/**
+ * Whether the zero-config resolver puts the built-in skills in its chain. On Deno and Node:
+ * `options.builtin`, else not when `SKILLMUX_NO_BUILTIN` says so, else `[skills] builtin` of
+ * `config.toml`, else on. In a browser: `options.builtin`, else on.
+ *
+ * @example
+ * ```ts
+ * import { defaultBuiltinEnabled } from "./default_sources.ts";
+ * console.log(await defaultBuiltinEnabled({ builtin: false })); // false
+ * ```
+ */
+export async function defaultBuiltinEnabled(options: DefaultSourcesOptions = {}): Promise<boolean> {
+  if (hasNodeBuiltins()) return (await import("./_fs_defaults.ts")).builtinEnabled(options);
+  return options.builtin !== false;
+}
+
 /** Warm resolvers by their options (most recent last); the oldest is closed past the cap. */
 const warm = new Map<string, Promise<Resolver>>();
 const MAX_WARM = 4;

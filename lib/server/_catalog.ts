@@ -4,7 +4,7 @@
 // and digests) and a reader; a skill that is refused is kept with the reason, so that `get_skill`
 // and reads of it say why instead of "no such skill".
 
-import { fsSkillFiles } from "../resolve/_fs_files.ts";
+import { fsSkillFiles } from "../resolve/fs_files.ts";
 import { createBuiltinSource } from "../resolve/builtin_source.ts";
 import { createResolver } from "../resolve/resolver.ts";
 import { createStorageSource } from "../resolve/storage_source.ts";

@@ -4,8 +4,8 @@
 // shows their input schemas; `call_tool` runs one by id and refuses any id that is not an
 // approved tool.
 
-import { findTools as rank } from "../catalog/find_tools.ts";
-import { findHeldTools } from "../catalog/held_tools.ts";
+import { findTools as rank } from "../catalog/search/find_tools.ts";
+import { findHeldTools } from "../catalog/search/held_tools.ts";
 import type { CallToolResult, Tool } from "../mcp/protocol/types.ts";
 import type { GatewayView } from "./_gateway_view.ts";
 import { type CallSettings, type HandlerExtra, proxyCall } from "./_gateway_call.ts";

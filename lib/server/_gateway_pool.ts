@@ -5,7 +5,7 @@
 // giving up never fails the others waiting for the same server.
 
 import { raceSignal } from "../_abort.ts";
-import type { Catalog, CatalogEntry } from "../catalog/types.ts";
+import type { Catalog, CatalogEntry } from "../catalog/model/types.ts";
 import { connect } from "../mcp/client/client.ts";
 import type { McpClient } from "../mcp/client/client_types.ts";
 import type { ConnectOptions } from "../mcp/client/connect_options.ts";

@@ -3,7 +3,7 @@
 // wait for approval. Agents skip a discovery tool whose description does not say what it finds;
 // this one says it, and changes with the view (the gateway sends tools/list_changed then).
 
-import type { CatalogEntry } from "../catalog/types.ts";
+import type { CatalogEntry } from "../catalog/model/types.ts";
 
 /** Most servers named (the rest are counted). */
 const MAX_SERVERS = 8;

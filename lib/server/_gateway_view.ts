@@ -12,9 +12,9 @@
 // the served skills differ, listeners of `onSkillsChanged` hear it (resources/list_changed).
 
 import { createHash } from "node:crypto";
-import { createCatalog } from "../catalog/catalog.ts";
-import { heldToolsNotice } from "../catalog/held_tools.ts";
-import type { ApprovalOptions, Catalog, FeedbackRequest } from "../catalog/types.ts";
+import { createCatalog } from "../catalog/build/catalog.ts";
+import { heldToolsNotice } from "../catalog/search/held_tools.ts";
+import type { ApprovalOptions, Catalog, FeedbackRequest } from "../catalog/model/types.ts";
 import type { ConnectOptions } from "../mcp/client/connect_options.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
 import type { Tool } from "../mcp/protocol/types.ts";

@@ -2,8 +2,8 @@
 // BM25+ over name, tags, description and each skill's concepts and example tasks). The index is
 // built once per snapshot of the served skills.
 
-import { createKeywordIndex } from "../catalog/keyword.ts";
-import type { KeywordIndex } from "../catalog/types.ts";
+import { createKeywordIndex } from "../catalog/search/keyword.ts";
+import type { KeywordIndex } from "../catalog/model/types.ts";
 import type { ServedEntry, Snapshot } from "./_catalog.ts";
 
 /** One ranked skill. */

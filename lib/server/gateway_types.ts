@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { ApprovalOptions, FeedbackRequest } from "../catalog/types.ts";
+import type { ApprovalOptions, FeedbackRequest } from "../catalog/model/types.ts";
 import type { ConnectOptions } from "../mcp/client/connect_options.ts";
 import type { ServerRegistry } from "../mcp/registry/registry.ts";
 import type { MultiUserRegistry } from "../mcp/registry/users.ts";

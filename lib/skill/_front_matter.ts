@@ -1,7 +1,8 @@
 // Private: finds the layout of a skill text and splits Markdown front matter.
 
 import type { Report } from "./_report.ts";
-import { encoder, isBlank } from "./_text.ts";
+import { encoder } from "../_digest.ts";
+import { isBlank } from "./_text.ts";
 
 /** The largest front-matter block parsed, in UTF-8 bytes. */
 export const FRONT_MATTER_MAX_BYTES = 64 * 1024;

@@ -7,11 +7,12 @@ import { detectFormat, splitFrontMatter } from "./_front_matter.ts";
 import { readHeader } from "./_header.ts";
 import { Report } from "./_report.ts";
 import { readSections } from "./_sections.ts";
-import { encoder, normalizeNewlines, sha256Digest } from "./_text.ts";
+import { encoder, sha256Digest } from "../_digest.ts";
+import { normalizeNewlines } from "./_text.ts";
 import { loadToml, readToml } from "./_toml.ts";
 import { loadYaml, readYamlFields } from "./_yaml.ts";
 import { isValidSkillName } from "./name.ts";
-import { displayableSkill } from "./_displayable.ts";
+import { displayableSkill } from "./displayable.ts";
 
 /** Read `text` as a skill of at most `maxBytes` UTF-8 bytes (see `parseSkill`). */
 export async function readSkill(

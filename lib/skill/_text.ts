@@ -1,19 +1,9 @@
-// Private: text helpers shared by the parsers (web-standard globals only).
-
-/** UTF-8 encoder shared by the module. */
-export const encoder: TextEncoder = new TextEncoder();
+// Private: text helpers shared by the parsers (web-standard globals only). The digest and the
+// encoder are shared ground (lib/_digest.ts).
 
 /** Drops a leading BOM and turns CRLF and lone CR line endings into LF. */
 export function normalizeNewlines(text: string): string {
   return (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\r\n?/g, "\n");
-}
-
-/** `sha256:<64 hex>` of `bytes`. */
-export async function sha256Digest(bytes: Uint8Array): Promise<string> {
-  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as BufferSource));
-  let hex = "";
-  for (const byte of hash) hex += byte.toString(16).padStart(2, "0");
-  return `sha256:${hex}`;
 }
 
 /** Offsets at which each line of `text` starts. */

@@ -17,7 +17,7 @@ import { StorageGuard } from "./_guard.ts";
 import { fileNameProblem, isWellFormed, keyToNames } from "./_fs_names.ts";
 import { code, message, type ResolvedKey, resolveKey } from "./_fs_resolve.ts";
 import { walkKeys } from "./_fs_walk.ts";
-import { TEMP_PREFIX, writeFileAtomic } from "./_fs_write.ts";
+import { TEMP_PREFIX, writeFileAtomic } from "./fs_write.ts";
 import { LOCK_PREFIX, withFileLock } from "./_fs_lock.ts";
 import { sweepOnce } from "./_fs_stale.ts";
 import { InvalidStorageKeyError, isValidStorageKey } from "./key.ts";

@@ -4,7 +4,7 @@
 // stand in for them). Its token counts are the library's exact o200k counts, from the
 // tokenizer chunk the build ships, with no console error on the way.
 import { expect, type Page, test } from "@playwright/test";
-import { estimateTokens } from "../../lib/catalog/tokens.ts";
+import { estimateTokens } from "../../lib/catalog/build/tokens.ts";
 import { countO200kTokens } from "../../lib/tokenizer/mod.ts";
 import { axe, type RunningPlayground, startPlayground } from "./_playground.ts";
 

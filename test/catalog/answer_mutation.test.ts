@@ -1,12 +1,12 @@
-// Reading a model's selection answer (lib/catalog/_answer.ts) and the approvals store
-// (lib/catalog/_approvals.ts), rule by rule, where the first mutation run of `catalog` left
+// Reading a model's selection answer (lib/catalog/select/_answer.ts) and the approvals store
+// (lib/catalog/build/_approvals.ts), rule by rule, where the first mutation run of `catalog` left
 // survivors (issue 19): defaults of absent fields, braces and escapes inside strings, trailing
 // commas, the fenced block before the prose, objects without `skills` or `tools` passed over,
 // the wrong-shape message; the store's defaults, its file, what it keeps and what it refuses.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { readAnswer } from "../../lib/catalog/_answer.ts";
-import { createApprovalStore } from "../../lib/catalog/_approvals.ts";
+import { readAnswer } from "../../lib/catalog/select/_answer.ts";
+import { createApprovalStore } from "../../lib/catalog/build/_approvals.ts";
 import { createMemoryStorage } from "../../lib/mod.ts";
 
 describe("readAnswer", () => {

@@ -17,7 +17,7 @@ import {
   createStorageSource,
   type HostFunction,
 } from "../../lib/mod.ts";
-import { forgetProcessSegments } from "../../lib/catalog/_index_store.ts";
+import { forgetProcessSegments } from "../../lib/catalog/build/_index_store.ts";
 import { JUPYTER_DISPLAY } from "../../lib/_display.ts";
 import { startToolServer } from "./_servers.ts";
 import { waitUntil } from "../_wait.ts";

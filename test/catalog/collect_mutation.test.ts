@@ -15,7 +15,7 @@ import {
   createStorageSource,
   type HostFunction,
 } from "../../lib/mod.ts";
-import { endpointOf } from "../../lib/catalog/_raw_entry.ts";
+import { endpointOf } from "../../lib/catalog/build/_raw_entry.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
 import { startSdkServer } from "../mcp/_servers.ts";
 import { deadUrl } from "../_closed_port.ts";

@@ -13,8 +13,8 @@ import {
   createResolver,
   createStorageSource,
 } from "../../lib/mod.ts";
-import { lineDiff } from "../../lib/catalog/_diff.ts";
-import { readAnswer } from "../../lib/catalog/_answer.ts";
+import { lineDiff } from "../../lib/catalog/build/_diff.ts";
+import { readAnswer } from "../../lib/catalog/select/_answer.ts";
 
 describe("lineDiff", () => {
   test("changes at the first line: the fewest removals and additions, removals first", () => {

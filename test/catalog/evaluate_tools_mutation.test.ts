@@ -26,7 +26,7 @@ import {
   createOpenAiModel,
   isLlmError,
   LlmError,
-} from "../../lib/catalog/llm.ts";
+} from "../../lib/catalog/llm/llm.ts";
 import { loaders } from "../../lib/_runtime_loaders.ts";
 import { startFakeLlm, startToolServer } from "./_servers.ts";
 import { scripted } from "./_selections.ts";
@@ -217,7 +217,7 @@ test("countTokens falls back to estimateTokens when the tokenizer cannot load", 
   const saved = loaders.tokenizer;
   loaders.tokenizer = () => Promise.reject(new Error("no tokenizer here"));
   try {
-    const fresh = await import(`../../lib/catalog/tokens.ts?fallback=${Date.now()}`);
+    const fresh = await import(`../../lib/catalog/build/tokens.ts?fallback=${Date.now()}`);
     const text = "Sort and index a BAM file";
     assert.equal(await fresh.countTokens(text), estimateTokens(text));
     assert.equal(estimateTokens(text), 7);

@@ -21,7 +21,7 @@ import {
   selectForRequest,
   type Storage,
 } from "../../lib/mod.ts";
-import { forgetProcessSegments } from "../../lib/catalog/_index_store.ts";
+import { forgetProcessSegments } from "../../lib/catalog/build/_index_store.ts";
 
 /** The evidence of document `id` for `query`, in an index of `docs`. */
 async function evidenceOf(docs: KeywordDocument[], query: string, id: string) {

@@ -7,9 +7,9 @@ import {
   buildKeywordIndex,
   indexedDocuments,
   sharedKeywordIndex,
-} from "../../lib/catalog/_keyword_index.ts";
-import { createCatalog } from "../../lib/catalog/catalog.ts";
-import type { KeywordDocument } from "../../lib/catalog/types.ts";
+} from "../../lib/catalog/search/_keyword_index.ts";
+import { createCatalog } from "../../lib/catalog/build/catalog.ts";
+import type { KeywordDocument } from "../../lib/catalog/model/types.ts";
 
 const docs = (extra = ""): KeywordDocument[] => [
   { id: "sort", name: "sort", description: `Sort a BAM file by coordinate${extra}` },

@@ -18,9 +18,9 @@ import {
 } from "../../lib/mod.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
 import type { Storage } from "../../lib/storage/types.ts";
-import { indexedDocuments } from "../../lib/catalog/_keyword_index.ts";
-import { forgetProcessSegments } from "../../lib/catalog/_index_store.ts";
-import type { Catalog } from "../../lib/catalog/types.ts";
+import { indexedDocuments } from "../../lib/catalog/search/_keyword_index.ts";
+import { forgetProcessSegments } from "../../lib/catalog/build/_index_store.ts";
+import type { Catalog } from "../../lib/catalog/model/types.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
 
 const tool = (name: string, description: string): TestTool => ({

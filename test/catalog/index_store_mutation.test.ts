@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createCatalog, createMemoryStorage } from "../../lib/mod.ts";
 import type { Storage } from "../../lib/storage/types.ts";
-import { indexedDocuments } from "../../lib/catalog/_keyword_index.ts";
-import { forgetProcessSegments } from "../../lib/catalog/_index_store.ts";
+import { indexedDocuments } from "../../lib/catalog/search/_keyword_index.ts";
+import { forgetProcessSegments } from "../../lib/catalog/build/_index_store.ts";
 
 const build = (n: number, indexStorage: Storage) =>
   createCatalog({

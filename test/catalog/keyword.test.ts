@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createKeywordIndex } from "../../lib/mod.ts";
-import { normalizeTerm, tokenize } from "../../lib/catalog/_terms.ts";
+import { normalizeTerm, tokenize } from "../../lib/catalog/search/_terms.ts";
 
 const terms = (text: string) =>
   tokenize(text).flatMap((t) => normalizeTerm(t) ?? []).filter((t) => t !== null);
@@ -63,7 +63,7 @@ test("a derivation no entry holds is read as the term it derives from, at half w
 });
 
 test("a skill without structured sections is indexed by its body's outline", async () => {
-  const { factsOf } = await import("../../lib/catalog/_skill_entry.ts");
+  const { factsOf } = await import("../../lib/catalog/build/_skill_entry.ts");
   const { parseSkill } = await import("../../lib/mod.ts");
   const { skill: agentSkill } = await parseSkill(
     [

@@ -18,9 +18,9 @@ import {
   type SavedSegment,
   savedSegment,
   sharedKeywordIndex,
-} from "../../lib/catalog/_keyword_index.ts";
-import { loadSegments, saveSegments } from "../../lib/catalog/_index_store.ts";
-import type { KeywordDocument } from "../../lib/catalog/types.ts";
+} from "../../lib/catalog/search/_keyword_index.ts";
+import { loadSegments, saveSegments } from "../../lib/catalog/build/_index_store.ts";
+import type { KeywordDocument } from "../../lib/catalog/model/types.ts";
 
 const ids = (hits: Array<{ id: string }>) => hits.map((h) => h.id);
 

@@ -14,7 +14,7 @@ import {
   createOpenAiModel,
   isLlmError,
   type LlmError,
-} from "../../lib/catalog/llm.ts";
+} from "../../lib/catalog/llm/llm.ts";
 import { anthropicAnswer, type LlmAnswer, openAiAnswer, startFakeLlm } from "./_servers.ts";
 import { deadUrl } from "../_closed_port.ts";
 

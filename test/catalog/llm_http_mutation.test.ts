@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import { after, before, test } from "node:test";
-import { createOpenAiModel, LlmError } from "../../lib/catalog/llm.ts";
+import { createOpenAiModel, LlmError } from "../../lib/catalog/llm/llm.ts";
 import { listenLocal } from "../mcp/_servers.ts";
 
 const MESSAGES = [{ role: "user" as const, content: "Pick a skill." }];

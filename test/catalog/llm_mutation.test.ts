@@ -4,7 +4,7 @@
 // local fake OpenAI/Anthropic server of _servers.ts; never the real APIs.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { createAnthropicModel, createOpenAiModel, type LlmError } from "../../lib/catalog/llm.ts";
+import { createAnthropicModel, createOpenAiModel, type LlmError } from "../../lib/catalog/llm/llm.ts";
 import { type LlmAnswer, openAiAnswer, startFakeLlm } from "./_servers.ts";
 
 const MESSAGES = [{ role: "user" as const, content: "Pick a skill." }];

@@ -5,19 +5,19 @@
 // (never inside a surrogate pair) and checked for words addressed to the model.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { cleanSchema, schemaFlags } from "../../lib/catalog/_schema_text.ts";
-import { lineDiff } from "../../lib/catalog/_diff.ts";
-import { IdTable, shortHash } from "../../lib/catalog/_ids.ts";
-import { heldForSelection } from "../../lib/catalog/_held.ts";
-import { canonicalJson } from "../../lib/catalog/_raw_entry.ts";
+import { cleanSchema, schemaFlags } from "../../lib/_schema_text.ts";
+import { lineDiff } from "../../lib/catalog/build/_diff.ts";
+import { IdTable, shortHash } from "../../lib/catalog/build/_ids.ts";
+import { heldForSelection } from "../../lib/catalog/select/_held.ts";
+import { canonicalJson } from "../../lib/catalog/build/_raw_entry.ts";
 import {
   addressesModel,
   cleanLine,
   countHidden,
   firstSentence,
   stripHidden,
-} from "../../lib/catalog/_text.ts";
-import type { Catalog, CatalogEntry, HeldEntry, JsonSchema } from "../../lib/catalog/types.ts";
+} from "../../lib/_text_clean.ts";
+import type { Catalog, CatalogEntry, HeldEntry, JsonSchema } from "../../lib/catalog/model/types.ts";
 
 const ZW = "\u200b"; // zero-width space: hidden
 const RLO = "\u202e"; // right-to-left override: hidden

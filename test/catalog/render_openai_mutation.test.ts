@@ -17,7 +17,7 @@ import {
   createMemoryStorage,
   type HostFunction,
 } from "../../lib/mod.ts";
-import { createOpenAiModel, isLlmError, type LlmError } from "../../lib/catalog/llm.ts";
+import { createOpenAiModel, isLlmError, type LlmError } from "../../lib/catalog/llm/llm.ts";
 import { type LlmAnswer, openAiAnswer, startFakeLlm, startToolServer } from "./_servers.ts";
 import { deadUrl } from "../_closed_port.ts";
 import { selection } from "../_selection.ts";

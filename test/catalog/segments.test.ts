@@ -13,8 +13,8 @@ import {
   createServerRegistry,
   parseLabelledRequests,
 } from "../../lib/mod.ts";
-import { buildKeywordIndex, indexedDocuments } from "../../lib/catalog/_keyword_index.ts";
-import type { CatalogEntry, KeywordDocument } from "../../lib/catalog/types.ts";
+import { buildKeywordIndex, indexedDocuments } from "../../lib/catalog/search/_keyword_index.ts";
+import type { CatalogEntry, KeywordDocument } from "../../lib/catalog/model/types.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
 
 const tool = (name: string, description: string): TestTool => ({

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { createCatalog, createMemoryStorage, createSemanticRanker } from "../../lib/mod.ts";
-import { createEmbeddingEndpoint, createRerankEndpoint } from "../../lib/catalog/llm.ts";
+import { createEmbeddingEndpoint, createRerankEndpoint } from "../../lib/catalog/llm/llm.ts";
 
 /** The stub's toy model: words folded by a small table, hashed into 64 dimensions. */
 const RELATED: Record<string, string> = { rain: "weather", umbrella: "weather", mail: "email" };

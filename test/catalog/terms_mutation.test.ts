@@ -5,11 +5,11 @@
 // evidence a document holds for a query.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { normalizeTerm, stem, termsOf, tokenize } from "../../lib/catalog/_terms.ts";
-import { entryLine, renderLines } from "../../lib/catalog/_render.ts";
-import { estimateTokens } from "../../lib/catalog/tokens.ts";
-import { buildKeywordIndex } from "../../lib/catalog/_keyword_index.ts";
-import type { CatalogEntry } from "../../lib/catalog/types.ts";
+import { normalizeTerm, stem, termsOf, tokenize } from "../../lib/catalog/search/_terms.ts";
+import { entryLine, renderLines } from "../../lib/catalog/build/_render.ts";
+import { estimateTokens } from "../../lib/catalog/build/tokens.ts";
+import { buildKeywordIndex } from "../../lib/catalog/search/_keyword_index.ts";
+import type { CatalogEntry } from "../../lib/catalog/model/types.ts";
 
 describe("stem", () => {
   // Each pair: a word, and the term it is indexed as (Porter2, the Snowball English stemmer, with

@@ -7,8 +7,8 @@
 // the model (singular and plural, with and without `system`, opening and closing tags).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { normalizeTerm, stem } from "../../lib/catalog/_terms.ts";
-import { addressesModel, cleanLine, firstSentence } from "../../lib/catalog/_text.ts";
+import { normalizeTerm, stem } from "../../lib/catalog/search/_terms.ts";
+import { addressesModel, cleanLine, firstSentence } from "../../lib/_text_clean.ts";
 
 describe("stem: Porter2, British spellings folded first, stop words after stemming", () => {
   // Forms a user writes for one thing, and the one term they are indexed as.

@@ -15,7 +15,7 @@ import {
   createServerRegistry,
   selectForRequest,
 } from "../../lib/mod.ts";
-import { createOpenAiModel } from "../../lib/catalog/llm.ts";
+import { createOpenAiModel } from "../../lib/catalog/llm/llm.ts";
 import { startEverything, type TestServer } from "../mcp/_servers.ts";
 import { openAiAnswer, startFakeLlm } from "../catalog/_servers.ts";
 

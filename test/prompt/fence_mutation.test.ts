@@ -17,7 +17,7 @@ import {
   createServerRegistry,
   type McpSkillSource,
 } from "../../lib/mod.ts";
-import { fence, flag, skillText } from "../../lib/prompt/_fence.ts";
+import { fence, flag, skillText } from "../../lib/prompt/fence.ts";
 import { parseSkill, renderSkillSections } from "../../lib/skill/mod.ts";
 import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
 

@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import { after, before, test } from "node:test";
-import { createCatalog } from "../../lib/catalog/catalog.ts";
-import type { Selection } from "../../lib/catalog/select_types.ts";
+import { createCatalog } from "../../lib/catalog/build/catalog.ts";
+import type { Selection } from "../../lib/catalog/model/select_types.ts";
 import { createServerRegistry } from "../../lib/mcp/registry/registry.ts";
 import { assemblePrompt } from "../../lib/prompt/assemble.ts";
 import { createMemoryStorage } from "../../lib/storage/memory.ts";

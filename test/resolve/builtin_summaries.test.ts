@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { test } from "node:test";
 import { renderBuiltinSummaries, SUMMARIES_PATH } from "../../scripts/gen_builtin.ts";
-import { createCatalog } from "../../lib/catalog/catalog.ts";
+import { createCatalog } from "../../lib/catalog/build/catalog.ts";
 import { builtinSkillNames, createBuiltinSource, createResolver } from "../../lib/mod.ts";
 import { BUILTIN_SKILLS } from "../../lib/resolve/builtin_skills.ts";
 import { createMemoryStorage } from "../../lib/storage/memory.ts";

@@ -2,7 +2,7 @@
 // in that storage under the `require` policy, and `approve()`, which records approvals the way
 // `skillmux approve` does from another process: through a catalog of its own over the same
 // storage (the gateway notices by polling).
-import { createCatalog } from "../../lib/catalog/catalog.ts";
+import { createCatalog } from "../../lib/catalog/build/catalog.ts";
 import { createServerRegistry, type ServerRegistry } from "../../lib/mcp/registry/registry.ts";
 import type { McpServerConfig } from "../../lib/mcp/protocol/types.ts";
 import type { ConnectOptions } from "../../lib/mcp/client/connect_options.ts";

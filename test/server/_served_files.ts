@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { walkSkillFolder } from "../../lib/resolve/_fs_folder.ts";
+import { walkSkillFolder } from "../../lib/resolve/fs_folder.ts";
 import { parseSkill, skillKind } from "../../lib/skill/mod.ts";
 
 const sha = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;

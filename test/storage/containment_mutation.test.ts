@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { after, describe, test } from "node:test";
 import { fileNameProblem } from "../../lib/storage/_fs_names.ts";
 import { code, followLink, isInside, message, resolveKey } from "../../lib/storage/_fs_resolve.ts";
-import { TEMP_PREFIX, writeFileAtomic } from "../../lib/storage/_fs_write.ts";
+import { TEMP_PREFIX, writeFileAtomic } from "../../lib/storage/fs_write.ts";
 import {
   describeKey,
   storageKeyProblem,

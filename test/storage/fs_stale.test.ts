@@ -8,7 +8,7 @@ import * as path from "node:path";
 import process from "node:process";
 import { after, describe, test } from "node:test";
 import { STALE_TEMP_MS } from "../../lib/storage/_fs_stale.ts";
-import { TEMP_PREFIX } from "../../lib/storage/_fs_write.ts";
+import { TEMP_PREFIX } from "../../lib/storage/fs_write.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
 import { bundleScript } from "./_bundle.ts";
 import { makeTempDir, removeTempDirs } from "./_tmp.ts";

@@ -7,6 +7,7 @@ import { ProtocolError, SkillVerificationError } from "../protocol/errors.ts";
 import type { McpClient } from "../client/client_types.ts";
 import { offersSkills, SKILLS_EXTENSION } from "./extension.ts";
 import { entryProblem, listedFile, sameJson, verifyBytes } from "./_verify.ts";
+import { readResourceBytes } from "./resource_bytes.ts";
 import type { LoadedSkill, SkillEntry, SkillEntryListing, SkillReadOptions } from "./types.ts";
 
 const MAX_PAGES = 100;
@@ -61,24 +62,6 @@ export async function getSkillEntry(
   return result.skill as SkillEntry;
 }
 
-/** The raw bytes and text of one resource read. */
-export async function readBytes(
-  client: McpClient,
-  uri: string,
-  options: SkillReadOptions,
-): Promise<{ text: string; bytes: Uint8Array }> {
-  const contents = await client.readResource(uri, options);
-  const item = contents.find((c) => c.uri === uri) ?? contents[0];
-  if (typeof item?.text === "string") {
-    return { text: item.text, bytes: new TextEncoder().encode(item.text) };
-  }
-  if (typeof item?.blob === "string") {
-    const bytes = Uint8Array.from(atob(item.blob), (c) => c.charCodeAt(0));
-    return { text: new TextDecoder().decode(bytes), bytes };
-  }
-  throw new ProtocolError(`${client.name}: ${uri} came back empty`, { server: client.name });
-}
-
 export async function readSkillFile(
   client: McpClient,
   entry: SkillEntry,
@@ -114,10 +97,10 @@ async function readVerified(
         },
       );
     }
-    return await readBytes(client, uri, options);
+    return await readResourceBytes(client, uri, options);
   }
   const file = listedFile(entry, uri, client.name);
-  const read = await readBytes(client, uri, options);
+  const read = await readResourceBytes(client, uri, options);
   await verifyBytes(file, read.bytes, client.name);
   return read;
 }
