@@ -59,6 +59,7 @@ const FIRST_VIEW = new Set([
   "display.ts",
   "displayable.ts",
   "redact.ts",
+  "resource_bytes.ts",
 ]);
 
 function preloadFirstView(): Plugin {
