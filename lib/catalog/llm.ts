@@ -21,7 +21,7 @@ import type {
 
 export type { AnthropicModelOptions, LlmHttpOptions, OpenAiModelOptions } from "./select_types.ts";
 export type { EndpointOptions, RerankEndpointOptions } from "./semantic_types.ts";
-export { isLlmError, LlmError } from "./llm_error.ts";
+export { isLlmError, LlmError, type LlmErrorCode } from "./llm_error.ts";
 export { createEmbeddingEndpoint, createRerankEndpoint } from "./semantic_endpoints.ts";
 
 /**
