@@ -46,6 +46,7 @@ export {
   isInvalidSkillNameError,
   isSkillParseError,
   SkillParseError,
+  type SkillParseErrorCode,
   type SkillParseErrorOptions,
 } from "./skill/errors.ts";
 
@@ -64,6 +65,7 @@ export {
   isStoragePathError,
   StorageDisposedError,
   StorageError,
+  type StorageErrorCode,
   type StorageErrorOptions,
   StoragePathError,
 } from "./storage/errors.ts";
@@ -109,6 +111,7 @@ export {
   HttpError,
   isMcpError,
   McpError,
+  type McpErrorCode,
   type McpErrorName,
   type McpErrorOptions,
   NetworkError,
@@ -205,6 +208,8 @@ export {
 export {
   isSkillFileError,
   isSkillNotFoundError,
+  ResolveError,
+  type ResolveErrorCode,
   SkillFileError,
   SkillNotFoundError,
 } from "./resolve/errors.ts";

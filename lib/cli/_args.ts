@@ -2,19 +2,28 @@
 
 import { parseArgs } from "node:util";
 
-/** A usage error: unknown command or flag, missing or extra argument (exit code 2). */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
+/**
+ * Why a command failed: `usage` (a {@linkcode UsageError}: exit code 2) or `failed` (anything
+ * else the user can act on: exit code 1).
+ */
+export type CliErrorCode = "usage" | "failed";
+
+/** A failure the user can act on, reported as one line (exit code 1); the CLI family's base. */
+export class CliError extends Error {
+  /** Why (see {@linkcode CliErrorCode}). */
+  readonly code: CliErrorCode = "failed";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "CliError";
   }
 }
 
-/** A failure the user can act on, reported as one line (exit code 1). */
-export class CliError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "CliError";
+/** A usage error: unknown command or flag, missing or extra argument (exit code 2). */
+export class UsageError extends CliError {
+  override readonly code: "usage" = "usage";
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
   }
 }
 

@@ -53,6 +53,7 @@ export {
   HttpError,
   isMcpError,
   McpError,
+  type McpErrorCode,
   type McpErrorName,
   type McpErrorOptions,
   type McpErrorTypes,

@@ -3,11 +3,13 @@
 // for the linear-time matcher of _pattern.ts. A class becomes a test on a code point, with an
 // ASCII table so the common case is one array read.
 
+import { PatternError } from "./_schema_check_error.ts";
+
+// A pattern the matcher does not run: `message` says what and where.
+export { PatternError };
+
 /** Whether a code point is in a set. */
 export type CodePointTest = (cp: number) => boolean;
-
-/** A pattern the matcher does not run: `message` says what and where. */
-export class PatternError extends Error {}
 
 /** The pattern's text, read one code point at a time. */
 export class PatternReader {

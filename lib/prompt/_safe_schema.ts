@@ -18,6 +18,7 @@ import { BoundedCache } from "../_bounded_cache.ts";
 import type { JsonSchema } from "../catalog/model/types.ts";
 import { put } from "../_schema_text.ts";
 import { compilePattern, type PatternMatcher } from "./_pattern.ts";
+import { SchemaBudgetError } from "./_schema_check_error.ts";
 
 /** Keywords whose values cfworker does not treat as schemas (as its `dereference` lists them). */
 const DATA = new Set([
@@ -66,8 +67,8 @@ const MAPS = new Set([
 /** Most schema visits of one validation: well under a second of work. */
 export const STEP_BUDGET = 100_000;
 
-/** A validation stopped after {@link STEP_BUDGET} schema visits or its time. */
-export class SchemaBudgetError extends Error {}
+// A validation stopped after STEP_BUDGET schema visits or its time.
+export { SchemaBudgetError };
 
 let steps = 0;
 let budget = Infinity;

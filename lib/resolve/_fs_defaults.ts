@@ -16,6 +16,7 @@ import { createMcpSkillSources } from "./mcp_source.ts";
 import { createStorageSource } from "./storage_source.ts";
 import { fsSkillFiles } from "./fs_files.ts";
 import { unavailableSource } from "./_unavailable_source.ts";
+import { ResolveError } from "./errors.ts";
 import type { DefaultSkillFolders, DefaultSourcesOptions } from "./default_options.ts";
 import type { SkillSource, SourceTier } from "./types.ts";
 
@@ -28,9 +29,11 @@ const WHAT: Record<Folder, string> = {
 };
 
 /** A variable that locates a folder could not be read (Deno without `--allow-env`). */
-class EnvDeniedError extends Error {
+class EnvDeniedError extends ResolveError {
+  declare readonly code: "env-denied";
   constructor(folder: Folder, variable: string, cause: unknown) {
     super(
+      "env-denied",
       `Cannot locate ${WHAT[folder]}: reading the environment variable ${variable} was denied; ` +
         `run Deno with --allow-env (or pass the ${folder}Dir option)`,
       { cause },

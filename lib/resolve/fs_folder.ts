@@ -10,6 +10,7 @@
 
 import { nodeBuiltins } from "../_node.ts";
 import { skillFileExclusion } from "../skill/files.ts";
+import { ResolveError } from "./errors.ts";
 
 /** One regular file found, relative to the folder. */
 export interface FolderFile {
@@ -44,11 +45,12 @@ export interface FolderWalk {
  * }
  * ```
  */
-export class FolderRefusedError extends Error {
-  /** `symlink`, `files` (too many) or `bytes` (too large). */
+export class FolderRefusedError extends ResolveError {
+  declare readonly code: "folder-refused";
+  /** `symlink`, `files` (too many), `bytes` (too large) or `special` (not a regular file). */
   readonly reason: "symlink" | "files" | "bytes" | "special";
   constructor(reason: FolderRefusedError["reason"], message: string) {
-    super(message);
+    super("folder-refused", message);
     this.name = "FolderRefusedError";
     this.reason = reason;
   }

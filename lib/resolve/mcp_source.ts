@@ -260,7 +260,7 @@ export function createMcpSkillSource(
         ? undefined
         : { text, format: "markdown", location: uri, remote: true };
     } catch (error) {
-      if (isMcpError(error, "RpcError") && NOT_FOUND.has(error.code)) return undefined;
+      if (isMcpError(error, "RpcError") && NOT_FOUND.has(error.rpcCode)) return undefined;
       throw error;
     }
   }

@@ -21,6 +21,8 @@ export {
 export {
   isSkillFileError,
   isSkillNotFoundError,
+  ResolveError,
+  type ResolveErrorCode,
   SkillFileError,
   SkillNotFoundError,
 } from "./errors.ts";

@@ -44,7 +44,9 @@ function relabel(result: Result, id: string): Result {
 /** An upstream error as the host's error (its JSON-RPC code kept when it has one). */
 function asMcpError(error: unknown, server: string): McpError {
   if (error instanceof McpError) return error;
-  const code = (error as { code?: unknown })?.code;
+  // The client's RpcError carries the JSON-RPC number as `rpcCode`; other errors may as `code`.
+  const { rpcCode, code: own } = (error ?? {}) as { rpcCode?: unknown; code?: unknown };
+  const code = typeof rpcCode === "number" ? rpcCode : own;
   const message = error instanceof Error ? error.message : String(error);
   return new McpError(
     typeof code === "number" ? code : ErrorCode.InternalError,

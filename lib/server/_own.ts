@@ -121,7 +121,7 @@ export async function answerOwn(
     found = await result(catalog, method, rpc.params ?? {});
   } catch (e) {
     if (e instanceof MalformedUriError) {
-      return error(id, 200, e.code, e.message, { uri: rpc.params?.uri });
+      return error(id, 200, e.rpcCode, e.message, { uri: rpc.params?.uri });
     }
     throw e;
   }

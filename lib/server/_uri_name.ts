@@ -4,10 +4,14 @@
 /** The JSON-RPC code for invalid params. */
 export const INVALID_PARAMS = -32602;
 
-/** A `skill://` URI whose percent-encoding does not decode. */
+/**
+ * A `skill://` URI whose percent-encoding does not decode: `code` says why, as every error of
+ * the library does, and `rpcCode` is the JSON-RPC error it is answered with (as `RpcError`'s).
+ */
 export class MalformedUriError extends Error {
+  readonly code: "malformed-uri" = "malformed-uri";
   /** Always {@linkcode INVALID_PARAMS}. */
-  readonly code: number = INVALID_PARAMS;
+  readonly rpcCode: number = INVALID_PARAMS;
   constructor(uri: string) {
     const shown = uri.length > 200 ? `${uri.slice(0, 200)}…` : uri;
     super(`Invalid params: ${JSON.stringify(shown)} has malformed percent-encoding (e.g. %ZZ)`);

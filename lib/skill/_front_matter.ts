@@ -69,9 +69,12 @@ export function splitFrontMatter(lines: readonly string[], report: Report): Fron
     }
     bytes += (line.length > FRONT_MATTER_MAX_BYTES ? line.length : encoder.encode(line).length) + 1;
     if (bytes > FRONT_MATTER_MAX_BYTES) {
-      report.fail(`front matter is larger than ${FRONT_MATTER_MAX_BYTES} bytes`, {
-        line: open + 1,
-      });
+      report.fail(
+        `front matter is larger than ${FRONT_MATTER_MAX_BYTES} bytes`,
+        { line: open + 1 },
+        undefined,
+        "too-large",
+      );
     }
   }
   return report.fail('front matter is not closed: expected a line "---" after it', {

@@ -31,6 +31,9 @@ export async function readSkill(
     report.fail(
       `the text is ${bytes?.length ?? `more than ${maxBytes}`} bytes; the limit is ${maxBytes} ` +
         "bytes (maxBytes)",
+      {},
+      undefined,
+      "too-large",
     );
   }
   const normal = normalizeNewlines(text);

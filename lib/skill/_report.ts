@@ -1,7 +1,7 @@
 // Private: collects the diagnostics of one parse and turns them into errors.
 
 import type { SkillDiagnostic } from "./types.ts";
-import { SkillParseError } from "./errors.ts";
+import { SkillParseError, type SkillParseErrorCode } from "./errors.ts";
 import { formatSkillLocation } from "./_location.ts";
 
 /** Where a problem is: a 1-based line of the original text and a field. */
@@ -34,10 +34,15 @@ export class Report {
     this.#add("error", detail, at, cause);
   }
 
-  /** Records a problem and fails the parse at once. */
-  fail(detail: string, at: At = {}, cause?: unknown): never {
+  /** Records a problem and fails the parse at once: the text cannot be read as a skill. */
+  fail(
+    detail: string,
+    at: At = {},
+    cause?: unknown,
+    code: SkillParseErrorCode = "syntax",
+  ): never {
     this.#add("error", detail, at, cause);
-    throw this.#error(detail, at, cause);
+    throw this.#error(detail, at, cause, code);
   }
 
   /** Throws the first error found, with every diagnostic attached, if there is one. */
@@ -51,6 +56,7 @@ export class Report {
       more === 0 ? detail : `${detail} (and ${more} more ${more === 1 ? "error" : "errors"})`,
       { line: first.line, field: first.field },
       cause,
+      "invalid",
     );
   }
 
@@ -67,8 +73,9 @@ export class Report {
     this.diagnostics.push(d);
   }
 
-  #error(detail: string, at: At, cause?: unknown): SkillParseError {
+  #error(detail: string, at: At, cause: unknown, code: SkillParseErrorCode): SkillParseError {
     return new SkillParseError(detail, {
+      code,
       skill: this.skill,
       source: this.source,
       line: at.line,

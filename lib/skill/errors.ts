@@ -9,8 +9,21 @@ import type { SkillDiagnostic } from "./types.ts";
 import { formatSkillLocation, quote } from "./_location.ts";
 import { firstNonAscii } from "./_ascii.ts";
 
+/**
+ * Why a skill could not be read, as a stable string to branch on:
+ * - `syntax`: the text is not a skill document: no front matter (or not closed), front matter
+ *   that is not valid YAML (or TOML for a legacy skill) or not a mapping of fields
+ * - `too-large`: the text or its front matter is over its byte limit
+ * - `invalid`: the document was read but breaks the format's rules (a field missing or of the
+ *   wrong type, a bad name or example command); `field` and `line` say where, and in strict
+ *   mode a warning counts too
+ */
+export type SkillParseErrorCode = "syntax" | "too-large" | "invalid";
+
 /** Context a {@linkcode SkillParseError} carries besides its message. */
 export interface SkillParseErrorOptions {
+  /** Why it failed (default `invalid`). */
+  code?: SkillParseErrorCode;
   /** The skill name, when known. */
   skill?: string;
   /** The file path or label the text came from, when the caller said. */
@@ -29,6 +42,7 @@ export interface SkillParseErrorOptions {
  * Thrown by {@linkcode parseSkill} when a skill cannot be read. The message
  * names the skill, where the problem is and what was expected, for example
  * `Cannot parse skill "samtools" (skills/samtools.md:4): field "tags" must be a list of strings`.
+ * It is the skill format's one error class; `code` says why.
  *
  * @example Read the context of a parse error
  * ```ts
@@ -38,11 +52,13 @@ export interface SkillParseErrorOptions {
  *     source: "demo.md",
  *   });
  * } catch (error) {
- *   if (isSkillParseError(error)) console.log(error.line, error.field); // 4 "tags"
+ *   if (isSkillParseError(error)) console.log(error.code, error.line, error.field); // "invalid" 4 "tags"
  * }
  * ```
  */
 export class SkillParseError extends Error {
+  /** Why it failed (see {@linkcode SkillParseErrorCode}). */
+  readonly code: SkillParseErrorCode;
   /** The skill name, when known. */
   readonly skill?: string;
   /** The file path or label the text came from, when the caller said. */
@@ -68,6 +84,7 @@ export class SkillParseError extends Error {
       options.cause === undefined ? undefined : { cause: options.cause },
     );
     this.name = "SkillParseError";
+    this.code = options.code ?? "invalid";
     if (options.skill !== undefined) this.skill = options.skill;
     if (options.source !== undefined) this.source = options.source;
     if (options.line !== undefined) this.line = options.line;
@@ -92,6 +109,8 @@ export class SkillParseError extends Error {
  * ```
  */
 export class InvalidSkillNameError extends TypeError {
+  /** Always `invalid-name`: a bad argument, so a `TypeError` rather than a `SkillParseError`. */
+  readonly code: "invalid-name" = "invalid-name";
   /** The rejected value, as given. */
   readonly value: unknown;
 

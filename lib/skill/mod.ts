@@ -19,6 +19,7 @@ export {
   isInvalidSkillNameError,
   isSkillParseError,
   SkillParseError,
+  type SkillParseErrorCode,
   type SkillParseErrorOptions,
 } from "./errors.ts";
 export {

@@ -54,6 +54,7 @@ async function holding<T>(lock: string, fn: () => Promise<T>, signal?: AbortSign
     if (Date.now() > deadline) {
       throw new StorageError(
         `Cannot lock ${lock}: another writer has held it for more than ${WAIT_MS / 1000} s`,
+        { code: "locked" },
       );
     }
     const pause = Math.min(2 ** attempt, 50) * (0.5 + Math.random());

@@ -90,7 +90,7 @@ export async function resolveKey(
       if (options.createDirs === undefined) return undefined;
       throw new StorageError(
         `Cannot write storage key "${key}": ${candidate} is a file, not a folder`,
-        { key },
+        { key, code: "conflict" },
       );
     }
     viaLink ||= link;

@@ -1,13 +1,36 @@
 /**
- * Errors the storage adapters raise besides {@linkcode InvalidStorageKeyError}. Each keeps the
- * key it was about and the underlying error as `cause`; guards check `name`, so they work across
+ * The storage family of errors: {@linkcode StorageError} and its subclasses, raised by the
+ * adapters besides `InvalidStorageKeyError`. Each has a `code`, keeps the key it was about and
+ * the underlying error as `cause`; guards check `name`, so they work across
  * bundles and realms.
  *
  * @module
  */
 
+/**
+ * Why a storage call failed, as a stable string to branch on:
+ * - `io`: the backend failed (an OS error, a DOMException, an unstorage driver's error); see `cause`
+ * - `invalid-value`: a stored value is not a string (something else wrote it)
+ * - `conflict`: the key's file collides with a folder on disk, or its folder keeps vanishing
+ * - `locked`: another writer has held the fs adapter's lock for too long
+ * - `path`: {@linkcode StoragePathError}, a path the fs adapter refuses (it leaves the root)
+ * - `disposed`: {@linkcode StorageDisposedError}, a call after `dispose()`
+ * - `invalid-key`: `InvalidStorageKeyError`, a key that breaks the key rules. It is a
+ *   `TypeError` (a bad argument, as the platform's are), so not a `StorageError`
+ */
+export type StorageErrorCode =
+  | "io"
+  | "invalid-value"
+  | "conflict"
+  | "locked"
+  | "path"
+  | "disposed"
+  | "invalid-key";
+
 /** Options of {@linkcode StorageError}. */
 export interface StorageErrorOptions {
+  /** Why it failed, when it is not `io` (the subclasses set theirs). */
+  code?: "io" | "invalid-value" | "conflict" | "locked";
   /** The key the failed call was about, if any. */
   key?: string;
   /** The underlying error (an OS error, a DOMException, ...). */
@@ -15,18 +38,21 @@ export interface StorageErrorOptions {
 }
 
 /**
- * A storage call failed: an I/O error, a refused path, a store that is disposed.
+ * A storage call failed: an I/O error, a refused path, a store that is disposed; the base of
+ * the storage family, with a `code` for the reason.
  *
- * @example Read the key and the cause of a failure
+ * @example Read the code, the key and the cause of a failure
  * ```ts
  * import { isStorageError } from "@skillmux/core";
  * import { createFsStorage } from "@skillmux/core/fs";
  * const store = createFsStorage({ root: "/proc/skillmux-cannot-write-here" });
  * const error = await store.set("a.md", "x").catch((e) => e);
- * if (isStorageError(error)) console.log(error.key, error.cause);
+ * if (isStorageError(error)) console.log(error.code, error.key, error.cause); // "io" "a.md" …
  * ```
  */
 export class StorageError extends Error {
+  /** Why it failed (see {@linkcode StorageErrorCode}). */
+  readonly code: StorageErrorCode;
   /** The key the failed call was about, if any. */
   readonly key: string | undefined;
 
@@ -39,6 +65,7 @@ export class StorageError extends Error {
   constructor(message: string, options: StorageErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "StorageError";
+    this.code = options.code ?? "io";
     this.key = options.key;
   }
 }
@@ -57,6 +84,8 @@ export class StorageError extends Error {
  * ```
  */
 export class StoragePathError extends StorageError {
+  /** Always `path`. */
+  override readonly code: "path" = "path";
   /** The file system path that was refused. */
   readonly path: string;
 
@@ -87,6 +116,8 @@ export class StoragePathError extends StorageError {
  * ```
  */
 export class StorageDisposedError extends StorageError {
+  /** Always `disposed`. */
+  override readonly code: "disposed" = "disposed";
   /**
    * Create the error for a call on a disposed adapter.
    *

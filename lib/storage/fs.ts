@@ -121,12 +121,13 @@ class FsStorage implements Storage {
         if (attempt < 3) continue;
         throw new StorageError(`Cannot write storage key "${key}": its folder keeps vanishing`, {
           key,
+          code: "conflict",
         });
       }
       if (found.stats?.isDirectory()) {
         throw new StorageError(
           `Cannot write storage key "${key}" to ${found.real}: it is a folder holding other keys`,
-          { key },
+          { key, code: "conflict" },
         );
       }
       if (found.stats !== undefined) this.#assertFile(found, key);

@@ -64,7 +64,7 @@ class IndexedDbStorage implements Storage {
     if (value === undefined || typeof value === "string") return value;
     throw new StorageError(
       `Cannot read storage key "${key}" from IndexedDB ${this.#name}: the value is a ${typeof value}, not a string`,
-      { key },
+      { key, code: "invalid-value" },
     );
   }
 

@@ -22,6 +22,8 @@ import { describeKey, storageKeyProblem } from "./_key_rules.ts";
  * ```
  */
 export class InvalidStorageKeyError extends TypeError {
+  /** Always `invalid-key` (the storage family's code for it; see `StorageErrorCode`). */
+  readonly code: "invalid-key" = "invalid-key";
   /** The rejected key, as given. */
   readonly key: unknown;
 

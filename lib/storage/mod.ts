@@ -20,6 +20,7 @@ export {
   isStoragePathError,
   StorageDisposedError,
   StorageError,
+  type StorageErrorCode,
   type StorageErrorOptions,
   StoragePathError,
 } from "./errors.ts";

@@ -121,7 +121,7 @@ class UnstorageStorage implements Storage {
     if (typeof value === "string") return value;
     throw new StorageError(
       `Cannot read storage key "${key}" from ${this.#name}: the value is a ${typeof value}, not a string written by skillmux`,
-      { key },
+      { key, code: "invalid-value" },
     );
   }
 

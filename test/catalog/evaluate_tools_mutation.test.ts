@@ -187,7 +187,11 @@ test("the adapters refuse a missing or non-string model, naming themselves", () 
 
 test("LlmError keeps its cause; isLlmError takes only LlmErrors, not a caller's cancel", async () => {
   const cause = new Error("socket hang up");
-  const error = new LlmError("openai cannot be reached", { provider: "openai", cause });
+  const error = new LlmError("openai cannot be reached", {
+    code: "network",
+    provider: "openai",
+    cause,
+  });
   assert.equal(error.cause, cause);
   assert.equal(isLlmError(error), true);
   assert.equal(isLlmError(new Error("plain")), false);

@@ -13,7 +13,8 @@ import {
   createAnthropicModel,
   createOpenAiModel,
   isLlmError,
-  type LlmError,
+  LlmError,
+  type LlmErrorCode,
 } from "../../lib/catalog/llm/llm.ts";
 import { anthropicAnswer, type LlmAnswer, openAiAnswer, startFakeLlm } from "./_servers.ts";
 import { deadUrl } from "../_closed_port.ts";
@@ -23,7 +24,7 @@ const MESSAGES = [
   { role: "system" as const, content: "Answer in JSON." },
   { role: "user" as const, content: "Pick a skill." },
 ];
-let script: (n: number) => LlmAnswer = () => openAiAnswer("{}");
+let script: (n: number) => LlmAnswer | Promise<LlmAnswer> = () => openAiAnswer("{}");
 let fake: Awaited<ReturnType<typeof startFakeLlm>>;
 before(async () => (fake = await startFakeLlm((_request, n) => script(n))));
 after(() => fake.close());
@@ -161,4 +162,48 @@ test("selection through the adapters, and their failures falling back to keyword
 test("adapters refuse a missing model or a bad base URL", () => {
   assert.throws(() => createOpenAiModel({ model: "" }), /"model" must be a non-empty string/);
   assert.throws(() => createAnthropicModel({ model: "m", baseUrl: "nope" }), /absolute URL/);
+});
+
+test("every failure is an LlmError whose code says why", async () => {
+  const failure = (llm: ReturnType<typeof createOpenAiModel>) =>
+    llm(MESSAGES, { signal: signal() }).then(() => assert.fail("expected an error"), (e) => e);
+  const base = `${fake.url}/v1`;
+  const cases: Array<[string, () => Promise<unknown>, LlmErrorCode]> = [
+    ["an error status", () => {
+      script = () => ({ status: 400, body: '{"error":{"message":"bad"}}' });
+      return failure(createOpenAiModel({ baseUrl: base, model: "m", retries: 0 }));
+    }, "http"],
+    ["a refused port", async () => {
+      return failure(createOpenAiModel({ baseUrl: await deadUrl("/v1"), model: "m", retries: 0 }));
+    }, "network"],
+    ["no answer in time", () => {
+      script = () =>
+        new Promise<LlmAnswer>((done) => setTimeout(() => done(openAiAnswer("late")), 1_500));
+      return failure(createOpenAiModel({ baseUrl: base, model: "m", retries: 0, timeoutMs: 200 }));
+    }, "timeout"],
+    ["an answer over the cap", () => {
+      script = () => openAiAnswer("x".repeat(2_000));
+      return failure(createOpenAiModel({ baseUrl: base, model: "m", maxResponseBytes: 1_000 }));
+    }, "too-large"],
+    ["an answer that is not JSON", () => {
+      script = () => ({ body: "<html>" });
+      return failure(createOpenAiModel({ baseUrl: base, model: "m" }));
+    }, "invalid-response"],
+    ["JSON of the wrong shape", () => {
+      script = () => ({ body: '{"choices": []}' });
+      return failure(createOpenAiModel({ baseUrl: base, model: "m" }));
+    }, "invalid-response"],
+  ];
+  for (const [what, run, code] of cases) {
+    const error = await run();
+    assert.ok(error instanceof LlmError, `${what}: ${error}`);
+    assert.deepEqual([error.name, error.code, error.provider], ["LlmError", code, "openai"], what);
+  }
+  const cause = new Error("socket hang up");
+  const built = new LlmError("x", { code: "network", provider: "openai", cause });
+  assert.equal(built.cause, cause);
+  assert.equal(
+    Object.hasOwn(new LlmError("x", { code: "http", provider: "openai" }), "cause"),
+    false,
+  );
 });

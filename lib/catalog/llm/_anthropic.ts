@@ -34,7 +34,10 @@ export async function chat(
   const answer = await postJson("anthropic", `${base}/v1/messages`, headers, body, options, signal);
   const checked = v.safeParse(Message, answer);
   if (!checked.success) {
-    throw new LlmError("anthropic answered without a content array", { provider: "anthropic" });
+    throw new LlmError("anthropic answered without a content array", {
+      code: "invalid-response",
+      provider: "anthropic",
+    });
   }
   return checked.output.content.filter((b) => b.type === "text").map((b) => b.text ?? "").join("");
 }

@@ -19,6 +19,7 @@ async function readCapped(response: Response, max: number, provider: string): Pr
   if (declared > max) {
     await response.body?.cancel().catch(() => {});
     throw new LlmError(`${provider}: the answer is ${declared} bytes, over the ${max} read`, {
+      code: "too-large",
       provider,
       status: response.status,
     });
@@ -34,6 +35,7 @@ async function readCapped(response: Response, max: number, provider: string): Pr
     if (size > max) {
       await reader.cancel().catch(() => {});
       throw new LlmError(`${provider}: the answer is over the ${max} bytes read`, {
+        code: "too-large",
         provider,
         status: response.status,
       });
@@ -94,14 +96,18 @@ export async function postJson(
       );
       throw new LlmError(
         `${provider} answered HTTP ${error.response.status}${detail ? `: ${detail}` : ""}`,
-        { provider, status: error.response.status },
+        { code: "http", provider, status: error.response.status },
       );
     }
     if (error instanceof TimeoutError) {
-      throw new LlmError(`${provider} did not answer within ${timeoutMs} ms`, { provider });
+      throw new LlmError(`${provider} did not answer within ${timeoutMs} ms`, {
+        code: "timeout",
+        provider,
+      });
     }
     const why = redact(error instanceof Error ? error.message : String(error), options.apiKey);
     throw new LlmError(`${provider} cannot be reached at ${new URL(url).origin}: ${why}`, {
+      code: "network",
       provider,
     });
   }
@@ -110,6 +116,7 @@ export async function postJson(
     return JSON.parse(text);
   } catch {
     throw new LlmError(`${provider} answered with something that is not JSON`, {
+      code: "invalid-response",
       provider,
       status: response.status,
     });

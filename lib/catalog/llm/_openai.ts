@@ -40,6 +40,7 @@ export async function chat(
   const checked = v.safeParse(Completion, answer);
   if (!checked.success) {
     throw new LlmError("openai answered without choices[0].message.content", {
+      code: "invalid-response",
       provider: "openai",
     });
   }

@@ -25,7 +25,7 @@ export type {
   OpenAiModelOptions,
 } from "../model/select_types.ts";
 export type { EndpointOptions, RerankEndpointOptions } from "../model/semantic_types.ts";
-export { isLlmError, LlmError } from "./llm_error.ts";
+export { isLlmError, LlmError, type LlmErrorCode } from "./llm_error.ts";
 export { createEmbeddingEndpoint, createRerankEndpoint } from "./semantic_endpoints.ts";
 
 /**

@@ -6,40 +6,10 @@
  * @module
  */
 
-import { McpError, type McpErrorOptions } from "../protocol/errors.ts";
+import { McpError, type McpErrorOptions, type OAuthErrorCode } from "../protocol/errors.ts";
 
-/**
- * What went wrong, as a stable code:
- * - `sign_in_required`: the server needs an interactive sign-in and the options cannot do one:
- *   no `onAuthorize` callback, or no `redirectUri` (there is no default); the message names which
- * - `reauth_required`: the refresh token was refused (expired, revoked); sign in again
- * - `metadata_not_found`, `invalid_metadata`, `issuer_mismatch`, `resource_mismatch`,
- *   `pkce_unsupported`, `insecure_url`: discovery and metadata validation
- * - `state_mismatch`, `iss_mismatch`, `authorization_denied`: the authorization response
- * - `registration_failed`, `no_client`: client registration
- * - `token_request_failed`, `invalid_token_response`: the token endpoint
- * - `insufficient_scope`: step-up gave up after its retry limit
- * - `issuer_changed`: the server now names another authorization server than the one the
- *   configured client (`clientId`, `clientCredentials`) belongs to; its credentials were not sent
- */
-export type OAuthErrorCode =
-  | "sign_in_required"
-  | "reauth_required"
-  | "metadata_not_found"
-  | "invalid_metadata"
-  | "issuer_mismatch"
-  | "resource_mismatch"
-  | "pkce_unsupported"
-  | "insecure_url"
-  | "state_mismatch"
-  | "iss_mismatch"
-  | "authorization_denied"
-  | "registration_failed"
-  | "no_client"
-  | "token_request_failed"
-  | "invalid_token_response"
-  | "insufficient_scope"
-  | "issuer_changed";
+// The codes are listed with the MCP family's base, which must know every code of its family.
+export type { OAuthErrorCode };
 
 /**
  * An OAuth step failed. `code` says which; `server` names the MCP server.
@@ -53,7 +23,7 @@ export type OAuthErrorCode =
  */
 export class OAuthError extends McpError {
   /** What went wrong (see {@linkcode OAuthErrorCode}). */
-  readonly code: OAuthErrorCode;
+  override readonly code: OAuthErrorCode;
   /** Build the error; `message` must hold no secret. */
   constructor(code: OAuthErrorCode, message: string, options: McpErrorOptions = {}) {
     super(message, options);

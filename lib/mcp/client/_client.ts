@@ -267,7 +267,7 @@ export class Client implements McpClient {
       >;
     } catch (error) {
       // HeaderMismatch: the tool's annotations changed; list again and retry once (spec).
-      if (!(error instanceof RpcError) || error.code !== -32020 || this.era !== "modern") {
+      if (!(error instanceof RpcError) || error.rpcCode !== -32020 || this.era !== "modern") {
         throw error;
       }
       await this.listTools(options);

@@ -40,7 +40,7 @@ async function once(
     }, { signal, longLived: true, timeoutMs: Infinity });
     return { stop: false };
   } catch (error) {
-    if (isMcpError(error, "RpcError") && error.code === -32601) return { stop: true };
+    if (isMcpError(error, "RpcError") && error.rpcCode === -32601) return { stop: true };
     throw error;
   }
 }

@@ -100,7 +100,7 @@ async function legacy(
 
 /** Whether a failed modern probe means "an older server" rather than a real failure. */
 function looksLegacy(error: unknown): boolean {
-  if (isMcpError(error, "RpcError")) return !MODERN_ERROR_CODES.has(error.code);
+  if (isMcpError(error, "RpcError")) return !MODERN_ERROR_CODES.has(error.rpcCode);
   if (isMcpError(error, "ProtocolError")) return true;
   if (isMcpError(error, "HttpError")) {
     return FALLBACK_STATUSES.has(error.status) && !MODERN_ERROR_CODES.has(error.rpc?.code ?? 0);
@@ -145,7 +145,7 @@ export async function negotiate(
         else await modern.discover({ ...ctx.request, idempotent: true, probe: stdio });
         return [transport, modern];
       } catch (error) {
-        if (isMcpError(error, "RpcError") && error.code === -32022) {
+        if (isMcpError(error, "RpcError") && error.rpcCode === -32022) {
           throw new UnsupportedProtocolVersionError(MODERN_VERSION, {
             server: prepared.name,
             cause: error,

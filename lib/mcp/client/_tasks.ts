@@ -80,7 +80,7 @@ export async function runToolTask(
           `${server}: task ${task.taskId} was cancelled by the server${
             task.statusMessage ? `: ${task.statusMessage.slice(0, 200)}` : ""
           }`,
-          { server },
+          { server, code: "cancelled" },
         );
       }
       if (task.status !== "working") break;

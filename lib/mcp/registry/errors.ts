@@ -23,6 +23,8 @@ export { isSecretKeyError, SecretKeyError } from "../sealing/errors.ts";
  * ```
  */
 export class ForbiddenError extends McpError {
+  /** Always `forbidden`. */
+  override readonly code: "forbidden" = "forbidden";
   /** Build the error. */
   constructor(message: string, options: McpErrorOptions = {}) {
     super(message, options);
@@ -42,6 +44,8 @@ export class ForbiddenError extends McpError {
  * ```
  */
 export class ConflictError extends McpError {
+  /** Always `conflict`. */
+  override readonly code: "conflict" = "conflict";
   /** Build the error. */
   constructor(message: string, options: McpErrorOptions = {}) {
     super(message, options);

@@ -19,6 +19,8 @@ import { McpError, type McpErrorOptions } from "../protocol/errors.ts";
  * ```
  */
 export class SecretKeyError extends McpError {
+  /** Always `secret-key`. */
+  override readonly code: "secret-key" = "secret-key";
   /** Build the error. */
   constructor(message: string, options: McpErrorOptions = {}) {
     super(message, options);

@@ -52,7 +52,9 @@ function describe(error: unknown): string {
   const parts: string[] = [];
   for (let depth = 0; current instanceof Error && depth < 4; depth++) {
     const code = (current as { code?: unknown }).code;
-    parts.push(typeof code === "string" ? code : current.message);
+    // A system or undici code (`ECONNREFUSED`, `UND_ERR_SOCKET`) says it best; the library's own
+    // codes are lower-case (`network`) and say less than their error's message.
+    parts.push(typeof code === "string" && /^[A-Z][A-Z0-9_]*$/.test(code) ? code : current.message);
     current = current.cause;
   }
   return parts.filter(Boolean).join(": ") || "network error";

@@ -25,9 +25,10 @@ export async function serveRequest(
   try {
     return { jsonrpc: "2.0", id, result: await handler(request) };
   } catch (error) {
-    const code = typeof (error as { code?: unknown })?.code === "number"
-      ? (error as { code: number }).code
-      : -32603;
+    // Our RpcError carries its number as `rpcCode`; a handler's own error (the SDK's McpError) as `code`.
+    const { rpcCode, code: own } = (error ?? {}) as { rpcCode?: unknown; code?: unknown };
+    const number = typeof rpcCode === "number" ? rpcCode : own;
+    const code = typeof number === "number" ? number : -32603;
     const message = code === -32601 ? `Method not found: ${method}` : (error as Error)?.message;
     return { jsonrpc: "2.0", id, error: { code, message: String(message ?? "Internal error") } };
   }

@@ -74,7 +74,8 @@ describe("connect() to the SDK's McpServer", () => {
     const client = await connect({ name: "bare", url: new URL(server.url).origin });
     const error = await client.readResource("skill://nope").catch((e) => e);
     assert.equal(error.name, "RpcError");
-    assert.equal(typeof error.code, "number");
+    assert.equal(error.code, "rpc");
+    assert.equal(typeof error.rpcCode, "number");
     assert.equal(error.server, "bare");
     await client.close();
   });

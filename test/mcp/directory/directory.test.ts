@@ -13,6 +13,7 @@ import {
   createBioContextDirectory,
   createOfficialDirectory,
   type DirectoryEntry,
+  DirectoryError,
   downloadBundle,
   getServer,
   launchOptions,
@@ -142,6 +143,14 @@ describe("the official /v0.1/ API", () => {
     const entry = await entryOf("io.github.example/withdrawn");
     assert.equal(entry.status, "deleted");
     assert.throws(() => planServer(entry), { name: "DirectoryError", code: "deleted" });
+  });
+
+  test("a DirectoryError is one class with a code, and keeps the cause it was given", () => {
+    const cause = new Error("ECONNRESET");
+    const error = new DirectoryError("network", "registry unreachable", { cause });
+    assert.ok(error instanceof DirectoryError && error instanceof Error);
+    assert.deepEqual([error.name, error.code, error.cause], ["DirectoryError", "network", cause]);
+    assert.equal(Object.hasOwn(new DirectoryError("invalid", "x"), "cause"), false);
   });
 
   test("a deprecated entry is shown as such and its plan says so", async () => {

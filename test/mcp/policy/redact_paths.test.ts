@@ -95,7 +95,7 @@ for (const [what, era, form, name] of CASES) {
     const got = await failure(era, form);
     assertRedacted(got, name);
     if (name === "RpcError" && isMcpError(got.error, "RpcError")) {
-      assert.equal(got.error.code, -32001);
+      assert.equal(got.error.rpcCode, -32001);
       assert.match(got.error.message, /invalid api key \[redacted\]/);
       const data = got.error.data as Record<string, unknown>;
       assert.equal(data.token, REDACTED, "data keeps its shape, the secret replaced");

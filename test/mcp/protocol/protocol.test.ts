@@ -84,7 +84,7 @@ describe("eras", () => {
     assert.ok(Array.isArray(listed.skills) && listed.skills.length > 0);
     const error = await client.request("no/such-method").catch((e) => e);
     assert.equal(error.name, "RpcError");
-    assert.equal(error.code, -32601);
+    assert.equal(error.rpcCode, -32601);
     assert.equal(client.cacheHint("skills/list")?.ttlMs, 60_000);
     await client.close();
   });

@@ -63,7 +63,7 @@ describe("against serveSkills", () => {
       assert.deepEqual([unlisted.name, unlisted.reason], ["SkillVerificationError", "unlisted"]);
       assert.deepEqual(await getSkillEntry(client, entry.uri), entry);
       const unknown = await getSkillEntry(client, "skill://nope/SKILL.md").catch((e) => e);
-      assert.deepEqual([unknown.name, unknown.code], ["RpcError", -32602]);
+      assert.deepEqual([unknown.name, unknown.code, unknown.rpcCode], ["RpcError", "rpc", -32602]);
       await client.close();
     });
   }
