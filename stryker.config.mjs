@@ -49,7 +49,6 @@ export const scopes = {
     tests: [
       "test/storage/fs*.test.ts",
       "test/storage/key.test.ts",
-      "test/storage/containment_*.test.ts",
     ],
   },
   // The newer code (issue 19). Notebook displays and re-exporting entries are left out: they
