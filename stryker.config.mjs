@@ -35,8 +35,9 @@ export const scopes = {
     ],
     tests: [
       "test/server/security.test.ts",
+      "test/server/origins.test.ts",
+      "test/server/request_checks.test.ts",
       "test/server/serve.test.ts",
-      "test/server/request_*.test.ts",
     ],
   },
   storage: {
