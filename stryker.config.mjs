@@ -35,8 +35,9 @@ export const scopes = {
     ],
     tests: [
       "test/server/security.test.ts",
+      "test/server/origins.test.ts",
+      "test/server/request_checks.test.ts",
       "test/server/serve.test.ts",
-      "test/server/request_*.test.ts",
     ],
   },
   storage: {
@@ -49,7 +50,6 @@ export const scopes = {
     tests: [
       "test/storage/fs*.test.ts",
       "test/storage/key.test.ts",
-      "test/storage/containment_*.test.ts",
     ],
   },
   // The newer code (issue 19). Notebook displays and re-exporting entries are left out: they

@@ -1,4 +1,5 @@
-// Sources for resolver tests: real storage underneath, with call counting and fault injection.
+// Sources for resolver tests: real storage underneath, with call counting and fault injection;
+// MCP sources disposed after a file, and a skills stub for the length of one test.
 import { createMemoryStorage } from "../../lib/storage/memory.ts";
 import { createStorageSource } from "../../lib/resolve/storage_source.ts";
 import type { SkillSource, SourceCallOptions, SourceEntry } from "../../lib/resolve/types.ts";
@@ -8,6 +9,7 @@ import {
   type McpSkillSource,
   type McpSkillSourceOptions,
 } from "../../lib/resolve/mcp_source.ts";
+import { type Answer, type SkillsStub, startSkillsStub } from "../mcp/_skills_stub.ts";
 
 /** A valid skill document named `name`. */
 export function skillDoc(
@@ -120,4 +122,18 @@ export function mcpSources() {
     keep: (...more: McpSkillSource[]) => void made.push(...more),
     disposeAll: () => Promise.all(made.map((s) => s.dispose())),
   };
+}
+
+/** Runs `fn` against a skills stub answering by `answers` (a resources server when `plain`). */
+export async function withStub(
+  answers: Record<string, Answer>,
+  plain: boolean,
+  fn: (stub: SkillsStub) => Promise<void>,
+): Promise<void> {
+  const stub = await startSkillsStub(answers, plain);
+  try {
+    await fn(stub);
+  } finally {
+    await stub.close();
+  }
 }

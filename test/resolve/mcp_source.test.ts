@@ -1,6 +1,13 @@
-// MCP servers as resolver sources: real SDK servers serving skill:// resources.
+// MCP servers as resolver sources (lib/resolve/mcp_source.ts), against real SDK servers serving
+// skill:// resources, a stdio server and scripted servers: priority and labels, a warm resolve's
+// cost, the listing's TTL, dead servers and bad content as diagnostics, cooldowns, stdio start-up
+// and disposal; sources made from a registry keep its order, leave disabled servers out, take the
+// caller's connection options and the registry's hint. Over 300 lines: the source in a resolver.
+// Its own rules: mcp_source_extension, _resources, _session and _listing.test.ts.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { createServerRegistry } from "../../lib/mcp/registry/registry.ts";
+import { stdio } from "../../lib/mcp/transport/stdio.ts";
 import { createBuiltinSource } from "../../lib/resolve/builtin_source.ts";
 import {
   createMcpSkillSource,
@@ -8,14 +15,14 @@ import {
   type McpSkillSource,
 } from "../../lib/resolve/mcp_source.ts";
 import { createResolver } from "../../lib/resolve/resolver.ts";
-import { createServerRegistry } from "../../lib/mcp/registry/registry.ts";
 import { createMemoryStorage } from "../../lib/storage/memory.ts";
-import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
-import { startFaultServer, status } from "../mcp/_fault_server.ts";
-import { countingSource, skillDoc } from "./_helpers.ts";
 import { deadUrl } from "../_closed_port.ts";
+import { waitUntil } from "../_wait.ts";
+import { hangHeaders, startFaultServer, status } from "../mcp/_fault_server.ts";
+import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
 import { fixture, gone, pidFile, ROOT } from "../mcp/_stdio_helpers.ts";
-import { stdio } from "../../lib/mcp/transport/stdio.ts";
+import { countingSource, mcpSources, skillDoc, withStub } from "./_helpers.ts";
+import { withLab } from "./_lab.ts";
 
 let a: SdkServer;
 let b: SdkServer;
@@ -205,4 +212,88 @@ test("disposing a source stops a stdio server that is still starting", async () 
     await slow.dispose();
     await file.done();
   }
+});
+
+describe("sources from a registry: connection options, disposal, hints and discovery", () => {
+  const { source, keep, disposeAll } = mcpSources();
+  const signal = () => new AbortController().signal;
+  after(disposeAll);
+
+  test("get the caller's connection options", async () => {
+    await withStub({}, true, async (stub) => {
+      const registry = createServerRegistry({ storage: createMemoryStorage() });
+      await registry.import([{ name: "lab", url: stub.url }]);
+      const [strict] = await createMcpSkillSources(registry, {
+        connect: { urlPolicy: { mode: "strict" } },
+      });
+      keep(strict);
+      const error = await createResolver({ sources: [strict] }).resolve("star").catch((e) => e);
+      assert.equal(error.name, "SkillNotFoundError");
+      assert.match(error.diagnostics[0].message, /127\.0\.0\.1|loopback|private|policy/i);
+      assert.deepEqual(stub.calls, [], "refused before connecting");
+    });
+  });
+
+  test("dispose while a connect is failing resolves", async () => {
+    const fault = await startFaultServer();
+    fault.script(hangHeaders());
+    try {
+      const team = source(fault.url);
+      const listing = team.list({ signal: AbortSignal.timeout(100) });
+      const [listed, disposed] = await Promise.allSettled([listing, team.dispose()]);
+      assert.equal(listed.status, "rejected");
+      assert.deepEqual(disposed, { status: "fulfilled", value: undefined });
+    } finally {
+      await fault.close();
+    }
+  });
+
+  test("leave disabled servers out, use the registry's hint, and drop its discovery on a change", async () => {
+    await withLab(async (lab) => {
+      const storage = createMemoryStorage();
+      const registry = createServerRegistry({ storage });
+      await registry.import([
+        { name: "lab", url: lab.url },
+        { name: "off", url: `${lab.fault.origin}/off`, enabled: false },
+      ]);
+      // What an earlier process learnt of the server, as the registry keeps it: this process
+      // never connected to it, so only the registry's hint can spare the era probe.
+      const legacy = { era: "legacy", transport: "streamable-http", protocolVersion: "2025-11-25" };
+      await storage.set(
+        "cache/mcp/lab.json",
+        JSON.stringify({
+          name: "lab",
+          discoveredAt: new Date().toISOString(),
+          serverInfo: { name: "lab", version: "1.0.0" },
+          protocolVersion: "2025-11-25",
+          transport: "streamable-http",
+          tools: [],
+          resources: [],
+          resourceTemplates: [],
+          hint: legacy,
+        }),
+      );
+      assert.deepEqual((await registry.discovery("lab"))?.hint, legacy);
+      const logs: string[] = [];
+      const made = await createMcpSkillSources(registry, {
+        watch: true,
+        connect: { log: (line) => logs.push(line) },
+      });
+      keep(...made);
+      assert.deepEqual(made.map((s) => s.server.name), ["lab"]);
+      assert.deepEqual(await made[0].list({ signal: signal() }), ["star"]);
+      const asked = lab.fault.received.map((r) => r.rpc?.method);
+      assert.ok(asked.includes("initialize"), asked.join(" "));
+      assert.ok(!asked.includes("server/discover"), `no era probe: ${asked.join(" ")}`);
+      await waitUntil(() => lab.streams.length >= 1, 10_000);
+      lab.notify("notifications/resources/list_changed");
+      let dropped = false;
+      for (let i = 0; i < 500 && !dropped; i++) {
+        dropped = (await registry.discovery("lab")) === undefined;
+        if (!dropped) await new Promise((r) => setTimeout(r, 20)); // bounded: 10 s
+      }
+      assert.ok(dropped, "the registry's discovery was dropped");
+      assert.deepEqual(logs.filter((line) => /threw/.test(line)), []);
+    });
+  });
 });

@@ -1,16 +1,19 @@
-// The resolver's caches: a warm resolve answers from memory after one metadata check, an
-// unchanged list() parses nothing, and an edit is never hidden (same size, same second, a new
-// file of a higher-priority layout, a miss that becomes a hit).
+// How the resolver parses a source's entries and what it remembers of them (lib/resolve/_query.ts
+// parseEntry, the resolver's parse cache), over memory storage and real files: an entry without a
+// format is detected; a parse error names the entry's location, else its source; warnings reach
+// the answer; a warm resolve answers from memory after one metadata check, reused only while the
+// text, format and location stay, frozen at every depth; an edit is never hidden.
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test } from "node:test";
+import { describe, test } from "node:test";
 import {
   createMemoryStorage,
   createResolver,
   createStorageSource,
   type SkillSource,
+  type SourceEntry,
 } from "../../lib/mod.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
 import { counted } from "./_helpers.ts";
@@ -112,4 +115,113 @@ test("fs version(): tags change with the value and with a folder's entries", asy
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+});
+
+describe("parsing an entry", () => {
+  const source = (entry: SourceEntry): SkillSource => ({
+    label: "team",
+    list: () => Promise.resolve(["demo"]),
+    get: () => Promise.resolve(entry),
+  });
+
+  test("an entry without a format is detected: a legacy TOML skill parses", async () => {
+    const text = '[meta]\nname = "demo"\ndescription = "From TOML. Use when testing."\n';
+    const hit = await createResolver({ sources: [source({ text })] }).resolve("demo");
+    assert.equal(hit.skill.description, "From TOML. Use when testing.");
+    assert.equal(hit.skill.format, "toml");
+  });
+
+  test("a parse error names the entry's location", async () => {
+    const resolver = createResolver({
+      sources: [source({ text: "---\nname: demo\n", location: "team/demo/SKILL.md" })],
+    });
+    const { diagnostics } = await resolver.list();
+    assert.equal(diagnostics.length, 1);
+    assert.equal(diagnostics[0].problem, "invalid");
+    assert.match(diagnostics[0].message, /team\/demo\/SKILL\.md/);
+  });
+
+  test("the parser's warnings reach the answer with their source, name and details", async () => {
+    const text =
+      "---\nname: demo\ndescription: Warned. Use when testing.\nflavour: mint\n---\nBody\n";
+    const hit = await createResolver({ sources: [source({ text })] }).resolve("demo");
+    const warning = hit.diagnostics.find((d) => d.problem === "warning");
+    assert.ok(warning, JSON.stringify(hit.diagnostics));
+    assert.equal(warning.source, "team");
+    assert.equal(warning.name, "demo");
+    assert.match(warning.message, /"flavour" is not a known skill field/);
+    assert.equal(warning.details?.[0].message, warning.message);
+  });
+});
+
+describe("the parse cache: reuse, freezing, names", () => {
+  const MD = (description: string) =>
+    `---\nname: demo\ndescription: ${description}\ntags: [a, b]\n---\n\n## Concepts\n\n- one\n`;
+  const TOML = '[meta]\nname = "demo"\ndescription = "From TOML. Use when testing."\n';
+
+  function source(entry: () => SourceEntry | undefined): SkillSource {
+    return {
+      label: "mem",
+      get: () => Promise.resolve(entry()),
+      list: () => Promise.resolve(["demo"]),
+    };
+  }
+
+  test("an answer is reused while text, format and location stay; any change is parsed anew", async () => {
+    let entry: SourceEntry = { text: MD("First."), location: "demo.md" };
+    const resolver = createResolver({ sources: [source(() => entry)] });
+    const first = await resolver.resolve("demo");
+    assert.equal(first.skill.description, "First.");
+    assert.equal((await resolver.resolve("demo")).skill.description, "First.");
+    entry = { text: MD("Second."), location: "demo.md" };
+    assert.equal((await resolver.resolve("demo")).skill.description, "Second.");
+    entry = { text: MD("Second."), location: "demo/SKILL.md" };
+    assert.equal((await resolver.resolve("demo")).location, "demo/SKILL.md");
+    entry = { text: TOML, location: "demo/SKILL.md", format: "toml" };
+    assert.equal(
+      (await resolver.resolve("demo")).skill.description,
+      "From TOML. Use when testing.",
+    );
+    entry = { text: TOML, location: "demo/SKILL.md", format: "markdown" };
+    const asMarkdown = await resolver.resolve("demo").then(() => undefined, (e) => e);
+    assert.ok(asMarkdown, "the same text read as Markdown is parsed again, and fails");
+  });
+
+  test("the answer handed out is frozen at every depth", async () => {
+    const resolver = createResolver({
+      sources: [source(() => ({ text: MD("Frozen."), location: "demo.md" }))],
+    });
+    const hit = await resolver.resolve("demo");
+    assert.throws(() => {
+      (hit.skill as { description: string }).description = "changed";
+    }, TypeError);
+    assert.ok(Object.isFrozen(hit.skill.tags), "inner arrays are frozen too");
+    assert.equal((await resolver.resolve("demo")).skill.description, "Frozen.");
+  });
+
+  test("two skills of one source are both remembered: neither is parsed again", async () => {
+    const doc = (name: string) =>
+      `---\nname: ${name}\ndescription: ${name} notes. Use when testing.\n---\nBody\n`;
+    const two: SkillSource = {
+      label: "mem",
+      get: (name) => Promise.resolve({ text: doc(name), location: `${name}.md` }),
+      list: () => Promise.resolve(["a", "b"]),
+    };
+    const resolver = createResolver({ sources: [two] });
+    const a = await resolver.resolve("a");
+    const b = await resolver.resolve("b");
+    assert.equal((await resolver.resolve("a")).skill, a.skill, "the same parsed skill");
+    assert.equal((await resolver.resolve("b")).skill, b.skill);
+  });
+
+  test("a document that does not parse is named by its location, else by its source's label", async () => {
+    const bad = "---\nname: demo\ndescription: [1, 2]\n---\nBody\n";
+    const messages = async (entry: SourceEntry) => {
+      const failed = await createResolver({ sources: [source(() => entry)] }).resolve("demo")
+        .then(() => assert.fail("resolved"), (e) => e as { diagnostics: { message: string }[] });
+      return failed.diagnostics.map((d) => d.message).join("\n");
+    };
+    assert.match(await messages({ text: bad, location: "team/demo.md" }), /\(team\/demo\.md:3\)/);
+    assert.match(await messages({ text: bad }), /\(mem:3\)/);
+  });
 });

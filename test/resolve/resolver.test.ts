@@ -1,17 +1,18 @@
+// The resolver (lib/resolve/resolver.ts) over memory storage and scripted sources: resolve() asks
+// sources in priority order, the first hit winning, with diagnostics for invalid content, failing
+// and hanging sources; names are checked (ASCII, not starting with a colon) and matched without
+// case; an `origin:name` lookup asks that source alone; list() gives each skill once with what it
+// shadows; deadlines, the caller's signal and the parse options reach every source. Over 300
+// lines: one component's rules. Groups and tiers: tiers.test.ts.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { createResolver } from "../../lib/resolve/resolver.ts";
+import type { SkillSource, SourceEntry } from "../../lib/mod.ts";
 import { isSkillNotFoundError, SkillNotFoundError } from "../../lib/resolve/errors.ts";
-import { isInvalidSkillNameError } from "../../lib/skill/errors.ts";
+import { createResolver } from "../../lib/resolve/resolver.ts";
 import { createStorageSource } from "../../lib/resolve/storage_source.ts";
+import { isInvalidSkillNameError } from "../../lib/skill/errors.ts";
 import { createMemoryStorage } from "../../lib/storage/memory.ts";
-import {
-  countingSource,
-  delayedSource,
-  failingSource,
-  hangingSource,
-  skillDoc,
-} from "./_helpers.ts";
+import { countingSource, failingSource, hangingSource, skillDoc } from "./_helpers.ts";
 
 describe("resolve()", () => {
   test("the highest source that has the skill wins and lower sources are never asked", async () => {
@@ -204,47 +205,157 @@ describe("list()", () => {
   });
 });
 
-describe("groups (MCP servers): asked in parallel, answered in order", () => {
-  test("every member is asked before any answers; the earlier member wins even when slower", async () => {
-    const first = delayedSource("mcp:a", "bwa", skillDoc("bwa", "From a. Use when aligning."), 40);
-    const second = delayedSource("mcp:b", "bwa", skillDoc("bwa", "From b. Use when aligning."), 1);
-    const builtin = countingSource("builtin", { bwa: skillDoc("bwa") });
-    const hit = await createResolver({ sources: [[first, second], builtin] }).resolve("bwa");
-    assert.equal(hit.source, "mcp:a");
-    assert.equal(first.askedAt.length, 1);
-    assert.equal(second.askedAt.length, 1);
-    assert.ok(second.askedAt[0] < first.askedAt[0] + 40, "b was asked while a was still working");
-    assert.equal(builtin.gets.length, 0);
+describe("names, origins, shadows, deadlines and options", () => {
+  const doc = (name: string) =>
+    `---\nname: ${name}\ndescription: A skill. Use when testing.\n---\n`;
+
+  /** A source that has `demo` when `has`, and whose `peek` says `says` (no `peek` when undefined). */
+  function member(label: string, has: boolean, says?: boolean): SkillSource & { peeks: number } {
+    const source: SkillSource & { peeks: number } = {
+      label,
+      peeks: 0,
+      list: () => Promise.resolve(has ? ["demo"] : []),
+      get: (name): Promise<SourceEntry | undefined> =>
+        Promise.resolve(has && name === "demo" ? { text: doc(name) } : undefined),
+    };
+    if (says !== undefined) {
+      source.peek = () => {
+        source.peeks++;
+        return Promise.resolve(says);
+      };
+    }
+    return source;
+  }
+
+  test("a name that is not a string, or starts with a colon, is refused as a skill name", async () => {
+    const resolver = createResolver({ sources: [member("team", true)] });
+    await assert.rejects(resolver.resolve(42 as unknown as string), {
+      name: "InvalidSkillNameError",
+    });
+    await assert.rejects(resolver.resolve(":demo"), { name: "InvalidSkillNameError" });
   });
 
-  test("a member that fails or times out yields to the next one, with a diagnostic", async () => {
-    const down = failingSource("mcp:down", "ECONNREFUSED");
-    const slow = hangingSource("mcp:slow", 30);
-    const good = delayedSource("mcp:good", "star", skillDoc("star"), 5);
-    const hit = await createResolver({ sources: [[down, slow, good]] }).resolve("star");
-    assert.equal(hit.source, "mcp:good");
-    assert.deepEqual(hit.diagnostics.map((d) => [d.source, d.problem]), [
-      ["mcp:down", "error"],
-      ["mcp:slow", "timeout"],
-    ]);
+  test("an origin no source has: SkillNotFoundError naming it and the sources there are", async () => {
+    const resolver = createResolver({ sources: [member("team", true), member("mcp:lab", true)] });
+    const error = await resolver.resolve("Nowhere:demo").catch((e) => e);
+    assert.equal(error.name, "SkillNotFoundError");
+    assert.deepEqual(error.sources, ["team", "mcp:lab"]);
+    assert.deepEqual(error.diagnostics, [{
+      source: "nowhere",
+      name: "Nowhere:demo",
+      problem: "error",
+      message: 'no source is labelled "nowhere" (sources: team, mcp:lab)',
+    }]);
+    assert.equal((await resolver.resolve("LAB:demo")).source, "mcp:lab", "mcp: may be left out");
   });
 
-  test("members after the winner are cancelled", async () => {
-    const winner = delayedSource("mcp:a", "fastp", skillDoc("fastp"), 1);
-    const later = hangingSource("mcp:b", 10_000);
-    const hit = await createResolver({ sources: [[winner, later]] }).resolve("fastp");
-    assert.equal(hit.source, "mcp:a");
-    assert.equal(later.aborted, 1);
+  test("the caller's signal reaches the sources", async () => {
+    let reason: unknown;
+    const caller = new AbortController();
+    const hanging: SkillSource = {
+      label: "slow",
+      list: () => Promise.resolve([]),
+      get: (_name, { signal }) =>
+        new Promise((resolve) => {
+          signal.addEventListener("abort", () => {
+            reason = signal.reason;
+            resolve(undefined);
+          });
+          queueMicrotask(() => caller.abort(new Error("the caller moved on"))); // while it reads
+        }),
+    };
+    const pending = createResolver({ sources: [hanging], timeoutMs: 2_000 })
+      .resolve("demo", { signal: caller.signal });
+    await assert.rejects(pending, /the caller moved on/);
+    assert.equal((reason as Error | undefined)?.message, "the caller moved on");
   });
 
-  test("list() covers group members like any source", async () => {
-    const a = delayedSource("mcp:a", "bwa", skillDoc("bwa"), 1);
-    const b = delayedSource("mcp:b", "bwa", skillDoc("bwa"), 1);
-    const resolver = createResolver({ sources: [[a, b]] });
-    assert.deepEqual(resolver.sources.map((s) => s.label), ["mcp:a", "mcp:b"]);
-    const { skills } = await resolver.list();
-    assert.deepEqual(skills.map((s) => [s.name, s.source, s.shadows]), [["bwa", "mcp:a", [
-      "mcp:b",
-    ]]]);
+  test("shadows: the lower sources whose listing has the name, not the winner or those above", async () => {
+    const above = member("above", false, true); // its listing is stale: says yes, has none
+    const winner = member("winner", true, true);
+    const plain = member("plain", true); // no peek: cannot tell, so not named
+    const lower = member("lower", true, true);
+    const not = member("not", false, false);
+    const hit = await createResolver({ sources: [above, winner, plain, lower, not] }).resolve(
+      "demo",
+    );
+    assert.equal(hit.source, "winner");
+    assert.deepEqual(hit.shadows, ["lower"]);
+  });
+
+  test("an origin:name lookup asks that source alone and names no shadows", async () => {
+    const first = member("first", true, true);
+    const second = member("second", true, true);
+    const hit = await createResolver({ sources: [first, second] }).resolve("first:demo");
+    assert.equal(hit.source, "first");
+    assert.deepEqual(hit.shadows, []);
+    assert.equal(second.peeks, 0);
+  });
+
+  test("list(): the resolver's deadline and the caller's signal reach the sources", async () => {
+    const seen: unknown[] = [];
+    const timers = new Set<ReturnType<typeof setTimeout>>();
+    let onRead = () => {};
+    const slow: SkillSource = {
+      label: "slow",
+      list: () => Promise.resolve(["demo"]),
+      get: (_name, { signal }) =>
+        new Promise((resolve) => {
+          const timer = setTimeout(() => resolve(undefined), 5_000); // bounded; cleared below
+          timers.add(timer);
+          signal.addEventListener("abort", () => {
+            seen.push(signal.reason);
+            clearTimeout(timer);
+            resolve(undefined);
+          });
+          queueMicrotask(onRead);
+        }),
+    };
+    try {
+      const { diagnostics } = await createResolver({ sources: [slow], deadlineMs: 300 }).list();
+      assert.deepEqual(diagnostics.map((d) => [d.name, d.problem, d.message]), [
+        ["demo", "timeout", "list deadline of 300 ms passed"],
+      ]);
+      const caller = new AbortController();
+      onRead = () => caller.abort(new Error("the caller moved on")); // while it reads
+      const pending = createResolver({ sources: [slow] }).list({ signal: caller.signal });
+      await assert.rejects(pending, /the caller moved on/);
+      assert.equal((seen.at(-1) as Error).message, "the caller moved on");
+    } finally {
+      for (const t of timers) clearTimeout(t);
+    }
+  });
+
+  test("the resolver's timeoutMs bounds each source", async () => {
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    const slow: SkillSource = {
+      label: "slow",
+      list: () => Promise.resolve(["demo"]),
+      // Answers after 2 s (bounded; cleared at the end): long past the resolver's 200 ms.
+      get: (name) =>
+        new Promise((resolve) =>
+          void timers.push(setTimeout(() => resolve({ text: doc(name) }), 2_000))
+        ),
+    };
+    try {
+      const error = await createResolver({ sources: [slow], timeoutMs: 200 }).resolve("demo")
+        .catch((e) => e);
+      assert.equal(error.name, "SkillNotFoundError");
+      assert.deepEqual(error.diagnostics.map((d: { problem: string }) => d.problem), ["timeout"]);
+      assert.match(error.diagnostics[0].message, /within 200 ms/);
+    } finally {
+      for (const timer of timers) clearTimeout(timer);
+    }
+  });
+
+  test("the resolver's parse options reach the parser", async () => {
+    const error = await createResolver({ sources: [member("team", true)], parse: { maxBytes: 16 } })
+      .resolve("demo").catch((e) => e);
+    assert.equal(error.name, "SkillNotFoundError");
+    assert.deepEqual(error.diagnostics.map((d: { problem: string }) => d.problem), ["invalid"]);
+    assert.equal(
+      (await createResolver({ sources: [member("team", true)] }).resolve("demo")).source,
+      "team",
+    );
   });
 });

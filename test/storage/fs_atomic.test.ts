@@ -1,11 +1,13 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import process from "node:process";
 import { promisify } from "node:util";
 import { LOCK_PREFIX, STALE_LOCK_MS } from "../../lib/storage/_fs_lock.ts";
+import { TEMP_PREFIX, writeFileAtomic } from "../../lib/storage/fs_write.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
 import { isStorageError } from "../../lib/storage/mod.ts";
 import { bundleScript } from "./_bundle.ts";
@@ -193,5 +195,52 @@ describe("fs storage compareAndSet across processes", () => {
     await rm(lock);
     assert.equal(await waiting, true);
     assert.equal(await store.get("k.txt"), "3");
+  });
+});
+
+describe("fs storage atomic writes: the temp file", () => {
+  test("the value is complete, hidden and has its mode before it is renamed into place", async () => {
+    const dir = await makeTempDir();
+    const target = path.join(dir, "value");
+    await writeFile(target, "old");
+    let seen: string[] = [];
+    let mode = 0;
+    let content = "";
+    const signal = {
+      throwIfAborted() {
+        seen = readdirSync(dir);
+        const temp = seen.find((name) => name !== "value");
+        if (temp !== undefined) {
+          mode = statSync(path.join(dir, temp)).mode & 0o777;
+          content = readFileSync(path.join(dir, temp), "utf8");
+        }
+      },
+    } as unknown as AbortSignal;
+    await writeFileAtomic(target, "néw ✓", 0o600, signal);
+    assert.equal(seen.length, 2, seen.join());
+    const temp = seen.find((name) => name !== "value") ?? "";
+    assert.match(temp, /^\.tmp-[0-9a-f]{24}$/);
+    assert.ok(temp.startsWith(TEMP_PREFIX));
+    assert.equal(mode, 0o600);
+    assert.equal(content, "néw ✓");
+    assert.equal(await readFile(target, "utf8"), "néw ✓");
+    assert.deepEqual(await readdir(dir), ["value"]);
+  });
+});
+
+describe("fs storage atomic writes: temp names", () => {
+  test("each write goes through a new .tmp- name of 24 hex digits (12 random bytes)", async () => {
+    const dir = await makeTempDir();
+    const names = new Set<string>();
+    const signal = {
+      throwIfAborted() {
+        for (const name of readdirSync(dir)) if (name !== "value") names.add(name);
+      },
+    } as unknown as AbortSignal;
+    for (let i = 0; i < 16; i++) {
+      await writeFileAtomic(path.join(dir, "value"), `${i}`, 0o600, signal);
+    }
+    assert.equal(names.size, 16);
+    for (const name of names) assert.match(name, /^\.tmp-[0-9a-f]{24}$/);
   });
 });

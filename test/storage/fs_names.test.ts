@@ -4,7 +4,7 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import fc from "fast-check";
 import { createFsStorage } from "../../lib/storage/fs.ts";
-import { decodeName, encodeSegment } from "../../lib/storage/_fs_names.ts";
+import { decodeName, encodeSegment, fileNameProblem } from "../../lib/storage/_fs_names.ts";
 import { isValidStorageKey } from "../../lib/storage/key.ts";
 import { makeTempDir, removeTempDirs } from "./_tmp.ts";
 
@@ -102,5 +102,10 @@ describe("fs storage file names", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  test("a lone surrogate cannot be a file name, and says so", () => {
+    assert.equal(fileNameProblem("a\ud800"), "lone surrogates cannot be stored in file names");
+    assert.equal(fileNameProblem("a😀"), undefined);
   });
 });

@@ -1,7 +1,12 @@
+// The fs adapter's containment: keys that would leave the root, symlinks in and out of it, the
+// root itself (missing, unopenable, reached through a link) and the errors that name the key,
+// against real folders and links under a temp dir.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import * as path from "node:path";
+import { code, followLink, isInside, message, resolveKey } from "../../lib/storage/_fs_resolve.ts";
+import type { StorageError, StoragePathError } from "../../lib/storage/errors.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
 import { makeTempDir, removeTempDirs } from "./_tmp.ts";
 
@@ -20,6 +25,11 @@ async function layout() {
 }
 
 const refused = { name: "StoragePathError" };
+
+/** The error `promise` rejects with (fails when it resolves). */
+async function rejection<T>(promise: Promise<unknown>): Promise<T> {
+  return await promise.then(() => assert.fail("resolved"), (error: T) => error);
+}
 
 describe("fs storage containment", () => {
   test("traversal keys are refused before any I/O (the root is not even created)", async () => {
@@ -113,5 +123,122 @@ describe("fs storage containment", () => {
     await store.set("x/y.md", "y");
     assert.equal(await readFile(path.join(root, "x", "y.md"), "utf8"), "y");
     assert.deepEqual(await store.keys(), ["x/y.md"]);
+  });
+});
+
+describe("fs storage containment: resolving a key", () => {
+  test("isInside: the root and below are inside; its parent and siblings are not", () => {
+    assert.equal(isInside("/r", "/r"), true);
+    assert.equal(isInside("/r", "/r/a/b"), true);
+    assert.equal(isInside("/r", "/r/..x"), true);
+    assert.equal(isInside("/r", "/"), false);
+    assert.equal(isInside("/r/s", "/r"), false);
+    assert.equal(isInside("/r", "/r/../x"), false);
+    assert.equal(isInside("/r", "/r_evil"), false);
+  });
+
+  test("resolveKey refuses the root itself and anything that leaves it, naming key and path", async () => {
+    const root = await makeTempDir();
+    for (const names of [[], [".."], ["a", "..", ".."]]) {
+      const error = await rejection<StoragePathError>(resolveKey(root, names, "k"));
+      assert.equal(error.name, "StoragePathError", String(error));
+      const lexical = path.join(root, ...names);
+      assert.equal(
+        error.message,
+        `Cannot map storage key "k" to ${lexical}: it is outside the storage root ${root}`,
+      );
+      assert.equal(error.key, "k");
+      assert.equal(error.path, lexical);
+    }
+  });
+
+  test("a path through a linked folder is marked, however deep below the link", async () => {
+    const root = await makeTempDir();
+    await mkdir(path.join(root, "real", "sub"), { recursive: true });
+    await writeFile(path.join(root, "real", "sub", "x"), "v");
+    await symlink(path.join(root, "real"), path.join(root, "link"));
+    const direct = await resolveKey(root, ["real", "sub", "x"], "real/sub/x");
+    assert.equal(direct?.viaLink, false);
+    const linked = await resolveKey(root, ["link", "sub", "x"], "link/sub/x");
+    assert.equal(linked?.viaLink, true);
+    assert.equal(linked?.real, path.join(root, "real", "sub", "x"));
+    assert.equal(linked?.link, false);
+  });
+
+  test("a dangling link and a link out of the root: messages, key and cause", async () => {
+    const root = await makeTempDir();
+    const outside = await makeTempDir();
+    const dangling = path.join(root, "gone");
+    await symlink(path.join(root, "nothing"), dangling);
+    const error = await rejection<StoragePathError>(followLink(dangling, root, "gone"));
+    assert.equal(error.name, "StoragePathError");
+    assert.equal(
+      error.message,
+      `Cannot use storage key "gone": ${dangling} is a dangling or looping symlink`,
+    );
+    assert.equal(error.key, "gone");
+    assert.equal(code(error.cause), "ENOENT");
+    const out = path.join(root, "out");
+    await symlink(outside, out);
+    const escaped = await rejection<StoragePathError>(followLink(out, root, "out"));
+    assert.equal(escaped.key, "out");
+    assert.equal(
+      (escaped.cause as Error).message,
+      `symlink target ${outside} is outside ${root}`,
+    );
+  });
+
+  test("a file where a folder should be: the error names the key", async () => {
+    const root = await makeTempDir();
+    const store = createFsStorage({ root });
+    await store.set("a", "file");
+    const error = await rejection<StorageError>(store.set("a/b", "v"));
+    assert.equal(error.name, "StorageError");
+    assert.equal(error.key, "a/b");
+    assert.match(error.message, /is a file, not a folder$/);
+  });
+});
+
+describe("fs storage root", () => {
+  test("a missing root is created with its missing parents on the first write", async () => {
+    const root = path.join(await makeTempDir(), "x", "y", "z");
+    const store = createFsStorage({ root });
+    assert.equal(await store.get("k"), undefined);
+    await assert.rejects(stat(root), { code: "ENOENT" });
+    await store.set("k", "v");
+    assert.equal(await readFile(path.join(root, "k"), "utf8"), "v");
+  });
+
+  test("a root that cannot be opened (under a file) is an error, not an empty store", async () => {
+    const base = await makeTempDir();
+    await writeFile(path.join(base, "file"), "x");
+    const root = path.join(base, "file", "root");
+    const store = createFsStorage({ root });
+    const error = await rejection<StorageError>(store.get("k"));
+    assert.equal(error.name, "StorageError");
+    assert.equal(error.key, "k");
+    assert.match(error.message, new RegExp(`^Cannot open storage root ${root} for key "k": `));
+    assert.equal(code(error.cause), "ENOTDIR");
+  });
+
+  test("a name too long to stat is an error, not a missing key", async () => {
+    const root = await makeTempDir();
+    const store = createFsStorage({ root });
+    await store.set("k", "v");
+    const long = "n".repeat(300);
+    const error = await rejection<StorageError>(store.get(long));
+    assert.equal(error.name, "StorageError");
+    assert.equal(error.key, long);
+    assert.match(error.message, new RegExp(`^Cannot use storage key "${long}": cannot stat `));
+    assert.equal(code(error.cause), "ENAMETOOLONG");
+  });
+
+  test("code() and message() accept anything thrown", () => {
+    assert.equal(code(null), undefined);
+    assert.equal(code(undefined), undefined);
+    assert.equal(code({ code: 5 }), undefined);
+    assert.equal(code({ code: "EX" }), "EX");
+    assert.equal(message(new Error("m")), "m");
+    assert.equal(message(5), "5");
   });
 });

@@ -6,6 +6,11 @@ import {
   isInvalidStorageKeyError,
   isValidStorageKey,
 } from "../../lib/storage/mod.ts";
+import {
+  describeKey,
+  storageKeyProblem,
+  storagePrefixProblem,
+} from "../../lib/storage/_key_rules.ts";
 
 const MESSAGES: ReadonlyArray<[unknown, string]> = [
   ["../x", 'Invalid storage key "../x": segment ".." is not allowed'],
@@ -55,5 +60,21 @@ describe("storage keys", () => {
     assert.equal(isInvalidStorageKeyError(foreign), true);
     assert.equal(isInvalidStorageKeyError(new TypeError("x")), false);
     assert.equal(isInvalidStorageKeyError("InvalidStorageKeyError"), false);
+  });
+});
+
+describe("storage key rules: messages", () => {
+  test("a prefix that is not a string, null included", () => {
+    assert.equal(storagePrefixProblem(5), "must be a string, not number");
+    assert.equal(storagePrefixProblem(null), "must be a string, not null");
+    assert.equal(storageKeyProblem(null), "must be a string, not null");
+    assert.equal(storagePrefixProblem("a/"), undefined);
+  });
+
+  test("describeKey cuts past 80 characters, not at 80", () => {
+    const eighty = "k".repeat(80);
+    assert.equal(describeKey(eighty), JSON.stringify(eighty));
+    assert.equal(describeKey(`${eighty}x`), JSON.stringify(`${eighty}…`));
+    assert.equal(describeKey(null), "null");
   });
 });
