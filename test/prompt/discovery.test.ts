@@ -8,9 +8,9 @@ import {
   createCatalog,
   createMemoryStorage,
   createServerRegistry,
-  createToolDiscovery,
   type HostFunction,
 } from "../../lib/mod.ts";
+import { createToolDiscovery } from "../../lib/prompt/mod.ts";
 import { startToolServer, type TestTool } from "../catalog/_servers.ts";
 
 const unitTools: TestTool[] = [{

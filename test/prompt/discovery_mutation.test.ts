@@ -12,10 +12,10 @@ import {
   createResolver,
   createServerRegistry,
   createStorageSource,
-  createToolDiscovery,
   type HostFunction,
   type ToolCallResult,
 } from "../../lib/mod.ts";
+import { createToolDiscovery } from "../../lib/prompt/mod.ts";
 import { startToolServer } from "../catalog/_servers.ts";
 
 const lookup: HostFunction = {

@@ -6,7 +6,8 @@ import { readFile } from "node:fs/promises";
 import { test } from "node:test";
 import { renderBuiltinSummaries, SUMMARIES_PATH } from "../../scripts/gen_builtin.ts";
 import { createCatalog } from "../../lib/catalog/catalog.ts";
-import { builtinSkillNames, createBuiltinSource, createResolver } from "../../lib/mod.ts";
+import { createBuiltinSource, createResolver } from "../../lib/mod.ts";
+import { builtinSkillNames } from "../../lib/resolve/mod.ts";
 import { BUILTIN_SKILLS } from "../../lib/resolve/builtin_skills.ts";
 import { createMemoryStorage } from "../../lib/storage/memory.ts";
 

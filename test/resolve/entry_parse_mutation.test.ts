@@ -4,7 +4,8 @@
 // answer, each with its source, name and details.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createResolver, type SkillSource, type SourceEntry } from "../../lib/mod.ts";
+import { createResolver, type SkillSource } from "../../lib/mod.ts";
+import type { SourceEntry } from "../../lib/resolve/mod.ts";
 
 const source = (entry: SourceEntry): SkillSource => ({
   label: "team",

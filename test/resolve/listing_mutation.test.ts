@@ -5,7 +5,8 @@
 // read for the listing has its `allowed-tools` requested, not granted.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createResolver, type SkillSource, type SourceEntry } from "../../lib/mod.ts";
+import { createResolver, type SkillSource } from "../../lib/mod.ts";
+import type { SourceEntry } from "../../lib/resolve/mod.ts";
 
 const DIGEST = `sha256:${"b2".repeat(32)}`;
 const doc = (name: string, more = "") =>

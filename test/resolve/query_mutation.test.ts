@@ -5,12 +5,8 @@
 // and a source's `summaries()` gets the listing's signal.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import {
-  createResolver,
-  type SkillSource,
-  type SourceCallOptions,
-  type SourceEntry,
-} from "../../lib/mod.ts";
+import { createResolver, type SkillSource } from "../../lib/mod.ts";
+import type { SourceCallOptions, SourceEntry } from "../../lib/resolve/mod.ts";
 
 const doc = (name: string) =>
   `---\nname: ${name}\ndescription: Read from the text. Use when testing.\nallowed-tools: Read\n---\nBody\n`;

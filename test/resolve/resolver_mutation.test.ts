@@ -6,7 +6,8 @@
 // resolver's `timeoutMs` bounds each source, and its `parse` options reach the parser.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createResolver, type SkillSource, type SourceEntry } from "../../lib/mod.ts";
+import { createResolver, type SkillSource } from "../../lib/mod.ts";
+import type { SourceEntry } from "../../lib/resolve/mod.ts";
 
 const doc = (name: string) => `---\nname: ${name}\ndescription: A skill. Use when testing.\n---\n`;
 

@@ -12,9 +12,8 @@ import {
   createResolver,
   createStorageSource,
   type SkillSource,
-  type SkillSummary,
-  type SourceEntry,
 } from "../../lib/mod.ts";
+import type { SkillSummary, SourceEntry } from "../../lib/resolve/mod.ts";
 import { BUILTIN_SKILLS } from "../../lib/resolve/builtin_skills.ts";
 
 const DIGEST = `sha256:${"a1".repeat(32)}`;

@@ -8,12 +8,8 @@
 // source is read without a peek; and the members still reading when another answered are told why.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import {
-  createResolver,
-  type SkillSource,
-  type SourceCallOptions,
-  type SourceEntry,
-} from "../../lib/mod.ts";
+import { createResolver, type SkillSource } from "../../lib/mod.ts";
+import type { SourceCallOptions, SourceEntry } from "../../lib/resolve/mod.ts";
 
 const doc = (name: string, by: string) =>
   `---\nname: ${name}\ndescription: From ${by}. Use when testing.\n---\nBody\n`;

@@ -43,7 +43,7 @@ export class McpError extends Error {
  *
  * @example
  * ```ts
- * import { HttpError } from "@skillmux/core";
+ * import { HttpError } from "@skillmux/core/mcp";
  * const error = new HttpError(503, "Service Unavailable", "busy", { server: "docs" });
  * console.log(error.status, error.message); // 503 "HTTP 503 Service Unavailable from docs: busy"
  * ```
@@ -84,7 +84,7 @@ export class HttpError extends McpError {
  *
  * @example
  * ```ts
- * import { TimeoutError } from "@skillmux/core";
+ * import { TimeoutError } from "@skillmux/core/mcp";
  * console.log(new TimeoutError("tools/list took over 5000 ms").name); // "TimeoutError"
  * ```
  */
@@ -101,7 +101,7 @@ export class TimeoutError extends McpError {
  *
  * @example
  * ```ts
- * import { NetworkError } from "@skillmux/core";
+ * import { NetworkError } from "@skillmux/core/mcp";
  * console.log(new NetworkError("connection refused", { server: "docs" }).server); // "docs"
  * ```
  */
@@ -119,7 +119,7 @@ export class NetworkError extends McpError {
  *
  * @example
  * ```ts
- * import { ProtocolError } from "@skillmux/core";
+ * import { ProtocolError } from "@skillmux/core/mcp";
  * console.log(new ProtocolError("expected a JSON-RPC response").name); // "ProtocolError"
  * ```
  */
@@ -136,7 +136,7 @@ export class ProtocolError extends McpError {
  *
  * @example
  * ```ts
- * import { RpcError } from "@skillmux/core";
+ * import { RpcError } from "@skillmux/core/mcp";
  * const error = new RpcError(-32601, "Method not found");
  * console.log(error.code, error.data); // -32601 undefined
  * ```
@@ -161,7 +161,7 @@ export class RpcError extends McpError {
  *
  * @example
  * ```ts
- * import { SessionExpiredError } from "@skillmux/core";
+ * import { SessionExpiredError } from "@skillmux/core/mcp";
  * console.log(new SessionExpiredError("session expired").name); // "SessionExpiredError"
  * ```
  */
@@ -179,7 +179,7 @@ export class SessionExpiredError extends McpError {
  *
  * @example
  * ```ts
- * import { PolicyError } from "@skillmux/core";
+ * import { PolicyError } from "@skillmux/core/mcp";
  * const error = new PolicyError('header "Host" is not allowed', { field: "headers.Host" });
  * console.log(error.field); // "headers.Host"
  * ```
@@ -201,7 +201,7 @@ export class PolicyError extends McpError {
  *
  * @example
  * ```ts
- * import { ResponseTooLargeError } from "@skillmux/core";
+ * import { ResponseTooLargeError } from "@skillmux/core/mcp";
  * console.log(new ResponseTooLargeError(4 * 1024 * 1024).limit); // 4194304
  * ```
  */
@@ -224,7 +224,7 @@ export class ResponseTooLargeError extends McpError {
  *
  * @example
  * ```ts
- * import { StreamEndedError } from "@skillmux/core";
+ * import { StreamEndedError } from "@skillmux/core/mcp";
  * console.log(new StreamEndedError("stream closed before the response").name); // "StreamEndedError"
  * ```
  */
@@ -241,7 +241,7 @@ export class StreamEndedError extends McpError {
  *
  * @example
  * ```ts
- * import { CircuitOpenError } from "@skillmux/core";
+ * import { CircuitOpenError } from "@skillmux/core/mcp";
  * console.log(new CircuitOpenError("docs failed 5 times", 30_000).retryAfterMs); // 30000
  * ```
  */
@@ -261,7 +261,7 @@ export class CircuitOpenError extends McpError {
  *
  * @example
  * ```ts
- * import { UnsupportedProtocolVersionError } from "@skillmux/core";
+ * import { UnsupportedProtocolVersionError } from "@skillmux/core/mcp";
  * console.log(new UnsupportedProtocolVersionError("1999-01-01").version); // "1999-01-01"
  * ```
  */
@@ -295,7 +295,7 @@ export type SkillVerificationReason =
  *
  * @example
  * ```ts
- * import { SkillVerificationError } from "@skillmux/core";
+ * import { SkillVerificationError } from "@skillmux/core/mcp";
  * const error = new SkillVerificationError("digest", "skill://bwa/SKILL.md", "digest mismatch");
  * console.log(error.reason, error.uri); // "digest" "skill://bwa/SKILL.md"
  * ```
@@ -359,7 +359,8 @@ export type McpErrorName = keyof McpErrorTypes;
  *
  * @example
  * ```ts
- * import { HttpError, isMcpError } from "@skillmux/core";
+ * import { isMcpError } from "@skillmux/core";
+ * import { HttpError } from "@skillmux/core/mcp";
  * const error: unknown = new HttpError(404, "Not Found", "");
  * if (isMcpError(error, "HttpError")) console.log(error.status); // 404
  * console.log(isMcpError(error), isMcpError(error, "TimeoutError")); // true false
