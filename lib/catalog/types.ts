@@ -5,6 +5,10 @@
  * @module
  */
 
+// Long because: the catalog's data model is read in one place, the file `.` and `./catalog`
+// re-export: entries, host functions, the catalog and its options, the keyword index's and the
+// approvals' types. Over half its lines are the JSDoc of fields.
+
 import type { Resolution } from "../resolve/types.ts";
 import type { McpClient } from "../mcp/client/client_types.ts";
 import type { McpServerConfig, Tool } from "../mcp/protocol/types.ts";

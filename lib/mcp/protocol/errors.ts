@@ -6,6 +6,9 @@
  * @module
  */
 
+// Long because: the MCP error hierarchy: thirteen small classes, each with its JSDoc and example
+// (about half the lines), and the table of names isMcpError reads.
+
 /** Options every MCP error takes. */
 export interface McpErrorOptions {
   /** The server name (or URL) the error concerns. */
