@@ -1,7 +1,8 @@
 // For reading, not a bench: the top hits of requests with their scores and evidence.
 //   node --import tsx bench/_explain.ts builtin "request" ["request" …]
 import process from "node:process";
-import { createBuiltinSource, createCatalog, createResolver, findTools } from "../lib/mod.ts";
+import { createBuiltinSource, createCatalog, createResolver } from "../lib/mod.ts";
+import { findTools } from "../lib/catalog/mod.ts";
 import { kDenseSource } from "./_retrieval_sets.ts";
 
 const [which, ...requests] = process.argv.slice(2);

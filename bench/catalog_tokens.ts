@@ -5,15 +5,15 @@
 // Target (issue 7): compact <= 10 % of raw.
 
 import {
-  builtinSkillNames,
   connect,
-  countTokens,
   createBuiltinSource,
   createCatalog,
   createMemoryStorage,
   createResolver,
   createServerRegistry,
 } from "../lib/mod.ts";
+import { countTokens } from "../lib/catalog/mod.ts";
+import { builtinSkillNames } from "../lib/resolve/mod.ts";
 import { startEverything } from "../test/mcp/_servers.ts";
 import { startToolServer, type TestTool } from "../test/catalog/_servers.ts";
 import { syntheticTool } from "./_synthetic.ts";

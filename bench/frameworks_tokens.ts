@@ -17,13 +17,13 @@ import { gzipSync } from "node:zlib";
 import { asSchema } from "ai";
 import {
   connect,
-  countTokens,
   createBuiltinSource,
   createCatalog,
   createMemoryStorage,
   createResolver,
   createServerRegistry,
 } from "../lib/mod.ts";
+import { countTokens } from "../lib/catalog/mod.ts";
 import { aiSdkTools } from "../lib/frameworks/ai_sdk.ts";
 import { startToolServer, type TestTool } from "../test/catalog/_servers.ts";
 import { syntheticTool } from "./_synthetic.ts";

@@ -2,7 +2,7 @@
 // front matter parse alone (the `yaml` package), measured in the same run.
 
 import { parse as parseYaml } from "yaml";
-import { parseSkill } from "../lib/mod.ts";
+import { parseSkill } from "../lib/skill/mod.ts";
 import { BUILTIN_SKILLS } from "../lib/resolve/_builtin_skills.ts";
 import { runtime } from "./_stats.ts";
 

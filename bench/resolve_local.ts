@@ -10,12 +10,8 @@
 import { lstat, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  createBuiltinSource,
-  createResolver,
-  createStorageSource,
-  parseSkill,
-} from "../lib/mod.ts";
+import { createBuiltinSource, createResolver, createStorageSource } from "../lib/mod.ts";
+import { parseSkill } from "../lib/skill/mod.ts";
 import { createFsStorage } from "../lib/storage/fs.ts";
 import { fmt, quantile, runtime, sample } from "./_stats.ts";
 

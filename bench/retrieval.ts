@@ -22,12 +22,11 @@ import {
   createCatalog,
   createMemoryStorage,
   createResolver,
-  createSemanticRanker,
   createServerRegistry,
-  findTools,
   type HostFunction,
   selectForRequest,
 } from "../lib/mod.ts";
+import { createSemanticRanker, findTools } from "../lib/catalog/mod.ts";
 import { startEverything } from "../test/mcp/_servers.ts";
 import { plainBm25 } from "./_bm25.ts";
 import { figures, HEADER, type Judged, row } from "./_retrieval_metrics.ts";

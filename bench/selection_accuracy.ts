@@ -13,10 +13,9 @@ import {
   createMemoryStorage,
   createResolver,
   createServerRegistry,
-  evaluateSelection,
   type HostFunction,
-  parseLabelledRequests,
 } from "../lib/mod.ts";
+import { evaluateSelection, parseLabelledRequests } from "../lib/catalog/mod.ts";
 import { startEverything } from "../test/mcp/_servers.ts";
 import { isMain } from "./_main.ts";
 

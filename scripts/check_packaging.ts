@@ -69,7 +69,8 @@ for (const entry of entries) {
   const mod = await import(entry);
   if (Object.keys(mod).length === 0) throw new Error(entry + " exports nothing");
 }
-const { resolveSkill, builtinSkillNames } = await import("${pkg.name}");
+const { resolveSkill } = await import("${pkg.name}");
+const { builtinSkillNames } = await import("${pkg.name}/resolve");
 const { createFsStorage } = await import("${pkg.name}/fs");
 const folders = ${JSON.stringify(folders)};
 await createFsStorage({ root: folders.userDir }).set(
@@ -235,6 +236,10 @@ console.log(JSON.stringify(out));
       `import { parseMcpServersJson, type JsonRpcRequest } from "${pkg.name}/mcp";`,
       `import { checkUrl } from "${pkg.name}/policy";`,
       `import { exampleCommandLine } from "${pkg.name}/skill";`,
+      `import { defaultSkillFolders, type SkillFolderAccess } from "${pkg.name}/resolve";`,
+      `import { isValidStorageKey } from "${pkg.name}/storage";`,
+      `import { findTools, type KeywordIndex } from "${pkg.name}/catalog";`,
+      `import { createToolDiscovery, type OpenAiTool } from "${pkg.name}/prompt";`,
       `import { createOpenAiModel, type LlmError } from "${pkg.name}/llm";`,
       `import { createFsStorage } from "${pkg.name}/fs";`,
       `import { createIndexedDbStorage } from "${pkg.name}/indexed-db";`,
@@ -254,6 +259,9 @@ console.log(JSON.stringify(out));
       '  const request: JsonRpcRequest = { jsonrpc: "2.0", id: 1, method: "ping" };',
       "  const failure: LlmError | undefined = undefined;",
       "  void [request, failure];",
+      "  void [defaultSkillFolders, isValidStorageKey, findTools, createToolDiscovery];",
+      "  const layers: [SkillFolderAccess?, KeywordIndex?, OpenAiTool?] = [];",
+      "  void layers;",
       "  return skill.name;",
       "}",
       "",

@@ -4,7 +4,8 @@
 //   npm start -- bcftools     # all skills, then the bcftools skill
 
 import process from "node:process";
-import { defaultSkillFolders, listSkills, resolveSkill } from "../lib/mod.ts";
+import { listSkills, resolveSkill } from "../lib/mod.ts";
+import { defaultSkillFolders } from "../lib/resolve/mod.ts";
 
 const name = process.argv[2] ?? "samtools";
 const folders = await defaultSkillFolders();

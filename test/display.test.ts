@@ -14,10 +14,10 @@ import {
   createMemoryStorage,
   createResolver,
   createServerRegistry,
-  parseSkill,
   selectForRequest,
   type ServerRegistry,
 } from "../lib/mod.ts";
+import { parseSkill } from "../lib/skill/mod.ts";
 import { serveSkills } from "../lib/server/mod.ts";
 import type { SkillsServer } from "../lib/server/mod.ts";
 

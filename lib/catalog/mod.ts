@@ -1,7 +1,22 @@
 /**
- * The catalog: skills, MCP tools and host functions as one list, keyword
- * ranking, compact rendering within a token budget, approvals, and one-call
- * LLM selection with its OpenAI and Anthropic adapters.
+ * The catalog in full (`@skillmux/core/catalog`): skills, MCP tools and host
+ * functions as one list, approvals, keyword and semantic ranking, tool search
+ * for agents, compact rendering within a token budget, token counts, one-call
+ * LLM selection and its evaluation. `.` holds the names most apps need
+ * (`createCatalog`, `selectForRequest` and their main types); the chat,
+ * embedding and rerank HTTP adapters are at `@skillmux/core/llm`.
+ *
+ * @example Search a catalog the way an agent's `find_tools` call does
+ * ```ts
+ * import { createCatalog } from "@skillmux/core";
+ * import { findTools } from "@skillmux/core/catalog";
+ * const catalog = await createCatalog({
+ *   functions: [
+ *     { name: "lookup_sample", description: "Find a sample's FASTQ files", handler: () => [] },
+ *   ],
+ * });
+ * console.log(findTools(catalog, "fastq files of sample S1")[0]?.id); // "lookup_sample"
+ * ```
  *
  * @module
  */
@@ -24,26 +39,18 @@ export {
   type HeldToolsNoticeOptions,
 } from "./search/held_tools.ts";
 export { createKeywordIndex } from "./search/keyword.ts";
-export { createAnthropicModel, createOpenAiModel } from "./llm/llm.ts";
-export { isLlmError, LlmError } from "./llm/llm_error.ts";
 export { selectForRequest } from "./select/select.ts";
 export type {
-  AnthropicModelOptions,
   ChatMessage,
   HeldSelectionEntry,
-  LlmHttpOptions,
-  OpenAiModelOptions,
   Selection,
   SelectionFallback,
   SelectModel,
   SelectOptions,
 } from "./model/select_types.ts";
 export { createSemanticRanker } from "./search/semantic.ts";
-export { createEmbeddingEndpoint, createRerankEndpoint } from "./llm/semantic_endpoints.ts";
 export type {
   Embedder,
-  EndpointOptions,
-  RerankEndpointOptions,
   Reranker,
   SemanticHit,
   SemanticRanker,

@@ -5,6 +5,9 @@
  * @module
  */
 
+// Long because: two commands (`call`, `tools`) and the terminal side of a tool call: arguments,
+// progress lines, Ctrl-C, sampling and roots.
+
 import process from "node:process";
 import type { Catalog, CatalogEntry } from "../catalog/model/types.ts";
 import { stripHidden } from "../_text_clean.ts";

@@ -5,6 +5,9 @@
  * @module
  */
 
+// Long because: four commands (`catalog`, `select`, `approve`, `evaluate`) over one catalog scope
+// (withCatalog) and its shared flags.
+
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createCatalog } from "../catalog/build/catalog.ts";

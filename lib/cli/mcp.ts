@@ -4,6 +4,9 @@
  * @module
  */
 
+// Long because: the seven `skillmux mcp` subcommands, each a table entry with its flags and help,
+// over shared argument handling (addArguments, selected).
+
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { nameFromUrl, parseMcpServersJson } from "../mcp/registry/config_formats.ts";

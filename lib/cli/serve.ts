@@ -5,6 +5,9 @@
  * @module
  */
 
+// Long because: `skillmux serve` in full: the stdio and HTTP modes, the gateway's flags and
+// reports, and the signal handling of one long-running command.
+
 import process from "node:process";
 import { resolve } from "node:path";
 import type { ServeSkillsOptions, SkillsServer } from "../server/types.ts";

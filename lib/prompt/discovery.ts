@@ -20,7 +20,8 @@ import type { ToolDiscovery, ToolDiscoveryOptions } from "./discovery_types.ts";
  *
  * @example A hand-written loop around any chat API
  * ```ts
- * import { createCatalog, createToolDiscovery } from "@skillmux/core";
+ * import { createCatalog } from "@skillmux/core";
+ * import { createToolDiscovery } from "@skillmux/core/prompt";
  * const catalog = await createCatalog({
  *   functions: [{
  *     name: "lookup_sample",

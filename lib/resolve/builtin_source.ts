@@ -122,7 +122,7 @@ function loadSharedSummaries(): Promise<BuiltinSummaryTable> {
  *
  * @example
  * ```ts
- * import { builtinSkillNames } from "@skillmux/core";
+ * import { builtinSkillNames } from "@skillmux/core/resolve";
  * console.log((await builtinSkillNames()).includes("samtools")); // true
  * ```
  */

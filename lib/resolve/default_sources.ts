@@ -67,7 +67,7 @@ export async function createDefaultSources(
  *
  * @example
  * ```ts
- * import { defaultSkillFolders } from "@skillmux/core";
+ * import { defaultSkillFolders } from "@skillmux/core/resolve";
  * console.log(await defaultSkillFolders({ env: { HOME: "/home/ada" } }));
  * // { user: "/home/ada/.config/skillmux/skills", community: "/home/ada/.local/share/skillmux/skills" }
  * ```

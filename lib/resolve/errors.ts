@@ -118,7 +118,8 @@ export function isSkillNotFoundError(error: unknown): error is SkillNotFoundErro
  *
  * @example
  * ```ts
- * import { isSkillFileError, resolveSkill } from "@skillmux/core";
+ * import { resolveSkill } from "@skillmux/core";
+ * import { isSkillFileError } from "@skillmux/core/resolve";
  * const hit = await resolveSkill("samtools");
  * await hit.readFile("../../etc/passwd").catch((error) => {
  *   if (isSkillFileError(error)) console.log(error.reason); // "not-listed"
@@ -158,7 +159,7 @@ export class SkillFileError extends ResolveError {
  *
  * @example
  * ```ts
- * import { isSkillFileError } from "@skillmux/core";
+ * import { isSkillFileError } from "@skillmux/core/resolve";
  * console.log(isSkillFileError(new Error("x"))); // false
  * ```
  */

@@ -8,6 +8,10 @@
  * @module
  */
 
+// Long because: one MCP source is one closure (createMcpSkillSource): its listing (the skills
+// extension or `skill://` resources), the listing's cache and refresh, and the verified loads share
+// state that a split would have to pass around.
+
 import { raceSignal } from "../_abort.ts";
 import { connect } from "../mcp/client/client.ts";
 import type { ConnectOptions } from "../mcp/client/connect_options.ts";

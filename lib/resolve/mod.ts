@@ -1,5 +1,16 @@
 /**
- * The priority skill resolver: sources in order, first valid hit wins.
+ * The priority skill resolver in full (`@skillmux/core/resolve`): sources in
+ * order, first valid hit wins; the default chain and its folders, each kind of
+ * source, listings and summaries, a skill's files, provenance and the errors.
+ * `.` holds the names most apps need. Under Deno, importing `.` as well lets the
+ * built-in skill texts load without `--allow-read` (lib/mod_deno.ts).
+ *
+ * @example The default chain's folders, and the first valid hit
+ * ```ts
+ * import { defaultSkillFolders, resolveSkill } from "@skillmux/core/resolve";
+ * console.log(await defaultSkillFolders({ env: { HOME: "/home/ada" } }));
+ * console.log((await resolveSkill("samtools")).source);
+ * ```
  *
  * @module
  */

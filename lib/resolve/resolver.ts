@@ -26,7 +26,8 @@ import type {
  *
  * @example Give a slow source more time than the default
  * ```ts
- * import { createResolver, DEFAULT_SOURCE_TIMEOUT_MS } from "@skillmux/core";
+ * import { createResolver } from "@skillmux/core";
+ * import { DEFAULT_SOURCE_TIMEOUT_MS } from "@skillmux/core/resolve";
  * const resolver = createResolver({ sources: [], timeoutMs: DEFAULT_SOURCE_TIMEOUT_MS * 2 });
  * console.log(resolver.sources.length); // 0
  * ```

@@ -25,7 +25,7 @@ export interface SkillResource {
  *
  * @example
  * ```ts
- * import { skillNameOf } from "@skillmux/core";
+ * import { skillNameOf } from "@skillmux/core/resolve";
  * console.log(skillNameOf({ uri: "skill://samtools", name: "samtools" })); // "samtools"
  * console.log(skillNameOf({ uri: "skill://acme/billing/refunds/SKILL.md", name: "x" })); // "refunds"
  * console.log(skillNameOf({ uri: "file:///notes.txt", name: "notes" })); // undefined
@@ -57,7 +57,7 @@ function safeDecode(text: string): string {
  *
  * @example
  * ```ts
- * import { skillResources } from "@skillmux/core";
+ * import { skillResources } from "@skillmux/core/resolve";
  * const skills = skillResources([
  *   { uri: "skill://bwa", name: "bwa", description: "BWA notes" },
  *   { uri: "demo://other", name: "other" },
@@ -84,7 +84,7 @@ export function skillResources(resources: readonly Resource[]): SkillResource[] 
  *
  * @example
  * ```ts
- * import { hasSkillTemplate } from "@skillmux/core";
+ * import { hasSkillTemplate } from "@skillmux/core/resolve";
  * console.log(hasSkillTemplate([{ uriTemplate: "skill://{name}", name: "skill" }])); // true
  * ```
  */

@@ -73,7 +73,8 @@ export interface SkillFolderListing {
  *
  * @example Files kept in a map
  * ```ts
- * import { createMemoryStorage, createResolver, createStorageSource, type SkillFolderAccess } from "@skillmux/core";
+ * import { createMemoryStorage, createResolver, createStorageSource } from "@skillmux/core";
+ * import type { SkillFolderAccess } from "@skillmux/core/resolve";
  * const bytes = new TextEncoder().encode("print('hi')\n");
  * const files: SkillFolderAccess = {
  *   list: () => Promise.resolve({ folder: "pdf/", files: [{ path: "run.py", size: bytes.length, digest: "sha256:" + "0".repeat(64) }] }),
@@ -140,7 +141,7 @@ export interface SkillSource {
  *
  * @example A summary of a skill
  * ```ts
- * import type { SkillSummary } from "@skillmux/core";
+ * import type { SkillSummary } from "@skillmux/core/resolve";
  * const summary: SkillSummary = {
  *   name: "demo",
  *   description: "Demo skill. Use when testing.",

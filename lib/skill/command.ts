@@ -18,7 +18,7 @@ import type { Skill, SkillExample } from "./types.ts";
  *
  * @example The program of a companion example
  * ```ts
- * import { parseSkill } from "@skillmux/core";
+ * import { parseSkill } from "@skillmux/core/skill";
  * import { exampleProgram } from "@skillmux/core/skill";
  * const { skill } = await parseSkill(
  *   "---\nname: hisat2\ndescription: Align reads. Use when mapping RNA-seq.\n---\n" +
@@ -46,7 +46,7 @@ export function exampleProgram(
  *
  * @example Print every example as a command line
  * ```ts
- * import { parseSkill } from "@skillmux/core";
+ * import { parseSkill } from "@skillmux/core/skill";
  * import { exampleCommandLine } from "@skillmux/core/skill";
  * const { skill } = await parseSkill(
  *   "---\nname: star\ncommand: STAR\ndescription: Align RNA-seq. Use when mapping reads.\n---\n" +

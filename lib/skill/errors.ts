@@ -46,7 +46,7 @@ export interface SkillParseErrorOptions {
  *
  * @example Read the context of a parse error
  * ```ts
- * import { isSkillParseError, parseSkill } from "@skillmux/core";
+ * import { isSkillParseError, parseSkill } from "@skillmux/core/skill";
  * try {
  *   await parseSkill("---\nname: demo\ndescription: Demo.\ntags: {a: 1}\n---\n", {
  *     source: "demo.md",
@@ -99,7 +99,7 @@ export class SkillParseError extends Error {
  *
  * @example Catch an invalid name
  * ```ts
- * import { isInvalidSkillNameError } from "@skillmux/core";
+ * import { isInvalidSkillNameError } from "@skillmux/core/skill";
  * import { assertSkillName } from "@skillmux/core/skill";
  * try {
  *   assertSkillName("../etc");
@@ -159,7 +159,7 @@ function describeValue(value: unknown): string {
  *
  * @example Tell parse errors from other failures
  * ```ts
- * import { isSkillParseError, parseSkill } from "@skillmux/core";
+ * import { isSkillParseError, parseSkill } from "@skillmux/core/skill";
  * const error = await parseSkill("not a skill").catch((e: unknown) => e);
  * console.log(isSkillParseError(error)); // true
  * ```
@@ -176,7 +176,7 @@ export function isSkillParseError(error: unknown): error is SkillParseError {
  *
  * @example Recognise a rejected name
  * ```ts
- * import { isInvalidSkillNameError } from "@skillmux/core";
+ * import { isInvalidSkillNameError } from "@skillmux/core/skill";
  * import { assertSkillName } from "@skillmux/core/skill";
  * try {
  *   assertSkillName("a--b");

@@ -22,7 +22,7 @@ export type SkillKind = "agent-skills" | "skillmux";
  *
  * @example
  * ```ts
- * import { parseSkill, skillKind } from "@skillmux/core";
+ * import { parseSkill, skillKind } from "@skillmux/core/skill";
  * const { skill } = await parseSkill("---\nname: pdf\ndescription: Fill PDF forms. Use for PDFs.\n---\n");
  * console.log(skillKind(skill)); // "agent-skills"
  * ```

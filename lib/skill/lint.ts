@@ -41,7 +41,7 @@ export type { LintSkillOptions } from "./_lint_options.ts";
  *
  * @example Lint a skill before publishing it
  * ```ts
- * import { isLintClean, lintSkill, parseSkill } from "@skillmux/core";
+ * import { isLintClean, lintSkill, parseSkill } from "@skillmux/core/skill";
  * const text = "---\nname: pdf\ndescription: Fill PDF forms. Use when handling PDFs.\n---\n" +
  *   "Run `python scripts/fill.py`.\n";
  * const { skill } = await parseSkill(text, { name: "pdf" });
@@ -75,7 +75,7 @@ export function lintSkill(skill: Skill, options: LintSkillOptions = {}): SkillDi
  *
  * @example Gate on lint errors only
  * ```ts
- * import { isLintClean } from "@skillmux/core";
+ * import { isLintClean } from "@skillmux/core/skill";
  * console.log(isLintClean([{ severity: "warning", message: "long description" }])); // true
  * ```
  */

@@ -5,7 +5,7 @@
  *
  * @example Parse, lint and render a skill
  * ```ts
- * import { lintSkill, parseSkill, renderSkill } from "@skillmux/core";
+ * import { lintSkill, parseSkill, renderSkill } from "@skillmux/core/skill";
  * const { skill } = await parseSkill("---\nname: demo\ndescription: Demo. Use when testing.\n---\n");
  * console.log(lintSkill(skill).length, renderSkill(skill));
  * ```

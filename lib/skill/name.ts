@@ -32,7 +32,7 @@ const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
  *
  * @example Validate names
  * ```ts
- * import { isValidSkillName } from "@skillmux/core";
+ * import { isValidSkillName } from "@skillmux/core/skill";
  * console.log(isValidSkillName("bwa-mem2")); // true
  * console.log(isValidSkillName("../x")); // false
  * console.log(isValidSkillName("Samtools")); // false
@@ -76,7 +76,7 @@ export function assertSkillName(name: unknown): asserts name is string {
  *
  * @example Normalise user input, refusing look-alikes
  * ```ts
- * import { normalizeSkillName } from "@skillmux/core";
+ * import { normalizeSkillName } from "@skillmux/core/skill";
  * console.log(normalizeSkillName("SAMtools")); // "samtools"
  * try {
  *   normalizeSkillName("\u212Aelvin");

@@ -15,7 +15,7 @@ export type { ParsedSkill, ParseSkillOptions } from "./types.ts";
  *
  * @example Raise the cap for one call
  * ```ts
- * import { parseSkill } from "@skillmux/core";
+ * import { parseSkill } from "@skillmux/core/skill";
  * import { DEFAULT_SKILL_MAX_BYTES } from "@skillmux/core/skill";
  * const text = "---\nname: demo\ndescription: Demo. Use when testing.\n---\n";
  * await parseSkill(text, { maxBytes: 4 * DEFAULT_SKILL_MAX_BYTES });
@@ -41,7 +41,7 @@ export type SafeParseSkillResult =
  *
  * @example Parse a SKILL.md
  * ```ts
- * import { parseSkill } from "@skillmux/core";
+ * import { parseSkill } from "@skillmux/core/skill";
  * const text = "---\nname: demo\ndescription: Demo skill. Use when testing.\n---\n# Demo\n";
  * const { skill, diagnostics } = await parseSkill(text, { name: "demo", source: "demo/SKILL.md" });
  * console.log(skill.name, skill.body, diagnostics.length); // "demo" "# Demo\n" 0
@@ -74,7 +74,7 @@ export async function parseSkill(
  *
  * @example Skip broken skills while loading many
  * ```ts
- * import { safeParseSkill } from "@skillmux/core";
+ * import { safeParseSkill } from "@skillmux/core/skill";
  * const result = await safeParseSkill("---\nname: x\n---\n", { source: "x.md" });
  * if (!result.success) console.log(result.error.message);
  * ```

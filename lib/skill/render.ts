@@ -92,7 +92,7 @@ function emitEntry(key: string, value: unknown): string {
  *
  * @example Convert a legacy TOML skill to Markdown
  * ```ts
- * import { parseSkill, renderSkill } from "@skillmux/core";
+ * import { parseSkill, renderSkill } from "@skillmux/core/skill";
  * const toml = '[meta]\nname = "demo"\ndescription = "Demo. Use when testing."\n' +
  *   '[context]\nconcepts = ["One idea"]\n';
  * const { skill } = await parseSkill(toml);
@@ -162,7 +162,7 @@ export function renderSkill(skill: Skill, options: RenderSkillOptions = {}): str
  *
  * @example Render the sections of a skill
  * ```ts
- * import { parseSkill, renderSkillSections } from "@skillmux/core";
+ * import { parseSkill, renderSkillSections } from "@skillmux/core/skill";
  * const { skill } = await parseSkill(
  *   '[meta]\nname = "ls"\ndescription = "List files. Use when exploring."\n' +
  *     '[[examples]]\ntask = "List all"\nargs = "-la"\nexplanation = "Long, with dot files"\n',

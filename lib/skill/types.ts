@@ -31,7 +31,7 @@ export interface SkillExample {
  *
  * @example Read the fields of a parsed skill
  * ```ts
- * import { parseSkill } from "@skillmux/core";
+ * import { parseSkill } from "@skillmux/core/skill";
  * const { skill } = await parseSkill("---\nname: demo\ndescription: Demo skill. Use when testing.\n---\nBody\n");
  * console.log(skill.name, skill.description, skill.digest);
  * ```

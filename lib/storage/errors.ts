@@ -76,7 +76,7 @@ export class StorageError extends Error {
  *
  * @example
  * ```ts
- * import { isStoragePathError } from "@skillmux/core";
+ * import { isStoragePathError } from "@skillmux/core/storage";
  * import { createFsStorage } from "@skillmux/core/fs";
  * const store = createFsStorage({ root: "./data" });
  * const error = await store.get("link-to-etc-passwd").catch((e) => e);
@@ -108,7 +108,8 @@ export class StoragePathError extends StorageError {
  *
  * @example
  * ```ts
- * import { createMemoryStorage, isStorageDisposedError } from "@skillmux/core";
+ * import { createMemoryStorage } from "@skillmux/core";
+ * import { isStorageDisposedError } from "@skillmux/core/storage";
  * const store = createMemoryStorage();
  * await store.dispose?.();
  * const error = await store.get("a").catch((e) => e);
@@ -150,7 +151,7 @@ export function isStorageError(error: unknown): error is StorageError {
  *
  * @example
  * ```ts
- * import { isStoragePathError, StoragePathError } from "@skillmux/core";
+ * import { isStoragePathError, StoragePathError } from "@skillmux/core/storage";
  * console.log(isStoragePathError(new StoragePathError("refused", "/x"))); // true
  * ```
  */
@@ -163,7 +164,7 @@ export function isStoragePathError(error: unknown): error is StoragePathError {
  *
  * @example
  * ```ts
- * import { isStorageDisposedError, StorageDisposedError } from "@skillmux/core";
+ * import { isStorageDisposedError, StorageDisposedError } from "@skillmux/core/storage";
  * console.log(isStorageDisposedError(new StorageDisposedError("memory"))); // true
  * ```
  */

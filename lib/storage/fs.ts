@@ -12,6 +12,9 @@
  * @module
  */
 
+// Long because: one Storage implementation: every method of the interface with its path checks,
+// locks and atomic writes; the helpers it can share already live in `_fs_*.ts`.
+
 import { nodeBuiltins } from "../_node.ts";
 import { StorageGuard } from "./_guard.ts";
 import { fileNameProblem, isWellFormed, keyToNames } from "./_fs_names.ts";

@@ -12,7 +12,8 @@ import { describeKey, storageKeyProblem } from "./_key_rules.ts";
  *
  * @example Tell a bad key from other failures
  * ```ts
- * import { createMemoryStorage, InvalidStorageKeyError } from "@skillmux/core";
+ * import { createMemoryStorage } from "@skillmux/core";
+ * import { InvalidStorageKeyError } from "@skillmux/core/storage";
  * const store = createMemoryStorage();
  * try {
  *   await store.set("../escape", "x");
@@ -47,7 +48,8 @@ export class InvalidStorageKeyError extends TypeError {
  *
  * @example
  * ```ts
- * import { createMemoryStorage, isInvalidStorageKeyError } from "@skillmux/core";
+ * import { createMemoryStorage } from "@skillmux/core";
+ * import { isInvalidStorageKeyError } from "@skillmux/core/storage";
  * const error = await createMemoryStorage().get("a//b").catch((e) => e);
  * console.log(isInvalidStorageKeyError(error)); // true
  * ```
@@ -63,7 +65,7 @@ export function isInvalidStorageKeyError(error: unknown): error is InvalidStorag
  *
  * @example
  * ```ts
- * import { isValidStorageKey } from "@skillmux/core";
+ * import { isValidStorageKey } from "@skillmux/core/storage";
  * console.log(isValidStorageKey("skills/ünïcødé-技能.md")); // true
  * console.log(isValidStorageKey("skills/../secrets")); // false
  * ```
@@ -78,7 +80,7 @@ export function isValidStorageKey(key: unknown): key is string {
  *
  * @example
  * ```ts
- * import { assertStorageKey } from "@skillmux/core";
+ * import { assertStorageKey } from "@skillmux/core/storage";
  * assertStorageKey("skills/samtools.md"); // fine
  * try {
  *   assertStorageKey("../x");

@@ -1,8 +1,8 @@
 /**
  * Exact o200k token counts (the encoding of GPT-4o and later OpenAI models), with the ranks
  * shipped in this package: about 2 MB of JavaScript (1.1 MB gzip), loaded when this module is.
- * `countTokens` from `@skillmux/core` loads this module at its first call in Deno and Node; a
- * browser app bundles it by importing it and passing `countO200kTokens` as `countTokens`.
+ * `countTokens` from `@skillmux/core/catalog` loads this module at its first call in Deno and
+ * Node; a browser app bundles it by importing it and passing `countO200kTokens` as `countTokens`.
  *
  * @example Exact counts in a bundled browser app
  * ```ts

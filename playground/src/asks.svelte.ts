@@ -10,7 +10,7 @@ import type {
   ElicitRequestParams,
   ElicitResult,
   Root,
-} from "@skillmux/core";
+} from "@skillmux/core/mcp";
 
 /** One request from a server, waiting for the person. */
 export type Ask =

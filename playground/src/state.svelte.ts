@@ -12,10 +12,10 @@ import {
   createStorageSource,
   type McpClient,
   type McpSkillSource,
-  parseSkill,
   type RegisteredServer,
   type Resolver,
 } from "@skillmux/core";
+import { parseSkill } from "@skillmux/core/skill";
 import { createIndexedDbStorage } from "@skillmux/core/indexed-db";
 import { hasTokens, oauthStore } from "./oauth.ts";
 import { viaRelay } from "./relay.ts";

@@ -1,7 +1,7 @@
 // Token counts the page shows: exact o200k counts from the library's tokenizer
 // (`@skillmux/core/tokenizer`, a lazy chunk of the build, loaded on the first count), or, when
 // that chunk cannot load, the library's character estimate, and then labelled as one.
-import { estimateTokens } from "@skillmux/core";
+import { estimateTokens } from "@skillmux/core/catalog";
 
 /** A counter for the library's `countTokens` options, and whether its counts are exact. */
 export interface Counter {

@@ -4,9 +4,15 @@ import { createHash } from "node:crypto";
 import { expect, type Page, test } from "@playwright/test";
 import { serveBundle, type ServedBundle } from "./_serve.ts";
 import type * as Skillmux from "../../lib/mod.ts";
+import type * as Resolve from "../../lib/resolve/mod.ts";
+import type { parseSkill, renderSkill } from "../../lib/skill/mod.ts";
 import type { createIndexedDbStorage } from "../../lib/storage/indexed_db.ts";
 
-type Api = typeof Skillmux & { createIndexedDbStorage: typeof createIndexedDbStorage };
+type Api = typeof Skillmux & typeof Resolve & {
+  parseSkill: typeof parseSkill;
+  renderSkill: typeof renderSkill;
+  createIndexedDbStorage: typeof createIndexedDbStorage;
+};
 type PageGlobals = typeof globalThis & { __skillmux: Api };
 
 let served: ServedBundle;

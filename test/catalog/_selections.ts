@@ -1,6 +1,7 @@
 // Stand-ins for the selection and evaluation tests: a model that answers the same text and records
 // what it was sent, and a selection function that answers each request from a script.
-import type { ChatMessage, Selection, SelectModel } from "../../lib/mod.ts";
+import type { Selection, SelectModel } from "../../lib/mod.ts";
+import type { ChatMessage } from "../../lib/catalog/mod.ts";
 
 /** A model answering `answer` and recording the messages of each call. */
 export function model(answer: unknown): { llm: SelectModel; calls: ChatMessage[][] } {

@@ -7,7 +7,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {
-  type ApprovalPolicy,
   connect,
   createBuiltinSource,
   createCatalog,
@@ -20,6 +19,7 @@ import {
   type SkillSource,
   type Storage,
 } from "../../lib/mod.ts";
+import type { ApprovalPolicy } from "../../lib/catalog/mod.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
 import { startSdkServer } from "../mcp/_servers.ts";
 

@@ -4,7 +4,6 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {
   type Catalog,
-  countTokens,
   createCatalog,
   createMemoryStorage,
   createResolver,
@@ -13,6 +12,7 @@ import {
   executeToolCall,
   type HostFunction,
 } from "../../lib/mod.ts";
+import { countTokens } from "../../lib/catalog/mod.ts";
 import { stdio } from "../../lib/mcp/transport/stdio.ts";
 import { everything, ROOT } from "../mcp/_stdio_helpers.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";

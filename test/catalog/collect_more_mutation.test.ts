@@ -21,8 +21,8 @@ import {
   type ResolveOptions,
   type Resolver,
   type SkillSource,
-  type SkillSummary,
 } from "../../lib/mod.ts";
+import type { SkillSummary } from "../../lib/resolve/mod.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
 import { listenLocal } from "../mcp/_servers.ts";
 import { within } from "../_wait.ts";

@@ -2,13 +2,8 @@
 // selection a user runs (keywords, or a model), and every miss.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import {
-  createBuiltinSource,
-  createCatalog,
-  createResolver,
-  evaluateSelection,
-  parseLabelledRequests,
-} from "../../lib/mod.ts";
+import { createBuiltinSource, createCatalog, createResolver } from "../../lib/mod.ts";
+import { evaluateSelection, parseLabelledRequests } from "../../lib/catalog/mod.ts";
 
 const catalog = await createCatalog({
   resolver: createResolver({ sources: [createBuiltinSource()] }),

@@ -4,13 +4,8 @@
 // skills and a host function).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import {
-  createBuiltinSource,
-  createCatalog,
-  createResolver,
-  evaluateSelection,
-  parseLabelledRequests,
-} from "../../lib/mod.ts";
+import { createBuiltinSource, createCatalog, createResolver } from "../../lib/mod.ts";
+import { evaluateSelection, parseLabelledRequests } from "../../lib/catalog/mod.ts";
 import { scripted } from "./_selections.ts";
 
 /** What every scripted selection of this file reports of its listing. */

@@ -10,17 +10,19 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import {
   type Catalog,
-  countTokens,
   createBuiltinSource,
   createCatalog,
   createMemoryStorage,
   createResolver,
   createServerRegistry,
+} from "../../lib/mod.ts";
+import {
+  countTokens,
   estimateTokens,
   evaluateSelection,
   findTools,
   parseLabelledRequests,
-} from "../../lib/mod.ts";
+} from "../../lib/catalog/mod.ts";
 import {
   createAnthropicModel,
   createOpenAiModel,

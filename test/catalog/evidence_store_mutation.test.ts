@@ -13,14 +13,13 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
   createCatalog,
-  createKeywordIndex,
   createMemoryStorage,
   createResolver,
   createStorageSource,
-  type KeywordDocument,
   selectForRequest,
   type Storage,
 } from "../../lib/mod.ts";
+import { createKeywordIndex, type KeywordDocument } from "../../lib/catalog/mod.ts";
 import { forgetProcessSegments } from "../../lib/catalog/build/_index_store.ts";
 
 /** The evidence of document `id` for `query`, in an index of `docs`. */

@@ -9,9 +9,9 @@ import {
   createMemoryStorage,
   createResolver,
   createServerRegistry,
-  findTools,
   type HostFunction,
 } from "../../lib/mod.ts";
+import { findTools } from "../../lib/catalog/mod.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
 
 const tools: TestTool[] = [

@@ -8,9 +8,9 @@ import {
   createBuiltinSource,
   createCatalog,
   createResolver,
-  findTools,
   type HostFunction,
 } from "../../lib/mod.ts";
+import { findTools } from "../../lib/catalog/mod.ts";
 
 const samples: HostFunction[] = Array.from({ length: 60 }, (_, i) => ({
   name: `sample_${String(i).padStart(2, "0")}`,

@@ -9,11 +9,9 @@ import {
   createMemoryStorage,
   createResolver,
   createServerRegistry,
-  findHeldTools,
-  findTools,
-  heldToolsNotice,
   selectForRequest,
 } from "../../lib/mod.ts";
+import { findHeldTools, findTools, heldToolsNotice } from "../../lib/catalog/mod.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
 import { cli, tempHome } from "../cli/_helpers.ts";
 import { startSdkServer } from "../mcp/_servers.ts";

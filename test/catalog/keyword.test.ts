@@ -1,7 +1,7 @@
 // Keyword ranking: tokenisation of compound words, stemming, stop words, and BM25+ with boosts.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createKeywordIndex } from "../../lib/mod.ts";
+import { createKeywordIndex } from "../../lib/catalog/mod.ts";
 import { normalizeTerm, tokenize } from "../../lib/catalog/search/_terms.ts";
 
 const terms = (text: string) =>
@@ -64,7 +64,7 @@ test("a derivation no entry holds is read as the term it derives from, at half w
 
 test("a skill without structured sections is indexed by its body's outline", async () => {
   const { factsOf } = await import("../../lib/catalog/build/_skill_entry.ts");
-  const { parseSkill } = await import("../../lib/mod.ts");
+  const { parseSkill } = await import("../../lib/skill/mod.ts");
   const { skill: agentSkill } = await parseSkill(
     [
       "---",

@@ -9,7 +9,8 @@
 // public `createKeywordIndex`; segments through the index store's own calls, in memory storage.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { createKeywordIndex, createMemoryStorage } from "../../lib/mod.ts";
+import { createMemoryStorage } from "../../lib/mod.ts";
+import { createKeywordIndex } from "../../lib/catalog/mod.ts";
 import {
   adoptSegment,
   buildKeywordIndex,

@@ -7,10 +7,10 @@ import { test } from "node:test";
 import {
   createBuiltinSource,
   createCatalog,
-  createKeywordIndex,
   createResolver,
   selectForRequest,
 } from "../../lib/mod.ts";
+import { createKeywordIndex } from "../../lib/catalog/mod.ts";
 
 const catalog = await createCatalog({
   resolver: createResolver({ sources: [createBuiltinSource()] }),

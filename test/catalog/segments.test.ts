@@ -11,8 +11,8 @@ import {
   createMemoryStorage,
   createResolver,
   createServerRegistry,
-  parseLabelledRequests,
 } from "../../lib/mod.ts";
+import { parseLabelledRequests } from "../../lib/catalog/mod.ts";
 import { buildKeywordIndex, indexedDocuments } from "../../lib/catalog/search/_keyword_index.ts";
 import type { CatalogEntry, KeywordDocument } from "../../lib/catalog/model/types.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";

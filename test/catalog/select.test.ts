@@ -4,13 +4,13 @@ import assert from "node:assert/strict";
 import process from "node:process";
 import { test } from "node:test";
 import {
-  type ChatMessage,
   createBuiltinSource,
   createCatalog,
   createResolver,
   selectForRequest,
   type SelectModel,
 } from "../../lib/mod.ts";
+import type { ChatMessage } from "../../lib/catalog/mod.ts";
 
 const catalog = await createCatalog({
   resolver: createResolver({ sources: [createBuiltinSource()] }),

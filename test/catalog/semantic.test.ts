@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
-import { createCatalog, createMemoryStorage, createSemanticRanker } from "../../lib/mod.ts";
+import { createCatalog, createMemoryStorage } from "../../lib/mod.ts";
+import { createSemanticRanker } from "../../lib/catalog/mod.ts";
 import { createEmbeddingEndpoint, createRerankEndpoint } from "../../lib/catalog/llm/llm.ts";
 
 /** The stub's toy model: words folded by a small table, hashed into 64 dimensions. */

@@ -3,7 +3,7 @@
 // upper estimate. The one-file fallback itself is held by scripts/check_bundle.ts.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { countTokens, estimateTokens } from "../../lib/mod.ts";
+import { countTokens, estimateTokens } from "../../lib/catalog/mod.ts";
 import { countO200kTokens } from "../../lib/tokenizer/mod.ts";
 import { BUILTIN_SKILLS } from "../../lib/resolve/_builtin_skills.ts";
 

@@ -12,9 +12,9 @@ import {
   createCatalog,
   createMemoryStorage,
   createServerRegistry,
-  createToolDiscovery,
   type HostFunction,
 } from "../../lib/mod.ts";
+import { createToolDiscovery } from "../../lib/prompt/mod.ts";
 import { startToolServer, type TestTool } from "../catalog/_servers.ts";
 import { find, plot, startDiscoveryCatalog, text as resultText } from "./_discovery.ts";
 

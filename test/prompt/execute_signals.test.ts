@@ -14,10 +14,10 @@ import {
   createMemoryStorage,
   createResolver,
   createServerRegistry,
-  createToolDiscovery,
   executeToolCall,
   type ToolCallResult,
 } from "../../lib/mod.ts";
+import { createToolDiscovery } from "../../lib/prompt/mod.ts";
 import { startToolServer } from "../catalog/_servers.ts";
 import { type SdkServer, startSdkServer } from "../mcp/_servers.ts";
 

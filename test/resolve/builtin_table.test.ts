@@ -2,7 +2,8 @@
 // passes (BUILTIN_SKILLS from ./builtin-skills, or a loader), for bundles that do not ship it.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { builtinSkillNames, createBuiltinSource, createResolver } from "../../lib/mod.ts";
+import { createBuiltinSource, createResolver } from "../../lib/mod.ts";
+import { builtinSkillNames } from "../../lib/resolve/mod.ts";
 import { BUILTIN_SKILLS } from "../../lib/resolve/builtin_skills.ts";
 
 test("the default built-in source serves the package's table", async () => {

@@ -11,9 +11,8 @@ import {
   createResolver,
   createStorageSource,
   type SkillSource,
-  type SkillSummary,
-  type SourceEntry,
 } from "../../lib/mod.ts";
+import { type SkillSummary, type SourceEntry } from "../../lib/resolve/mod.ts";
 import { BUILTIN_SKILLS } from "../../lib/resolve/builtin_skills.ts";
 
 describe("a source's summaries", () => {

@@ -13,8 +13,8 @@ import {
   createResolver,
   createStorageSource,
   type SkillSource,
-  type SourceEntry,
 } from "../../lib/mod.ts";
+import { type SourceEntry } from "../../lib/resolve/mod.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
 import { counted } from "./_helpers.ts";
 

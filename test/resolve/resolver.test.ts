@@ -6,7 +6,8 @@
 // lines: one component's rules. Groups and tiers: tiers.test.ts.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { SkillSource, SourceEntry } from "../../lib/mod.ts";
+import type { SkillSource } from "../../lib/mod.ts";
+import type { SourceEntry } from "../../lib/resolve/mod.ts";
 import { isSkillNotFoundError, SkillNotFoundError } from "../../lib/resolve/errors.ts";
 import { createResolver } from "../../lib/resolve/resolver.ts";
 import { createStorageSource } from "../../lib/resolve/storage_source.ts";

@@ -12,10 +12,10 @@ import {
   createMemoryStorage,
   createResolver,
   createStorageSource,
-  isSkillFileError,
   type Resolver,
   type Storage,
 } from "../../lib/mod.ts";
+import { isSkillFileError } from "../../lib/resolve/mod.ts";
 import {
   DOT_FILES_KEPT,
   REAL_SKILLS,

@@ -5,7 +5,8 @@
 // group is no source. Scripted sources over memory storage.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { SkillSource, SourceCallOptions, SourceEntry } from "../../lib/mod.ts";
+import type { SkillSource } from "../../lib/mod.ts";
+import type { SourceCallOptions, SourceEntry } from "../../lib/resolve/mod.ts";
 import { createResolver } from "../../lib/resolve/resolver.ts";
 import {
   countingSource,

@@ -15,7 +15,7 @@ import { loaders } from "../../_runtime_loaders.ts";
  *
  * @example Budget a Claude prompt
  * ```ts
- * import { OTHER_TOKENIZER_HEADROOM } from "@skillmux/core";
+ * import { OTHER_TOKENIZER_HEADROOM } from "@skillmux/core/catalog";
  * const budget = Math.floor(8_000 * (1 - OTHER_TOKENIZER_HEADROOM)); // 6400
  * console.log(budget);
  * ```
@@ -32,7 +32,7 @@ let encoder: Promise<(text: string) => number> | undefined;
  *
  * @example
  * ```ts
- * import { estimateTokens } from "@skillmux/core";
+ * import { estimateTokens } from "@skillmux/core/catalog";
  * console.log(estimateTokens("Sort and index a BAM file")); // 7 (exact: 6)
  * ```
  */
@@ -69,7 +69,7 @@ function tokenizerModule(): string {
  *
  * @example
  * ```ts
- * import { countTokens } from "@skillmux/core";
+ * import { countTokens } from "@skillmux/core/catalog";
  * console.log(await countTokens("Sort and index a BAM file")); // 6
  * ```
  */

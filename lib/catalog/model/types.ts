@@ -169,7 +169,8 @@ export interface CreateCatalogOptions {
    *
    * @example
    * ```ts
-   * import { createBuiltinSource, createCatalog, createResolver, parseLabelledRequests } from "@skillmux/core";
+   * import { createBuiltinSource, createCatalog, createResolver } from "@skillmux/core";
+   * import { parseLabelledRequests } from "@skillmux/core/catalog";
    *
    * const feedback = parseLabelledRequests(
    *   '{"request": "how deep is the coverage over my exome targets", "expected": ["mosdepth"]}',

@@ -3,6 +3,8 @@
 // the counts of all the segments together (document frequency, field lengths), so the ranking is
 // that of one index of every document, and a changed source is the only segment indexed again.
 // Each hit carries its evidence (see _evidence.ts).
+// Long because: BM25F over every segment in one pass (combine) with its tuned weights beside it,
+// and the process-wide cache of segments that saved ones are adopted into.
 
 import { againstOf, evidence, MARGIN, type Match } from "./_evidence.ts";
 import { analyzeQuery, type QueryTerm } from "./_query.ts";

@@ -80,7 +80,8 @@ function whyMatched(entry: CatalogEntry, query: readonly QueryTerm[]): string {
  *
  * @example
  * ```ts
- * import { createCatalog, findTools } from "@skillmux/core";
+ * import { createCatalog } from "@skillmux/core";
+ * import { findTools } from "@skillmux/core/catalog";
  * const catalog = await createCatalog({
  *   functions: [
  *     { name: "lookup_sample", description: "Find a sample's FASTQ files by sample id", handler: () => [] },

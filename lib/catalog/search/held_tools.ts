@@ -43,7 +43,8 @@ export interface FindHeldToolsOptions {
  *
  * @example
  * ```ts
- * import { createCatalog, createMemoryStorage, createServerRegistry, findHeldTools } from "@skillmux/core";
+ * import { createCatalog, createMemoryStorage, createServerRegistry } from "@skillmux/core";
+ * import { findHeldTools } from "@skillmux/core/catalog";
  * const registry = createServerRegistry({ storage: createMemoryStorage() });
  * await registry.add({ name: "docs", url: "http://127.0.0.1:3001/mcp" });
  * const catalog = await createCatalog({ registry }); // default approvals: remote tools wait
@@ -101,7 +102,7 @@ export interface HeldToolsNoticeOptions {
  *
  * @example
  * ```ts
- * import { heldToolsNotice } from "@skillmux/core";
+ * import { heldToolsNotice } from "@skillmux/core/catalog";
  * console.log(heldToolsNotice(["docs__search"]));
  * // "1 tool waits for approval and cannot be called yet: docs__search. Approve it with: skillmux approve docs__search"
  * ```

@@ -21,7 +21,7 @@ import type { KeywordDocument, KeywordIndex } from "../model/types.ts";
  *
  * @example
  * ```ts
- * import { createKeywordIndex } from "@skillmux/core";
+ * import { createKeywordIndex } from "@skillmux/core/catalog";
  * const index = await createKeywordIndex([
  *   { id: "samtools", name: "samtools", description: "Sort and index BAM files", tags: ["bam"] },
  *   { id: "fastqc", name: "fastqc", description: "Quality reports for FASTQ reads", tags: ["qc"] },

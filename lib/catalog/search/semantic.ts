@@ -42,7 +42,8 @@ function why(stage: string, error: unknown): string {
  *
  * @example
  * ```ts
- * import { createCatalog, createSemanticRanker } from "@skillmux/core";
+ * import { createCatalog } from "@skillmux/core";
+ * import { createSemanticRanker } from "@skillmux/core/catalog";
  * // A toy embedder: one dimension per letter (use a real model, e.g. createEmbeddingEndpoint).
  * const embed = (texts: readonly string[]) =>
  *   Promise.resolve(texts.map((t) => {

@@ -77,7 +77,7 @@ export interface EvaluateOptions extends SelectOptions {
  *
  * @example
  * ```ts
- * import { parseLabelledRequests } from "@skillmux/core";
+ * import { parseLabelledRequests } from "@skillmux/core/catalog";
  * const set = parseLabelledRequests('{"request": "sort a BAM", "expected": ["samtools"]}\n');
  * console.log(set[0].expected); // ["samtools"]
  * ```
@@ -131,7 +131,8 @@ export function parseLabelledRequests(text: string): LabelledRequest[] {
  *
  * @example
  * ```ts
- * import { createBuiltinSource, createCatalog, createResolver, evaluateSelection } from "@skillmux/core";
+ * import { createBuiltinSource, createCatalog, createResolver } from "@skillmux/core";
+ * import { evaluateSelection } from "@skillmux/core/catalog";
  * const catalog = await createCatalog({ resolver: createResolver({ sources: [createBuiltinSource()] }) });
  * const report = await evaluateSelection(catalog, [
  *   { request: "sort and index my BAM file", expected: ["samtools"] },

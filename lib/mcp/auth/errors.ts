@@ -45,7 +45,8 @@ export class OAuthError extends McpError {
  *
  * @example From the main entry: show "Sign in" for a server that needs one
  * ```ts
- * import { connect, isOAuthError } from "@skillmux/core";
+ * import { connect } from "@skillmux/core";
+ * import { isOAuthError } from "@skillmux/core/oauth";
  * try {
  *   await connect({ name: "docs", url: "https://docs.example.com/mcp" }, { auth: {} });
  * } catch (error) {

@@ -6,6 +6,9 @@
  * @module
  */
 
+// Long because: one class, the OAuth state of one server: discovery, registration, the code flow,
+// refresh and step-up share the session's record and its single-flight promises.
+
 import type { BearerChallenge } from "./challenge.ts";
 import { discoverAuthorization, type Discovery } from "./discovery.ts";
 import { isOAuthError, OAuthError } from "./errors.ts";

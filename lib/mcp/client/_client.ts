@@ -1,6 +1,8 @@
 // Private: the client `connect()` returns — every call through one protocol session with the
 // connection's timeout, a per-call deadline, result validation and bounded pagination; the
 // tool list's `x-mcp-header` annotations kept for `tools/call` headers (2026-07-28 over HTTP).
+// Long because: one class: every McpClient method over one protocol session (deadlines, result
+// validation, bounded pagination, the tools' header annotations).
 
 import { ProtocolError, RpcError } from "../protocol/errors.ts";
 import { withDeadline } from "./_deadline.ts";

@@ -7,6 +7,9 @@
  * @module
  */
 
+// Long because: the `server.json` types and their valibot schema side by side, so a field and its
+// cap change together; a third is JSDoc.
+
 import * as v from "valibot";
 import { DirectoryError } from "./errors.ts";
 import { describeIssue } from "./_issues.ts";

@@ -6,6 +6,9 @@
  * @module
  */
 
+// Long because: one pipeline that runs before any I/O (templating, the URL policy, the header
+// policy, stdio commands), each step naming the field that fails.
+
 import type { McpServerConfig } from "../protocol/types.ts";
 import { policyError, quote } from "./_error.ts";
 import { defaultTemplateEnv } from "./_env.ts";

@@ -87,7 +87,8 @@ export type McpErrorName = keyof McpErrorTypes;
  *
  * @example
  * ```ts
- * import { HttpError, isMcpError } from "@skillmux/core";
+ * import { isMcpError } from "@skillmux/core";
+ * import { HttpError } from "@skillmux/core/mcp";
  * const error: unknown = new HttpError(404, "Not Found", "");
  * if (isMcpError(error, "HttpError")) console.log(error.status); // 404
  * console.log(isMcpError(error), isMcpError(error, "TimeoutError")); // true false

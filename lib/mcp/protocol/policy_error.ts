@@ -12,7 +12,7 @@ import { McpError, type McpErrorOptions } from "./mcp_error.ts";
  *
  * @example
  * ```ts
- * import { PolicyError } from "@skillmux/core";
+ * import { PolicyError } from "@skillmux/core/mcp";
  * const error = new PolicyError('header "Host" is not allowed', { field: "headers.Host" });
  * console.log(error.field); // "headers.Host"
  * ```

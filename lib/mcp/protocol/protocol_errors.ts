@@ -14,7 +14,7 @@ import { McpError, type McpErrorOptions } from "./mcp_error.ts";
  *
  * @example
  * ```ts
- * import { ProtocolError } from "@skillmux/core";
+ * import { ProtocolError } from "@skillmux/core/mcp";
  * console.log(new ProtocolError("expected a JSON-RPC response").name); // "ProtocolError"
  * ```
  */
@@ -34,7 +34,7 @@ export class ProtocolError extends McpError {
  *
  * @example
  * ```ts
- * import { RpcError } from "@skillmux/core";
+ * import { RpcError } from "@skillmux/core/mcp";
  * const error = new RpcError(-32601, "Method not found");
  * console.log(error.code, error.rpcCode, error.data); // "rpc" -32601 undefined
  * ```
@@ -63,7 +63,7 @@ export class RpcError extends McpError {
  *
  * @example
  * ```ts
- * import { UnsupportedProtocolVersionError } from "@skillmux/core";
+ * import { UnsupportedProtocolVersionError } from "@skillmux/core/mcp";
  * console.log(new UnsupportedProtocolVersionError("1999-01-01").version); // "1999-01-01"
  * ```
  */

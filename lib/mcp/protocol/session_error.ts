@@ -12,7 +12,7 @@ import { McpError, type McpErrorOptions } from "./mcp_error.ts";
  *
  * @example
  * ```ts
- * import { SessionExpiredError } from "@skillmux/core";
+ * import { SessionExpiredError } from "@skillmux/core/mcp";
  * console.log(new SessionExpiredError("session expired").name); // "SessionExpiredError"
  * ```
  */

@@ -23,7 +23,7 @@ export type SkillVerificationReason =
  *
  * @example
  * ```ts
- * import { SkillVerificationError } from "@skillmux/core";
+ * import { SkillVerificationError } from "@skillmux/core/mcp";
  * const error = new SkillVerificationError("digest", "skill://bwa/SKILL.md", "digest mismatch");
  * console.log(error.reason, error.uri); // "digest" "skill://bwa/SKILL.md"
  * ```

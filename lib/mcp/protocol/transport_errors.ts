@@ -12,7 +12,7 @@ import { McpError, type McpErrorOptions } from "./mcp_error.ts";
  *
  * @example
  * ```ts
- * import { HttpError } from "@skillmux/core";
+ * import { HttpError } from "@skillmux/core/mcp";
  * const error = new HttpError(503, "Service Unavailable", "busy", { server: "docs" });
  * console.log(error.status, error.message); // 503 "HTTP 503 Service Unavailable from docs: busy"
  * ```
@@ -55,7 +55,7 @@ export class HttpError extends McpError {
  *
  * @example
  * ```ts
- * import { NetworkError } from "@skillmux/core";
+ * import { NetworkError } from "@skillmux/core/mcp";
  * console.log(new NetworkError("connection refused", { server: "docs" }).server); // "docs"
  * ```
  */
@@ -74,7 +74,7 @@ export class NetworkError extends McpError {
  *
  * @example
  * ```ts
- * import { TimeoutError } from "@skillmux/core";
+ * import { TimeoutError } from "@skillmux/core/mcp";
  * console.log(new TimeoutError("tools/list took over 5000 ms").name); // "TimeoutError"
  * ```
  */
@@ -94,7 +94,7 @@ export class TimeoutError extends McpError {
  *
  * @example
  * ```ts
- * import { ResponseTooLargeError } from "@skillmux/core";
+ * import { ResponseTooLargeError } from "@skillmux/core/mcp";
  * console.log(new ResponseTooLargeError(4 * 1024 * 1024).limit); // 4194304
  * ```
  */
@@ -119,7 +119,7 @@ export class ResponseTooLargeError extends McpError {
  *
  * @example
  * ```ts
- * import { StreamEndedError } from "@skillmux/core";
+ * import { StreamEndedError } from "@skillmux/core/mcp";
  * console.log(new StreamEndedError("stream closed before the response").name); // "StreamEndedError"
  * ```
  */
@@ -138,7 +138,7 @@ export class StreamEndedError extends McpError {
  *
  * @example
  * ```ts
- * import { CircuitOpenError } from "@skillmux/core";
+ * import { CircuitOpenError } from "@skillmux/core/mcp";
  * console.log(new CircuitOpenError("docs failed 5 times", 30_000).retryAfterMs); // 30000
  * ```
  */

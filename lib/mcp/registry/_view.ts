@@ -1,5 +1,7 @@
 // Private: the registry's methods over a record store — add, update, remove, import, ping,
 // refresh, discovery — shared by the config.toml registry and every user's view.
+// Long because: every method closes over the same record store, options and change listeners
+// (registryOn), and a split would pass that state around.
 
 import { connect, type ConnectOptions } from "../client/client.ts";
 import type { CallOptions } from "../client/client_types.ts";

@@ -17,7 +17,7 @@ export { isSecretKeyError, SecretKeyError } from "../sealing/errors.ts";
  *
  * @example
  * ```ts
- * import { ForbiddenError, isForbiddenError } from "@skillmux/core";
+ * import { ForbiddenError, isForbiddenError } from "@skillmux/core/mcp";
  * const error = new ForbiddenError('Cannot update server "docs": only its owner may', { server: "docs" });
  * console.log(isForbiddenError(error), error.server); // true "docs"
  * ```
@@ -58,7 +58,7 @@ export class ConflictError extends McpError {
  *
  * @example
  * ```ts
- * import { ForbiddenError, isForbiddenError } from "@skillmux/core";
+ * import { ForbiddenError, isForbiddenError } from "@skillmux/core/mcp";
  * console.log(isForbiddenError(new ForbiddenError("no"))); // true
  * ```
  */

@@ -14,7 +14,7 @@ import { McpError, type McpErrorOptions } from "../protocol/errors.ts";
  *
  * @example
  * ```ts
- * import { isSecretKeyError, SecretKeyError } from "@skillmux/core";
+ * import { isSecretKeyError, SecretKeyError } from "@skillmux/core/mcp";
  * console.log(isSecretKeyError(new SecretKeyError("wrong key"))); // true
  * ```
  */
@@ -33,7 +33,7 @@ export class SecretKeyError extends McpError {
  *
  * @example
  * ```ts
- * import { isSecretKeyError, SecretKeyError } from "@skillmux/core";
+ * import { isSecretKeyError, SecretKeyError } from "@skillmux/core/mcp";
  * console.log(isSecretKeyError(new SecretKeyError("no key"))); // true
  * ```
  */

@@ -1,6 +1,8 @@
 // Private: the stdio transport itself (stdio.ts is its public face): requests matched to answers
 // by id, the start-up allowance (requests sent while the child starts wait under it, and their own
 // timeouts start when it writes its first line), failures, and the spec's shutdown on close.
+// Long because: one class whose state (the child, the requests waiting for an answer, the start-up
+// allowance, the shutdown) every method reads and changes.
 
 import { onAbort } from "../../_abort.ts";
 import { NetworkError, TimeoutError } from "../protocol/errors.ts";

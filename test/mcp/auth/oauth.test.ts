@@ -14,9 +14,8 @@ import {
   createMemoryStorage,
   createServerRegistry,
   isMcpError,
-  isOAuthError,
-  PolicyError,
 } from "../../../lib/mod.ts";
+import { isOAuthError, PolicyError } from "../../../lib/mcp/mod.ts";
 import { createSecretBox } from "../../../lib/mcp/mod.ts";
 import {
   type AuthOptions,

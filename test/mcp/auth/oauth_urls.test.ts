@@ -9,7 +9,8 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import { describe, test } from "node:test";
-import { connect, PolicyError } from "../../../lib/mod.ts";
+import { connect } from "../../../lib/mod.ts";
+import { PolicyError } from "../../../lib/mcp/mod.ts";
 import {
   type AuthOptions,
   createMemoryOAuthStore,
