@@ -13,7 +13,7 @@
 
 import type { UrlPolicyOptions } from "../mcp/policy/url.ts";
 import { type GetFailure, policedGet, showUrl } from "../mcp/transport/policed_get.ts";
-import { InstallError, type InstallErrorCode } from "./errors.ts";
+import { InstallError } from "./errors.ts";
 
 export { showUrl };
 
@@ -55,17 +55,6 @@ export function getBytes(
   });
 }
 
-const CODES: Record<GetFailure["kind"], InstallErrorCode> = {
-  policy: "policy",
-  http: "http",
-  "not-found": "not-found",
-  network: "network",
-  timeout: "network",
-  "too-large": "too-large",
-  encoding: "http",
-  redirect: "http",
-};
-
 function installError(failure: GetFailure, what: string, skill: string | undefined): InstallError {
   const { kind, url, status, cause } = failure;
   switch (kind) {
@@ -102,12 +91,15 @@ function installError(failure: GetFailure, what: string, skill: string | undefin
         url,
         skill,
       });
-    default:
-      return new InstallError(CODES[kind], `Cannot download ${what}: ${failure.message}`, {
+    default: {
+      // A timeout did not reach the registry: "network", as InstallErrorCode documents.
+      const code = kind === "network" || kind === "timeout" ? "network" : kind;
+      return new InstallError(code, `Cannot download ${what}: ${failure.message}`, {
         url,
         skill,
         status,
         cause,
       });
+    }
   }
 }

@@ -9,7 +9,7 @@
 // only the sender's side is cheaper.
 
 import { type GetFailure, policedGet, showUrl } from "../transport/policed_get.ts";
-import { DirectoryError, type DirectoryErrorCode } from "./errors.ts";
+import { DirectoryError } from "./errors.ts";
 import type { DirectoryHttpOptions } from "./types.ts";
 
 export { showUrl };
@@ -53,17 +53,6 @@ export async function getJson(
   }
 }
 
-const CODES: Record<GetFailure["kind"], DirectoryErrorCode> = {
-  policy: "policy",
-  http: "http",
-  "not-found": "not-found",
-  network: "network",
-  timeout: "network",
-  "too-large": "too-large",
-  encoding: "http",
-  redirect: "http",
-};
-
 function directoryError(failure: GetFailure, what: string): DirectoryError {
   const { kind, url, status, cause } = failure;
   switch (kind) {
@@ -88,11 +77,19 @@ function directoryError(failure: GetFailure, what: string): DirectoryError {
         });
       }
       return new DirectoryError("http", `Cannot read ${what}: ${failure.message}`, { url });
-    default:
-      return new DirectoryError(CODES[kind], `Cannot read ${what}: ${failure.message}`, {
+    default: {
+      // A timeout did not reach the registry: "network". An encoding refusal (never raised here,
+      // since no identity is asked) would be an answer refused: "http".
+      const code = kind === "network" || kind === "timeout"
+        ? "network"
+        : kind === "encoding"
+        ? "http"
+        : kind;
+      return new DirectoryError(code, `Cannot read ${what}: ${failure.message}`, {
         url,
         status,
         cause,
       });
+    }
   }
 }

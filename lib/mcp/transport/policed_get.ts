@@ -46,9 +46,12 @@ export type GetFailureKind =
 export interface GetFailure {
   /** Why it failed. */
   kind: GetFailureKind;
-  /** The URL concerned, origin and path only ({@linkcode showUrl}): the hop that failed, or the first URL after too many redirects. */
+  /**
+   * The URL concerned, origin and path only ({@linkcode showUrl}): the hop that failed, or the
+   * first URL after too many redirects.
+   */
   url: string;
-  /** A sentence saying what happened, with the URL, for the caller to prefix with what it was reading. */
+  /** What happened, with the URL, for the caller to prefix with what it was reading. */
   message: string;
   /** For `policy`: the first URL (`url`) or a redirect hop (`redirect`). */
   field?: "url" | "redirect";
@@ -56,7 +59,7 @@ export interface GetFailure {
   status?: number;
   /** For `too-large`: the cap in bytes. */
   limit?: number;
-  /** For `too-large` by `Content-Length`: the size declared; absent when reading stopped at the cap. */
+  /** For `too-large` by `Content-Length`: the size declared (absent: stopped at the cap). */
   declared?: number;
   /** For `encoding`: the `Content-Encoding` answered. */
   encoding?: string;
