@@ -1,16 +1,21 @@
-// Private: GET through ky with a timeout, retries, a streamed size cap, and the URL policy
-// checked on the first URL and on every redirect hop.
+// Private: GET for community install through the MCP transport room's policed GET (timeout,
+// retries, the URL policy on every hop, the size cap and the stall timer), its failures turned
+// into `InstallError`s that say what was being downloaded, for which skill.
 //
 // Downloads ask for `Accept-Encoding: identity` and refuse an answer that is content-encoded all
 // the same before reading it: fetch decodes gzip, deflate and br on its own, so a few kilobytes
 // could expand to gigabytes (a "gzip bomb"); even cut at the cap, every decoded byte costs two
 // more in buffers the garbage collector has not freed yet (measured: 9–10 MB over the control
 // for the 4 MiB cap, against 2 × cap). Refused unread, such an answer costs nothing.
+//
+// A 3xx without `Location` is read as the answer here (the policed GET refuses it by default):
+// it comes from a URL the policy allowed, and registries relied on it (test/install/http_mutation).
 
-import ky, { HTTPError, TimeoutError } from "ky";
-import { checkConnectTarget } from "../mcp/policy/connect_target.ts";
-import { checkUrl, type UrlPolicyOptions } from "../mcp/policy/url.ts";
+import type { UrlPolicyOptions } from "../mcp/policy/url.ts";
+import { type GetFailure, policedGet, showUrl } from "../mcp/transport/policed_get.ts";
 import { InstallError } from "./errors.ts";
+
+export { showUrl };
 
 /** How downloads are made. */
 export interface HttpOptions {
@@ -26,154 +31,75 @@ export interface HttpOptions {
   signal?: AbortSignal;
 }
 
-const MAX_REDIRECTS = 5;
-
 /** The HTTP part of installer options. */
 export function httpOptions(options: Partial<HttpOptions>): HttpOptions {
   const { fetch, timeoutMs, retries, urlPolicy, signal } = options;
   return { fetch, timeoutMs, retries, urlPolicy, signal };
 }
 
-/** Where a URL points, for messages: origin and path, never credentials or the query. */
-export function showUrl(url: URL): string {
-  return `${url.protocol}//${url.host}${url.pathname}`;
-}
-
-/** Check `url` against the policy, turning its `PolicyError` into an {@linkcode InstallError}. */
-export async function checkAllowed(url: URL, options: HttpOptions, field: string): Promise<void> {
-  try {
-    checkUrl(url, options.urlPolicy, field);
-    await checkConnectTarget(url, options.urlPolicy);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const code = (error as Error).name === "PolicyError" ? "policy" : "network";
-    throw new InstallError(code, `Refusing ${showUrl(url)}: ${message}`, {
-      url: showUrl(url),
-      cause: error,
-    });
-  }
-}
-
 /** GET `url` and return at most `maxBytes` of its body, or throw an {@linkcode InstallError}. */
-export async function getBytes(
+export function getBytes(
   url: URL,
   maxBytes: number,
   options: HttpOptions,
   what: string,
   skill?: string,
 ): Promise<Uint8Array> {
-  let current = url;
-  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    await checkAllowed(current, options, hop === 0 ? "url" : "redirect");
-    const shown = showUrl(current);
-    let response: Response;
-    try {
-      response = await ky.get(current, {
-        fetch: options.fetch,
-        timeout: options.timeoutMs ?? 15_000,
-        retry: { limit: options.retries ?? 2, methods: ["get"], backoffLimit: 2_000 },
-        redirect: "manual",
-        throwHttpErrors: (status) => status >= 400,
-        signal: options.signal,
-        headers: { accept: "application/json, text/markdown, */*", "accept-encoding": "identity" },
-      });
-    } catch (error) {
-      throw failure(error, what, shown, skill, options.signal);
-    }
-    const location = response.headers.get("location");
-    if (response.status >= 300 && response.status < 400 && location !== null) {
-      await response.body?.cancel();
-      current = new URL(location, current);
-      continue;
-    }
-    const coding = response.headers.get("content-encoding")?.trim();
-    if (coding && coding.toLowerCase() !== "identity") {
-      await response.body?.cancel();
-      throw new InstallError(
-        "http",
-        `Cannot download ${what}: ${shown} answered with Content-Encoding "${coding}" although ` +
-          `only identity was accepted; refusing it unread (a registry must serve its files ` +
-          `uncompressed to a client that asks so)`,
-        { url: shown, skill },
-      );
-    }
-    return await readCapped(response, maxBytes, what, shown, skill);
-  }
-  throw new InstallError(
-    "http",
-    `Cannot download ${what} from ${showUrl(url)}: too many redirects`,
-    {
-      url: showUrl(url),
-      skill,
-    },
-  );
-}
-
-function failure(
-  error: unknown,
-  what: string,
-  url: string,
-  skill: string | undefined,
-  signal: AbortSignal | undefined,
-): unknown {
-  if (signal?.aborted) return signal.reason;
-  if (error instanceof HTTPError) {
-    const status = error.response.status;
-    const code = status === 404 || status === 410 ? "not-found" : "http";
-    return new InstallError(code, `Cannot download ${what}: ${url} answered HTTP ${status}`, {
-      url,
-      skill,
-      status,
-      cause: error,
-    });
-  }
-  const reason = error instanceof TimeoutError
-    ? "timed out"
-    : `failed (${error instanceof Error ? error.message : String(error)})`;
-  return new InstallError("network", `Cannot download ${what}: the request to ${url} ${reason}`, {
-    url,
-    skill,
-    cause: error,
+  return policedGet(url, {
+    ...options,
+    maxBytes,
+    accept: "application/json, text/markdown, */*",
+    identity: true,
+    redirectWithoutLocation: "read",
+    fail: (failure) => installError(failure, what, skill),
   });
 }
 
-async function readCapped(
-  response: Response,
-  maxBytes: number,
-  what: string,
-  url: string,
-  skill: string | undefined,
-): Promise<Uint8Array> {
-  const tooLarge = (size: string) =>
-    new InstallError(
-      "too-large",
-      `Cannot download ${what}: ${url} is ${size}; the limit is ${maxBytes} bytes`,
-      { url, skill },
-    );
-  const declared = Number(response.headers.get("content-length") ?? NaN);
-  if (declared > maxBytes) {
-    await response.body?.cancel();
-    throw tooLarge(`${declared} bytes`);
-  }
-  const reader = response.body?.getReader();
-  if (reader === undefined) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(`more than ${maxBytes} bytes`);
+function installError(failure: GetFailure, what: string, skill: string | undefined): InstallError {
+  const { kind, url, status, cause } = failure;
+  switch (kind) {
+    case "policy": {
+      // The policy could not check the host (it does not resolve in strict mode): unreachable.
+      const code = cause instanceof Error && cause.name === "PolicyError" ? "policy" : "network";
+      return new InstallError(code, failure.message, { url, cause });
     }
-    chunks.push(value);
+    case "too-large": {
+      const size = failure.declared === undefined
+        ? `more than ${failure.limit} bytes`
+        : `${failure.declared} bytes`;
+      return new InstallError(
+        "too-large",
+        `Cannot download ${what}: ${url} is ${size}; the limit is ${failure.limit} bytes`,
+        { url, skill },
+      );
+    }
+    case "encoding":
+      return new InstallError(
+        "http",
+        `Cannot download ${what}: ${failure.message} (a registry must serve its files ` +
+          `uncompressed to a client that asks so)`,
+        { url, skill },
+      );
+    case "redirect":
+      if (failure.redirect === "too-many") {
+        return new InstallError("http", `Cannot download ${what} from ${url}: too many redirects`, {
+          url,
+          skill,
+        });
+      }
+      return new InstallError("http", `Cannot download ${what}: ${failure.message}`, {
+        url,
+        skill,
+      });
+    default: {
+      // A timeout did not reach the registry: "network", as InstallErrorCode documents.
+      const code = kind === "network" || kind === "timeout" ? "network" : kind;
+      return new InstallError(code, `Cannot download ${what}: ${failure.message}`, {
+        url,
+        skill,
+        status,
+        cause,
+      });
+    }
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }
