@@ -103,58 +103,6 @@ test("render within a budget counts each line once, lazily, and not again next t
   assert.deepEqual(lineCalls(), [], "the lines' counts are kept for the same counter");
 });
 
-test("a build where a lower source stands in still reports an entry approved again under auto", async () => {
-  const tools = [{
-    name: "echo",
-    description: "Echoes the text back",
-    inputSchema: { type: "object" as const },
-  }];
-  const server = await startToolServer(tools);
-  const registry = createServerRegistry({ storage: createMemoryStorage() });
-  await registry.add({ name: "srv", url: server.url });
-  const SKILL = (body: string) =>
-    `---\nname: sorter\ndescription: Sorts BAM files. Use when sorting.\n---\n${body}\n`;
-  const user = createMemoryStorage();
-  const community = createMemoryStorage({ initial: { "sorter.md": SKILL("community") } });
-  const approvals = createMemoryStorage();
-  const build = () =>
-    createCatalog({
-      resolver: createResolver({
-        sources: [
-          createStorageSource({ label: "user", storage: user }),
-          createStorageSource({ label: "community", storage: community }),
-        ],
-      }),
-      registry,
-      discoveryMaxAgeMs: 0,
-      approvals: { storage: approvals, local: "require", remote: "auto" },
-    });
-  const reports = (catalog: { diagnostics: readonly { source: string; message: string }[] }) =>
-    catalog.diagnostics.filter((d) => d.source === "approvals").map((d) => d.message);
-  try {
-    const first = await build();
-    first.dispose();
-    assert.deepEqual(first.held.map((h) => [h.entry.id, h.entry.source]), [
-      ["sorter", "community"],
-    ]);
-    await first.approve(["sorter"]);
-    // The user's own version arrives (held: local entries are required) and the tool changes.
-    await user.set("sorter.md", SKILL("user"));
-    tools[0].description = "Echoes the text back, louder";
-    const second = await build();
-    second.dispose();
-    assert.equal(second.get("sorter")?.source, "community", "the approved version stands in");
-    assert.equal(second.get("srv__echo")?.description, "Echoes the text back, louder");
-    assert.deepEqual(reports(second).sort(), [
-      'skill "sorter" (user) is new and waits for an approval',
-      'skill "sorter" (user) waits for approval; the approved version from community answers until then',
-      'tool "srv__echo" (mcp:srv) changed since it was approved; approved again (policy "auto")',
-    ]);
-  } finally {
-    await server.close();
-  }
-});
-
 test("a server added while a build lists skills is in the build that follows, with no discovery to prompt it", async () => {
   const server = await startToolServer([
     { name: "echo", description: "Echoes text", inputSchema: { type: "object" } },

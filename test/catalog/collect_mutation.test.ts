@@ -15,7 +15,6 @@ import {
   createStorageSource,
   type HostFunction,
 } from "../../lib/mod.ts";
-import { endpointOf } from "../../lib/catalog/_raw_entry.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
 import { startSdkServer } from "../mcp/_servers.ts";
 import { deadUrl } from "../_closed_port.ts";
@@ -177,15 +176,6 @@ describe("registered servers", () => {
     } finally {
       catalog.dispose();
     }
-  });
-
-  test("approvals record where a server runs: its URL, or its program and arguments", () => {
-    assert.equal(endpointOf({ name: "h", url: "https://x.test/mcp" }), "url https://x.test/mcp");
-    assert.equal(
-      endpointOf({ name: "s", command: "node", args: ["server.js", "--port", "1"] }),
-      'stdio ["node","server.js","--port","1"]',
-    );
-    assert.equal(endpointOf({ name: "s", command: "uvx" }), 'stdio ["uvx"]');
   });
 });
 

@@ -220,29 +220,3 @@ test("heldToolsNotice: which wait and the command that approves them", () => {
     /: s__t0, .*s__t9 and 2 more\. Approve them with: skillmux approve s__t0 .* s__t9 …$/,
   );
 });
-
-test("approval options that cannot work are refused with what to pass, not a crash", async () => {
-  const refused = (approvals: unknown) =>
-    createCatalog({ approvals: approvals as never }).then(
-      () => assert.fail(`${JSON.stringify(approvals)} was accepted`),
-      (error: Error) => error.message,
-    );
-  assert.match(
-    await refused({ remote: "auto" }),
-    /^createCatalog: approvals \{ remote \} needs a storage to record approvals in: add storage: createMemoryStorage\(\)/,
-  );
-  assert.match(await refused({ storage: {} }), /needs a storage to record approvals in/);
-  assert.match(
-    await refused({ storage: createMemoryStorage(), remote: "always" }),
-    /approvals\.remote must be "auto", "first-sight" or "require", not "always"/,
-  );
-  assert.match(
-    await refused({ storage: createMemoryStorage(), key: "" }),
-    /approvals\.key must be/,
-  );
-  assert.match(await refused("yes"), /approvals must be an object/);
-  const fine = await createCatalog({
-    approvals: { storage: createMemoryStorage(), remote: "auto" },
-  });
-  fine.dispose();
-});

@@ -9,7 +9,6 @@ import { cleanSchema, schemaFlags } from "../../lib/catalog/_schema_text.ts";
 import { lineDiff } from "../../lib/catalog/_diff.ts";
 import { IdTable, shortHash } from "../../lib/catalog/_ids.ts";
 import { heldForSelection } from "../../lib/catalog/_held.ts";
-import { canonicalJson } from "../../lib/catalog/_raw_entry.ts";
 import {
   addressesModel,
   cleanLine,
@@ -296,18 +295,5 @@ describe("text from elsewhere", () => {
     const hidden = "\u0007\u007f\u0085\ufe0f\u{E0100}\u{E0041}\t\n";
     assert.equal(countHidden(hidden), 6);
     assert.equal(stripHidden(hidden), "\t\n");
-  });
-});
-
-describe("canonicalJson", () => {
-  test("keys sorted at every depth, arrays kept in order, null and primitives as they are", () => {
-    const value = { b: 1, a: { d: [{ y: 1, x: [3, 2] }, "s"], c: null }, e: true };
-    assert.equal(
-      canonicalJson(value),
-      '{"a":{"c":null,"d":[{"x":[3,2],"y":1},"s"]},"b":1,"e":true}',
-    );
-    assert.equal(canonicalJson({ z: 1, a: 2 }, 1), '{\n "a": 2,\n "z": 1\n}');
-    assert.equal(canonicalJson(null), "null");
-    assert.equal(canonicalJson("x"), '"x"');
   });
 });

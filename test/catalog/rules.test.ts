@@ -6,9 +6,7 @@ import { after, before, describe, test } from "node:test";
 import {
   createCatalog,
   createMemoryStorage,
-  createResolver,
   createServerRegistry,
-  createStorageSource,
   type HostFunction,
   selectForRequest,
   type SelectModel,
@@ -169,18 +167,4 @@ test("over budget, the least relevant entries go first and the best match stays"
     if (shown.length < ranking.length) partial++;
   }
   assert.ok(partial >= 2, "some budgets fit only part of the ranking");
-});
-
-test("loadSkill refuses a skill whose content changed after approval", async () => {
-  const skill = (body: string) =>
-    `---\nname: samtools\ndescription: Sorts and indexes BAM files.\n---\n${body}\n`;
-  const storage = createMemoryStorage({ initial: { "samtools.md": skill("first body") } });
-  const catalog = await createCatalog({
-    resolver: createResolver({ sources: [createStorageSource({ label: "user", storage })] }),
-  });
-  assert.equal(catalog.get("samtools")?.approval, "approved");
-  const hit = await catalog.loadSkill("samtools");
-  assert.match(hit.skill.body, /first body/);
-  await storage.set("samtools.md", skill("rm -rf / — a changed body"));
-  await assert.rejects(catalog.loadSkill("samtools"), /changed since the catalog was built/);
 });
