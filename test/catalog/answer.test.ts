@@ -1,8 +1,7 @@
-// Reading a model's selection answer (lib/catalog/_answer.ts) and the approvals store
-// (lib/catalog/_approvals.ts), rule by rule, where the first mutation run of `catalog` left
-// survivors (issue 19): defaults of absent fields, braces and escapes inside strings, trailing
-// commas, the fenced block before the prose, objects without `skills` or `tools` passed over,
-// the wrong-shape message; the store's defaults, its file, what it keeps and what it refuses.
+// Reading a model's selection answer (readAnswer, lib/catalog/_answer.ts): defaults of absent
+// fields, braces and escapes inside strings, trailing commas, the fenced block before the prose,
+// an answer after a stray `{`, objects without `skills` or `tools` passed over, the wrong-shape
+// message.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { readAnswer } from "../../lib/catalog/_answer.ts";
@@ -75,5 +74,20 @@ describe("readAnswer", () => {
           'the model\'s JSON has the wrong shape (× Invalid type: Expected Array but received "a" → at skills)',
     );
     assert.deepEqual(readAnswer('{"skills":"a"} or rather {"skills":["a"]}').skills, ["a"]);
+  });
+
+  test("an answer after a stray `{` in the prose is still read", () => {
+    const want = {
+      complexity: "simple",
+      skills: ["samtools"],
+      tools: [],
+      needs_external: false,
+      reasoning: "",
+    };
+    assert.deepEqual(readAnswer('Files look like {sample.bam, so: {"skills": ["samtools"]}'), want);
+    // An outer object cut off before its end: the whole object inside it is the answer.
+    assert.deepEqual(readAnswer('{"answer": {"skills": ["samtools"]}'), want);
+    // Nothing whole after the stray `{`: still no answer.
+    assert.throws(() => readAnswer('Files look like {sample.bam, {"skills": ['), /holds no JSON/);
   });
 });
