@@ -4,12 +4,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {
   type Catalog,
-  countTokens,
   createCatalog,
   createMemoryStorage,
   createResolver,
   createServerRegistry,
-  createStorageSource,
   type HostFunction,
 } from "../../lib/mod.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
@@ -100,66 +98,6 @@ test("remote descriptions lose hidden characters and newlines and are capped", a
   } finally {
     await server.close();
   }
-});
-
-describe("rendering", () => {
-  const skills = {
-    "samtools.md":
-      "---\nname: samtools\ndescription: Sorts and indexes BAM files. Use when handling alignments.\ntags: [bam, sort]\n---\nbody\n",
-    "fastqc.md":
-      "---\nname: fastqc\ndescription: Quality reports for FASTQ reads. Use before trimming.\ntags: [qc]\n---\nbody\n",
-  };
-  const build = () =>
-    createCatalog({
-      resolver: createResolver({
-        sources: [
-          createStorageSource({ label: "user", storage: createMemoryStorage({ initial: skills }) }),
-        ],
-      }),
-      functions: [fn("notify_user", "Send a chat message to the user.\nSecond line.")],
-    });
-
-  test("is byte-identical across builds and runtimes", async () => {
-    const first = await (await build()).render();
-    const second = await (await build()).render();
-    assert.equal(first.text, second.text);
-    assert.equal(
-      first.text,
-      [
-        "Skills (know-how documents; pick by id):",
-        "fastqc: Quality reports for FASTQ reads. Use before trimming. [qc]",
-        "samtools: Sorts and indexes BAM files. Use when handling alignments. [bam, sort]",
-        "Functions of this application:",
-        "notify_user: Send a chat message to the user. Second line.",
-        "",
-      ].join("\n"),
-    );
-    assert.equal(first.tokens, await countTokens(first.text));
-    assert.deepEqual(first.ids, ["fastqc", "samtools", "notify_user"]);
-  });
-
-  test("the budget holds on a catalog of 2,000 entries and keeps the relevant ones", async () => {
-    const topics = ["variant calling", "read alignment", "quality control", "peak calling"];
-    const functions = Array.from(
-      { length: 2_000 },
-      (_, i) =>
-        fn(`fn_${i}`, `Function ${i} helps with ${topics[i % topics.length]} of sample ${i}.`),
-    );
-    const catalog = await createCatalog({ functions });
-    const whole = await catalog.render();
-    assert.ok(whole.tokens > 20_000);
-    for (const budget of [500, 3_000]) {
-      const rendered = await catalog.render({ budget, request: "peak calling" });
-      assert.ok(rendered.tokens <= budget, `${rendered.tokens} > ${budget}`);
-      assert.equal(rendered.tokens, await countTokens(rendered.text));
-      assert.equal(rendered.ids.length + rendered.omitted, 2_000);
-      assert.ok(rendered.omitted > 0);
-      assert.match(rendered.text, new RegExp(`\\(${rendered.omitted} more entries left out`));
-      const shown = rendered.ids.map((id) => catalog.get(id)!);
-      assert.ok(shown.every((e) => e.description.includes("peak calling")), "best matches first");
-    }
-    await assert.rejects(catalog.render({ budget: 5 }), RangeError);
-  });
 });
 
 describe("MCP tools from the registry", () => {

@@ -67,42 +67,6 @@ test("createCatalog: a server slower than timeoutMs is reported after timeoutMs,
   }
 });
 
-test("render within a budget counts each line once, lazily, and not again next time", async () => {
-  // A short first line, then 300 long ones: a budget fits the first few.
-  const long = (i: number) =>
-    `Step ${i} of the pipeline ${"that reads, checks and writes sample sheets ".repeat(2)}`;
-  const functions = [
-    fn("aa", "A."),
-    ...Array.from({ length: 300 }, (_, i) => fn(`step_${String(i).padStart(3, "0")}`, long(i))),
-  ];
-  const catalog = await createCatalog({ functions });
-  const asked: string[] = [];
-  const chars = (text: string) => (asked.push(text), text.length);
-  const lineCalls = () => asked.filter((t) => t.indexOf("\n") === t.length - 1);
-  const listingCalls = () => asked.filter((t) => t.indexOf("\n") < t.length - 1);
-
-  const budget = 1_500;
-  const first = await catalog.render({ budget, countTokens: chars });
-  assert.ok(first.tokens <= budget);
-  assert.equal(first.tokens, first.text.length);
-  const fit = first.ids.length;
-  assert.ok(fit > 5 && fit < 20, `${fit} entries shown`);
-  assert.deepEqual(first.ids, functions.slice(0, fit).map((f) => f.name));
-  assert.equal(first.omitted, functions.length - fit);
-  // Each line shown, and the first one left out, was counted once; nothing further down.
-  assert.deepEqual(
-    lineCalls().sort(),
-    functions.slice(0, fit + 1).map((f) => `${f.name}: ${f.description.trim()}\n`).sort(),
-  );
-  // The whole listing, the headings' floor and the result: the listing is not cut one by one.
-  assert.ok(listingCalls().length <= 4, `${listingCalls().length} listings counted`);
-
-  asked.length = 0;
-  const again = await catalog.render({ budget, countTokens: chars });
-  assert.deepEqual(again, first);
-  assert.deepEqual(lineCalls(), [], "the lines' counts are kept for the same counter");
-});
-
 test("a server added while a build lists skills is in the build that follows, with no discovery to prompt it", async () => {
   const server = await startToolServer([
     { name: "echo", description: "Echoes text", inputSchema: { type: "object" } },

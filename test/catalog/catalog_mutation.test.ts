@@ -34,7 +34,6 @@ const FUNCTIONS = [
   fn("demux", "Demultiplex a sequencing run"),
   fn("export_bam", "Export a BAM file to the archive"),
 ];
-const chars = (text: string) => text.length;
 
 test("rank: kinds filter before the limit; ten by default", async () => {
   const catalog = await createCatalog({
@@ -48,70 +47,6 @@ test("rank: kinds filter before the limit; ten by default", async () => {
   assert.deepEqual(functions.map((r) => r.entry.id).sort(), ["bam_stats", "export_bam"]);
   assert.equal(catalog.rank("sort index BAM file", { limit: 3 }).length, 3);
   assert.equal(catalog.rank("sort index BAM file", { kinds: ["skill"], limit: 3 }).length, 3);
-});
-
-test("render: a budget below the headings is refused, naming both figures", async () => {
-  const catalog = await createCatalog({ functions: FUNCTIONS });
-  const floor = "(no entries)\n(5 more entries left out to fit the token budget)\n".length;
-  await assert.rejects(
-    catalog.render({ budget: floor - 1, countTokens: chars }),
-    (error: Error) =>
-      error instanceof RangeError &&
-      error.message ===
-        `A token budget of ${
-          floor - 1
-        } is below the ${floor} tokens the catalog needs for its headings`,
-  );
-});
-
-test("render: the request's best entries are kept, shown in catalog order; the rest counted", async () => {
-  const catalog = await createCatalog({ functions: FUNCTIONS });
-  const whole = await catalog.render({ countTokens: chars });
-  assert.equal(whole.omitted, 0);
-  assert.equal(whole.tokens, whole.text.length);
-  assert.deepEqual(whole.ids, ["archive", "bam_stats", "cleanup", "demux", "export_bam"]);
-  const expected = [
-    "Functions of this application:",
-    "bam_stats: Statistics of a BAM file",
-    "export_bam: Export a BAM file to the archive",
-    "(3 more entries left out to fit the token budget)",
-    "",
-  ].join("\n");
-  const cut = await catalog.render({
-    budget: expected.length,
-    request: "BAM file export",
-    countTokens: chars,
-  });
-  assert.equal(cut.text, expected);
-  assert.deepEqual(cut.ids, ["bam_stats", "export_bam"]);
-  assert.equal(cut.omitted, 3);
-  assert.equal(cut.tokens, expected.length);
-  // Without a request the budget keeps entries in catalog order.
-  const first = await catalog.render({ budget: expected.length, countTokens: chars });
-  assert.deepEqual(first.ids.slice(0, 1), ["archive"]);
-  assert.ok(first.tokens <= expected.length);
-});
-
-test("render: a counter that failed is asked again next time", async () => {
-  const catalog = await createCatalog({ functions: FUNCTIONS });
-  let calls = 0;
-  const flaky = (text: string) => {
-    if (++calls === 1) throw new Error("tokenizer not ready");
-    return text.length;
-  };
-  await assert.rejects(catalog.render({ countTokens: flaky }), /tokenizer not ready/);
-  // A counter whose promise rejects once: the rejection is not kept either.
-  let asked = 0;
-  const late = (text: string) =>
-    ++asked === 1 ? Promise.reject(new Error("still loading")) : Promise.resolve(text.length);
-  await assert.rejects(catalog.render({ countTokens: late }), /still loading/);
-  assert.equal((await catalog.render({ countTokens: late })).tokens > 0, true);
-  const rendered = await catalog.render({ countTokens: flaky });
-  assert.equal(rendered.tokens, rendered.text.length);
-  // The whole listing's count is kept per counter and catalog version.
-  const before = calls;
-  await catalog.render({ countTokens: flaky });
-  assert.equal(calls, before);
 });
 
 test("refresh asked twice at once is one build", async () => {

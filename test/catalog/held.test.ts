@@ -19,7 +19,7 @@ import {
 import { heldForSelection } from "../../lib/catalog/_held.ts";
 import type { Catalog, CatalogEntry, HeldEntry } from "../../lib/catalog/types.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
-import { skillDoc } from "./_skills.ts";
+import { skillDoc } from "./_entries.ts";
 import { cli, tempHome } from "../cli/_helpers.ts";
 import { startSdkServer } from "../mcp/_servers.ts";
 

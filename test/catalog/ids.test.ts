@@ -10,7 +10,7 @@ import {
   createStorageSource,
 } from "../../lib/mod.ts";
 import { IdTable, shortHash } from "../../lib/catalog/_ids.ts";
-import { skillDoc } from "./_skills.ts";
+import { skillDoc } from "./_entries.ts";
 
 describe("IdTable", () => {
   test("a valid name is its own id; a clash or an invalid name gets a stable hash", () => {

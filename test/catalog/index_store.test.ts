@@ -26,7 +26,7 @@ import { indexedDocuments } from "../../lib/catalog/_keyword_index.ts";
 import { forgetProcessSegments } from "../../lib/catalog/_index_store.ts";
 import type { Catalog } from "../../lib/catalog/types.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
-import { skillDoc } from "./_skills.ts";
+import { skillDoc } from "./_entries.ts";
 
 const tool = (name: string, description: string): TestTool => ({
   name,
