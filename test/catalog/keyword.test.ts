@@ -4,10 +4,11 @@
 // ties ranked by id whatever the limit (the first `limit` are those of the whole ranking).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { createKeywordIndex } from "../../lib/mod.ts";
+import { createCatalog, createKeywordIndex } from "../../lib/mod.ts";
 import { normalizeTerm, tokenize } from "../../lib/catalog/_terms.ts";
 import { buildKeywordIndex, sharedKeywordIndex } from "../../lib/catalog/_keyword_index.ts";
 import type { KeywordDocument } from "../../lib/catalog/types.ts";
+import { fn } from "./_entries.ts";
 
 const terms = (text: string) =>
   tokenize(text).flatMap((t) => normalizeTerm(t) ?? []).filter((t) => t !== null);
@@ -302,4 +303,19 @@ describe("ranking", () => {
       }
     });
   });
+});
+
+test("equal keyword scores are ordered by id; the top 3 are the first 3 of the full ranking", async () => {
+  // 40 functions with the same description: every hit ties. Registered in a shuffled order.
+  const names = Array.from({ length: 40 }, (_, i) => `convert_${String(i).padStart(2, "0")}`);
+  const shuffled = names.map((n, i) => ({ n, k: (i * 17) % 40 })).sort((a, b) => a.k - b.k);
+  const catalog = await createCatalog({
+    functions: shuffled.map(({ n }) => fn(n, "Convert temperature units")),
+  });
+  const full = catalog.rank("temperature", { limit: Infinity });
+  assert.equal(full.length, 40);
+  assert.equal(new Set(full.map((r) => r.score)).size, 1, "every score ties");
+  assert.deepEqual(full.map((r) => r.entry.id), names);
+  const top = catalog.rank("temperature", { limit: 3 });
+  assert.deepEqual(top.map((r) => r.entry.id), names.slice(0, 3));
 });
