@@ -25,6 +25,7 @@ import { everything, ROOT } from "../mcp/_stdio_helpers.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
 import { waitUntil } from "../_wait.ts";
 import { build, messages, SKILL } from "./_approvals.ts";
+import { DIGEST, summary, summarySource } from "./_skill_sources.ts";
 
 describe("local policies", () => {
   test("built-in skills and host functions are trusted even when local entries are required", async () => {
@@ -202,6 +203,21 @@ describe("approval store", () => {
 });
 
 describe("what an approval records", () => {
+  test("an approval of a skill not read yet records its digest in place of the body", async () => {
+    const storage = createMemoryStorage();
+    await createCatalog({
+      resolver: createResolver({
+        sources: [summarySource("community", () => [summary("sorter")])],
+      }),
+      approvals: { storage, local: "auto" },
+    });
+    const records = JSON.parse((await storage.get("approvals.json"))!).records;
+    assert.equal(
+      records["skill:community:sorter"].definition,
+      `description: The sorter skill. Use when testing.\nallowed-tools: \n\n(body not read yet: ${DIGEST})\n`,
+    );
+  });
+
   test("where a server runs: its URL, or its program and arguments", () => {
     assert.equal(endpointOf({ name: "h", url: "https://x.test/mcp" }), "url https://x.test/mcp");
     assert.equal(
