@@ -1,16 +1,19 @@
 // Catalog ids (lib/catalog/_ids.ts): a valid name is its own id; a clash or an invalid name gets
 // a stable hash, salted when even that is taken; a long name keeps 55 characters and 8 hex digits,
-// also through a real catalog of a host function and a skill of one name.
+// also through a real catalog of a host function and a skill of one name; two servers' tools of
+// one name get distinct, valid ids that map back; host function names are checked and kept.
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import {
   createCatalog,
   createMemoryStorage,
   createResolver,
+  createServerRegistry,
   createStorageSource,
 } from "../../lib/mod.ts";
 import { IdTable, shortHash } from "../../lib/catalog/_ids.ts";
-import { skillDoc } from "./_entries.ts";
+import { startToolServer } from "./_servers.ts";
+import { fn, queryTool as tool, skillDoc } from "./_entries.ts";
 
 describe("IdTable", () => {
   test("a valid name is its own id; a clash or an invalid name gets a stable hash", () => {
@@ -57,5 +60,56 @@ describe("IdTable", () => {
     } finally {
       catalog.dispose();
     }
+  });
+});
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+describe("ids in a catalog of servers and functions", () => {
+  let a: Awaited<ReturnType<typeof startToolServer>>;
+  let b: Awaited<ReturnType<typeof startToolServer>>;
+  before(async () => {
+    a = await startToolServer([tool("search", "Search the web"), tool("fetch.page", "Fetch")]);
+    b = await startToolServer([tool("search", "Search the code")]);
+  });
+  after(async () => {
+    await a.close();
+    await b.close();
+  });
+
+  test("two servers' search tools get distinct, valid ids that map back", async () => {
+    const registry = createServerRegistry({ storage: createMemoryStorage() });
+    await registry.add({ name: "web", url: a.url });
+    await registry.add({ name: "code.base", url: b.url });
+    const catalog = await createCatalog({
+      registry,
+      approvals: { storage: createMemoryStorage(), remote: "auto" },
+    });
+    const ids = catalog.entries.map((e) => e.id);
+    assert.equal(new Set(ids).size, ids.length);
+    for (const id of ids) assert.match(id, TOOL_NAME);
+    const searches = catalog.entries.filter((e) => e.name === "search");
+    assert.equal(searches.length, 2);
+    for (const entry of searches) {
+      assert.equal(catalog.get(entry.id), entry);
+      assert.equal(catalog.toolTarget(entry.id)?.server?.name, entry.server);
+      assert.equal(catalog.toolTarget(entry.id)?.tool.name, "search");
+    }
+    assert.ok(catalog.get("web__search"), "a plain name keeps the readable id");
+    const dotted = searches.find((e) => e.server === "code.base")!;
+    assert.match(dotted.id, /^code_base__search_[0-9a-f]{8}$/);
+    assert.match(catalog.entries.find((e) => e.name === "fetch.page")!.id, /^web__fetch_page_/);
+    catalog.dispose();
+  });
+
+  test("host function names are checked and kept as ids", async () => {
+    await assert.rejects(createCatalog({ functions: [fn("bad name", "x")] }), /1-64 letters/);
+    await assert.rejects(
+      createCatalog({ functions: [fn("twice", "x"), fn("twice", "y")] }),
+      /registered twice/,
+    );
+    const catalog = await createCatalog({ functions: [fn("lookup_sample", "Find a sample")] });
+    assert.equal(catalog.get("lookup_sample")?.kind, "function");
+    assert.equal(catalog.hostFunction("lookup_sample")?.name, "lookup_sample");
   });
 });

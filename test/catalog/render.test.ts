@@ -22,7 +22,7 @@ import { entryLine, renderLines } from "../../lib/catalog/_render.ts";
 import type { CatalogEntry } from "../../lib/catalog/types.ts";
 import { startToolServer } from "./_servers.ts";
 import { selection } from "../_selection.ts";
-import { fn } from "./_entries.ts";
+import { FIVE_FUNCTIONS, fn } from "./_entries.ts";
 
 /** A token counter that counts lines: every line of a listing costs exactly one token. */
 const lines = (text: string) => text.split("\n").filter(Boolean).length;
@@ -344,13 +344,7 @@ describe("render within a budget", () => {
 });
 
 describe("render within a budget: the request's entries", () => {
-  const FIVE = [
-    fn("archive", "Archive finished runs"),
-    fn("bam_stats", "Statistics of a BAM file"),
-    fn("cleanup", "Remove temporary files"),
-    fn("demux", "Demultiplex a sequencing run"),
-    fn("export_bam", "Export a BAM file to the archive"),
-  ];
+  const FIVE = FIVE_FUNCTIONS;
 
   test("a budget below the headings is refused, naming both figures", async () => {
     const catalog = await createCatalog({ functions: FIVE });
