@@ -3,6 +3,7 @@
 // trust says; one that cannot be read, never approved, or approved where its server no longer
 // runs is passed over; a held tool takes no stand-in; the approvals reported beside a stand-in.
 // Real skill sources in memory, real MCP servers on 127.0.0.1, a real registry.
+// Over 300 lines: one behaviour, each way a stand-in is taken or passed over.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {

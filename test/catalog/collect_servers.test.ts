@@ -1,13 +1,10 @@
-// How a catalog collects the tools of MCP servers and clients (lib/catalog/_collect.ts,
-// _tool_entry.ts, _raw_entry.ts): connected clients' tools (needing no connection; one that cannot
-// list, or never answers within timeoutMs, named and the others kept; a build cancelled while one
-// lists); remote entries' fields (no description, parameter words, flags from a title, a display
-// title from annotations, null properties, a remote skill's allowed tools requested); registered
-// servers (never discovered and unreachable, a refresh that throws, fresh and stale discoveries,
-// a disabled server, a build cancelled during discovery). Real MCP servers on 127.0.0.1.
-// Over 300 lines: one behaviour, collecting from servers and clients.
+// How a catalog collects the tools of MCP servers (lib/catalog/_collect.ts, _tool_entry.ts,
+// _raw_entry.ts): remote entries' fields (no description, parameter words, flags from a title, a
+// remote skill's allowed tools requested);
+// registered servers (never discovered and unreachable, a refresh that throws, fresh and stale
+// discoveries, a disabled server, a build cancelled during discovery). Real MCP servers on
+// 127.0.0.1 (_collect_servers.ts). Connected clients: collect_clients.test.ts.
 import assert from "node:assert/strict";
-import http from "node:http";
 import { after, before, describe, test } from "node:test";
 import {
   connect,
@@ -18,60 +15,12 @@ import {
   createServerRegistry,
 } from "../../lib/mod.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
-import { listenLocal, startSdkServer } from "../mcp/_servers.ts";
+import { startSdkServer } from "../mcp/_servers.ts";
 import { deadUrl } from "../_closed_port.ts";
 import { within } from "../_wait.ts";
+import { approvals, ECHO, ECHO_DESCRIBED, startSilentLister } from "./_collect_servers.ts";
 
-/** An echo tool whose parameter is described. */
-const ECHO_DESCRIBED: TestTool = {
-  name: "echo",
-  description: "Echoes back the text it is given",
-  inputSchema: { type: "object", properties: { text: { type: "string", description: "What" } } },
-};
 let server: Awaited<ReturnType<typeof startToolServer>>;
-/**
- * An MCP server over plain JSON HTTP that initializes but never answers `tools/list`: `asked`
- * settles when the listing arrives, `dropped` when the client gives up on it (closes the request).
- */
-async function startSilentLister() {
-  let ask!: () => void;
-  const asked = new Promise<void>((resolve) => (ask = resolve));
-  let drop!: () => void;
-  const dropped = new Promise<void>((resolve) => (drop = resolve));
-  const server = http.createServer(async (req, res) => {
-    if (req.method !== "POST") return void res.writeHead(405).end();
-    let text = "";
-    for await (const chunk of req) text += chunk;
-    const message = JSON.parse(text);
-    if (message.method === "initialize") {
-      res.writeHead(200, { "content-type": "application/json" });
-      return void res.end(JSON.stringify({
-        jsonrpc: "2.0",
-        id: message.id,
-        result: {
-          protocolVersion: message.params.protocolVersion,
-          capabilities: { tools: {} },
-          serverInfo: { name: "silent", version: "1.0.0" },
-        },
-      }));
-    }
-    if (message.id === undefined) return void res.writeHead(202).end();
-    if (message.method === "tools/list") {
-      res.on("close", drop);
-      return ask(); // never answered
-    }
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: {} }));
-  });
-  const listening = await listenLocal(server);
-  return { url: `http://127.0.0.1:${listening.port}/mcp`, asked, dropped, close: listening.close };
-}
-
-const ECHO: TestTool = {
-  name: "echo",
-  description: "Echoes back the text it is given",
-  inputSchema: { type: "object", properties: { text: { type: "string" } } },
-};
 let echo: Awaited<ReturnType<typeof startToolServer>>;
 let echo2: Awaited<ReturnType<typeof startToolServer>>;
 before(async () => {
@@ -83,120 +32,6 @@ after(async () => {
   await server.close();
   await echo.close();
   await echo2.close();
-});
-
-const approvals = () => ({ storage: createMemoryStorage(), remote: "auto" as const });
-
-describe("connected clients", () => {
-  test("their tools need no connection; one that cannot list is named, the others kept", async () => {
-    const live = await connect({ name: "live", url: server.url });
-    const gone = await connect({ name: "gone", url: server.url });
-    await gone.close();
-    try {
-      const catalog = await createCatalog({ clients: [gone, live], approvals: approvals() });
-      assert.deepEqual(catalog.entries.map((e) => [e.id, e.source, e.needsConnection, e.remote]), [
-        ["live__echo", "mcp:live", false, true],
-      ]);
-      assert.deepEqual(catalog.get("live__echo")?.keywords, ["text", "What"]);
-      const [diagnostic, ...rest] = catalog.diagnostics;
-      assert.deepEqual(rest, []);
-      assert.equal(diagnostic.source, "mcp:gone");
-      assert.equal(diagnostic.problem, "unreachable");
-      assert.match(diagnostic.message, /^mcp:gone: cannot list tools: \S/);
-      catalog.dispose();
-    } finally {
-      await live.close();
-    }
-  });
-});
-
-describe("connected clients", () => {
-  test("a catalog of answering clients has no diagnostics; each tool runs on its client", async () => {
-    const live = await connect({ name: "live", url: echo.url });
-    try {
-      const catalog = await createCatalog({
-        clients: [live],
-        approvals: approvals(),
-      });
-      assert.deepEqual(catalog.diagnostics, []);
-      const target = catalog.toolTarget("live__echo")!;
-      assert.equal(target.client, live);
-      assert.equal(target.tool.name, "echo");
-      catalog.dispose();
-    } finally {
-      await live.close();
-    }
-  });
-
-  test("a client that never answers its listing is given up after timeoutMs, and named", async () => {
-    const silent = await startSilentLister();
-    // The client's own timeout is long: the catalog's is the one that gives up.
-    const client = await connect({ name: "silent", url: silent.url, timeoutMs: 60_000 });
-    try {
-      const catalog = await within(
-        createCatalog({ clients: [client], timeoutMs: 300 }),
-        10_000,
-        "the catalog is built",
-      );
-      assert.deepEqual(catalog.entries, []);
-      // Slow, not down: a listing that timed out is a timeout, never "unreachable".
-      assert.deepEqual(catalog.diagnostics.map((d) => [d.source, d.problem]), [
-        ["mcp:silent", "timeout"],
-      ]);
-      await within(silent.dropped, 5_000, "the server sees the request dropped");
-    } finally {
-      await client.close();
-      await silent.close();
-    }
-  });
-
-  test("a build cancelled while a client lists is cancelled, not kept with it as unreachable", async () => {
-    const silent = await startSilentLister();
-    const client = await connect({ name: "silent", url: silent.url, timeoutMs: 60_000 });
-    const controller = new AbortController();
-    const building = createCatalog({ clients: [client], signal: controller.signal });
-    building.catch(() => {});
-    try {
-      await within(silent.asked, 10_000, "the client lists its tools");
-      controller.abort(new Error("user cancelled"));
-      await assert.rejects(within(building, 5_000, "the build settles"), /user cancelled/);
-    } finally {
-      await client.close();
-      await silent.close();
-    }
-  });
-
-  test("a tool's display title may come from its annotations", async () => {
-    const titled = await startToolServer([
-      { ...ECHO, annotations: { title: "Echo it back" } } as unknown as TestTool,
-      { ...ECHO, name: "named", title: "Named echo" } as unknown as TestTool,
-    ]);
-    const client = await connect({ name: "t", url: titled.url });
-    try {
-      const catalog = await createCatalog({ clients: [client], approvals: approvals() });
-      assert.equal(catalog.get("t__echo")!.title, "Echo it back");
-      assert.equal(catalog.get("t__named")!.title, "Named echo");
-      assert.deepEqual(catalog.get("t__named")!.tags, []);
-    } finally {
-      await client.close();
-      await titled.close();
-    }
-  });
-
-  test("a tool whose schema's properties are null has no parameter words", async () => {
-    const odd = await startToolServer([
-      { ...ECHO, inputSchema: { type: "object", properties: null } } as unknown as TestTool,
-    ]);
-    const client = await connect({ name: "odd", url: odd.url });
-    try {
-      const catalog = await createCatalog({ clients: [client], approvals: approvals() });
-      assert.deepEqual(catalog.diagnostics, []);
-      assert.deepEqual(catalog.get("odd__echo")!.keywords, []);
-    } finally {
-      await client.close();
-      await odd.close();
-    }
-  });
 });
 
 describe("remote entries' fields", () => {

@@ -4,6 +4,7 @@
 // group a label compares (skills, tools, MCP tools too, or every pick), an entry whose id is
 // `none`; parseLabelledRequests's comments, blank, CRLF and indented lines, and each refusal.
 // Real catalogs: built-in skills, host functions and an MCP server on 127.0.0.1 (_labkit.ts).
+// Over 300 lines: one behaviour, the figures of a labelled set and how each request is judged.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {

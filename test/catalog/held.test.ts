@@ -1,6 +1,7 @@
 // Held entries are reported by the selection: their ids, why they wait (new, changed), whether
 // they would fit the request, and a diagnostic (heldForSelection: fitting ones first, a stand-in
 // named, ten named and the rest counted); the CLI's --json and text say the same.
+// Over 300 lines: one behaviour, held entries as a selection and the CLI report them.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {

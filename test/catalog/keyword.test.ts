@@ -2,6 +2,7 @@
 // words, stemming, stop words, and BM25+ with field boosts; typos and derivations read at half
 // weight; a title of its own, fields a document leaves out, the weight of one worked example;
 // ties ranked by id whatever the limit (the first `limit` are those of the whole ranking).
+// Over 300 lines: one behaviour, how the keyword index ranks.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { createCatalog, createKeywordIndex } from "../../lib/mod.ts";

@@ -3,6 +3,7 @@
 // JSON mode), what each takes of an answer, retries honouring Retry-After, clear errors that never
 // carry the key, LlmError and isLlmError, their refusals of a missing model, and selection through
 // them. The HTTP exchange's own limits and failures are in llm_http.test.ts.
+// Over 300 lines: one behaviour, the two adapters' requests and answers.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import {
