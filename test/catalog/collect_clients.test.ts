@@ -45,9 +45,7 @@ describe("connected clients", () => {
       await live.close();
     }
   });
-});
 
-describe("connected clients", () => {
   test("a catalog of answering clients has no diagnostics; each tool runs on its client", async () => {
     const live = await connect({ name: "live", url: echo.url });
     try {

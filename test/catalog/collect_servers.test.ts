@@ -158,9 +158,7 @@ describe("registered servers", () => {
       catalog.dispose();
     }
   });
-});
 
-describe("registered servers", () => {
   test("a fresh discovery is used as it is beside a server discovered now: no diagnostics", async () => {
     const registry = createServerRegistry({ storage: createMemoryStorage() });
     await registry.add({ name: "fresh", url: echo.url });

@@ -66,9 +66,7 @@ describe("the prompt", () => {
       "<context>\nc\n</context>\n\n<request>\nsort a BAM\n</request>",
     );
   });
-});
 
-describe("the prompt", () => {
   test("the system message states the answer's format, each field's meaning and the catalog as data; the request is the user's", async () => {
     const { llm, calls } = model('{"skills":["samtools"]}');
     const request = "sort a BAM";
@@ -135,9 +133,7 @@ describe("the model's ids", () => {
       'The model named "nada", which is not in the catalog; dropped',
     ]);
   });
-});
 
-describe("the model's ids", () => {
   test("exactly ten bare names read as ids are all listed, with no count line", async () => {
     const names = FLUX.slice(0, 10).map((t) => t.name);
     const { llm } = model(JSON.stringify({ tools: names }));
