@@ -1,7 +1,9 @@
 // Held entries are reported by the selection: their ids, why they wait (new, changed), whether
-// they would fit the request, and a diagnostic; the CLI's --json and text say the same.
+// they would fit the request, and a diagnostic (heldForSelection: fitting ones first, a stand-in
+// named, ten named and the rest counted); the CLI's --json and text say the same.
+// Over 300 lines: one behaviour, held entries as a selection and the CLI report them.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import {
   createBuiltinSource,
   createCatalog,
@@ -9,10 +11,14 @@ import {
   createMemoryStorage,
   createResolver,
   createServerRegistry,
+  createStorageSource,
   selectForRequest,
 } from "../../lib/mod.ts";
 import { findHeldTools, findTools, heldToolsNotice } from "../../lib/catalog/mod.ts";
+import { heldForSelection } from "../../lib/catalog/select/_held.ts";
+import type { Catalog, CatalogEntry, HeldEntry } from "../../lib/catalog/model/types.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
+import { skillDoc } from "./_entries.ts";
 import { cli, tempHome } from "../cli/_helpers.ts";
 import { startSdkServer } from "../mcp/_servers.ts";
 
@@ -219,28 +225,102 @@ test("heldToolsNotice: which wait and the command that approves them", () => {
   );
 });
 
-test("approval options that cannot work are refused with what to pass, not a crash", async () => {
-  const refused = (approvals: unknown) =>
-    createCatalog({ approvals: approvals as never }).then(
-      () => assert.fail(`${JSON.stringify(approvals)} was accepted`),
-      (error: Error) => error.message,
-    );
-  assert.match(
-    await refused({ remote: "auto" }),
-    /^createCatalog: approvals \{ remote \} needs a storage to record approvals in: add storage: createMemoryStorage\(\)/,
-  );
-  assert.match(await refused({ storage: {} }), /needs a storage to record approvals in/);
-  assert.match(
-    await refused({ storage: createMemoryStorage(), remote: "always" }),
-    /approvals\.remote must be "auto", "first-sight" or "require", not "always"/,
-  );
-  assert.match(
-    await refused({ storage: createMemoryStorage(), key: "" }),
-    /approvals\.key must be/,
-  );
-  assert.match(await refused("yes"), /approvals must be an object/);
-  const fine = await createCatalog({
-    approvals: { storage: createMemoryStorage(), remote: "auto" },
+describe("heldForSelection", () => {
+  const entry = (id: string, description: string, approval: "pending" | "changed") =>
+    ({
+      id,
+      kind: "tool",
+      name: id,
+      description,
+      source: "mcp:demo",
+      tags: [],
+      keywords: [],
+      needsConnection: true,
+      remote: true,
+      digest: "d",
+      approval,
+    }) as CatalogEntry;
+  const catalogOf = (held: HeldEntry[]) => ({ held }) as unknown as Catalog;
+
+  test("nothing held: no diagnostic", () => {
+    assert.deepEqual(heldForSelection(catalogOf([]), "anything"), { held: [] });
   });
-  fine.dispose();
+
+  test("one held entry: singular wording, why it waits, no fit count when it does not fit", () => {
+    const { held, diagnostic } = heldForSelection(
+      catalogOf([{ entry: entry("demo__echo", "Echoes text back", "changed") }]),
+      "align reads to a genome",
+    );
+    assert.deepEqual(held, [{
+      id: "demo__echo",
+      kind: "tool",
+      source: "mcp:demo",
+      approval: "changed",
+      fits: false,
+    }]);
+    assert.equal(
+      diagnostic,
+      "1 entry waits for approval and was not considered: demo__echo (changed since approved, " +
+        "mcp:demo); approve with skillmux approve <id> or catalog.approve([id])",
+    );
+  });
+
+  test("fitting ones first, a stand-in named, ten named and the rest counted", () => {
+    const list: HeldEntry[] = [];
+    for (let i = 0; i < 11; i++) list.push({ entry: entry(`t${i}`, "Does nothing", "pending") });
+    list.push({
+      entry: entry("s", "Sort and index BAM alignment files", "pending"),
+      standIn: "builtin",
+    });
+    const { held, diagnostic } = heldForSelection(catalogOf(list), "sort and index BAM files");
+    assert.equal(held[0].id, "s");
+    assert.equal(held[0].fits, true);
+    assert.equal(held[0].standIn, "builtin");
+    assert.equal(held.length, 12);
+    assert.equal(
+      diagnostic,
+      "12 entries wait for approval and were not considered (1 would fit this request): " +
+        "s (new, mcp:demo; the builtin version answers meanwhile), " +
+        Array.from({ length: 9 }, (_, i) => `t${i} (new, mcp:demo)`).join(", ") +
+        " and 2 more; approve with skillmux approve <id> or catalog.approve([id])",
+    );
+  });
+});
+
+test("ten held entries are all named, one with exactly the floor's evidence as fitting", async () => {
+  const initial: Record<string, string> = {
+    // Its one tag is the request's word: evidence 2, the floor.
+    "bam-tidy.md": skillDoc("bam-tidy", "Tidies headers of alignment files.", ["samtools"]),
+  };
+  for (let i = 0; i < 9; i++) initial[`note-${i}.md`] = skillDoc(`note-${i}`, `Keeps note ${i}.`);
+  const catalog = await createCatalog({
+    resolver: createResolver({
+      sources: [createStorageSource({ label: "user", storage: createMemoryStorage({ initial }) })],
+    }),
+    approvals: { storage: createMemoryStorage(), local: "require" },
+  });
+  try {
+    const selection = await selectForRequest(catalog, "samtools");
+    const held = selection.held ?? [];
+    assert.equal(held.length, 10);
+    assert.deepEqual(held[0], {
+      id: "bam-tidy",
+      kind: "skill",
+      source: "user",
+      approval: "pending",
+      fits: true,
+    });
+    assert.ok(held.slice(1).every((h) => !h.fits));
+    const names = ["bam-tidy", ...Array.from({ length: 9 }, (_, i) => `note-${i}`)];
+    assert.ok(
+      selection.diagnostics.includes(
+        "10 entries wait for approval and were not considered (1 would fit this request): " +
+          names.map((n) => `${n} (new, user)`).join(", ") +
+          "; approve with skillmux approve <id> or catalog.approve([id])",
+      ),
+      selection.diagnostics.join("\n"),
+    );
+  } finally {
+    catalog.dispose();
+  }
 });

@@ -1,9 +1,11 @@
-// The keyword index kept between processes (issue 27, `indexStorage`): a new process whose
-// sources did not change loads each source's saved segment instead of indexing its entries, and
-// ranks exactly as a freshly built index does; a changed server's segment is indexed and saved
-// alone; a damaged save is indexed again; a damaged list of saves never deletes other data.
-// `forgetProcessSegments()` stands for a new process (the in-process segments are dropped). Scores are
-// compared to 12 digits: summed over segments in another order, the last bit may differ.
+// The keyword index kept between processes (`indexStorage`, lib/catalog/build/_index_store.ts): a new
+// process whose sources did not change loads each source's saved segment instead of indexing its
+// entries, and ranks exactly as a freshly built index does; a changed server's segment is indexed
+// and saved alone; a damaged save is indexed again; a damaged list of saves never deletes other
+// data. `forgetProcessSegments()` stands for a new process (the in-process segments are dropped).
+// Scores are compared to 12 digits: summed over segments in another order, the last bit may
+// differ. Real folder storage and a real MCP server on 127.0.0.1. The saves' housekeeping:
+// index_store_saves.test.ts.
 import assert from "node:assert/strict";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

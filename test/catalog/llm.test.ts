@@ -1,6 +1,9 @@
 // The OpenAI-compatible and Anthropic adapters against local servers that speak those APIs:
-// the request shapes the providers document, retries honouring Retry-After, clear errors that
-// never carry the key, and selection through them.
+// the request shapes the providers document (the default endpoints, base URLs, system messages,
+// JSON mode), what each takes of an answer, retries honouring Retry-After, clear errors that never
+// carry the key, LlmError and isLlmError, their refusals of a missing model, and selection through
+// them. The HTTP exchange's own limits and failures are in llm_http.test.ts.
+// Over 300 lines: one behaviour, the two adapters' requests and answers.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import {
@@ -18,6 +21,7 @@ import {
 } from "../../lib/catalog/llm/llm.ts";
 import { anthropicAnswer, type LlmAnswer, openAiAnswer, startFakeLlm } from "./_servers.ts";
 import { deadUrl } from "../_closed_port.ts";
+import { PICK, refusal } from "./_llm.ts";
 
 const KEY = "sk-test-0123456789abcdef";
 const MESSAGES = [
@@ -162,6 +166,178 @@ test("selection through the adapters, and their failures falling back to keyword
 test("adapters refuse a missing model or a bad base URL", () => {
   assert.throws(() => createOpenAiModel({ model: "" }), /"model" must be a non-empty string/);
   assert.throws(() => createAnthropicModel({ model: "m", baseUrl: "nope" }), /absolute URL/);
+});
+
+/** A fetch that records each URL asked for and sends the request to the fake server instead. */
+function redirected(seen: string[]): typeof fetch {
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    seen.push(url.href);
+    const local = `${fake.url}${url.pathname}`;
+    return fetch(input instanceof Request ? new Request(local, input) : local, init);
+  };
+}
+
+test("without a base URL the adapters call the providers' own endpoints", async () => {
+  const seen: string[] = [];
+  script = () => openAiAnswer("hi");
+  const openai = createOpenAiModel({ model: "m", fetch: redirected(seen) });
+  assert.equal(await openai(PICK, { signal: signal() }), "hi");
+  script = () => ({ body: JSON.stringify({ content: [{ type: "text", text: "yo" }] }) });
+  const anthropic = createAnthropicModel({ model: "m", fetch: redirected(seen) });
+  assert.equal(await anthropic(PICK, { signal: signal() }), "yo");
+  assert.deepEqual(seen, [
+    "https://api.openai.com/v1/chat/completions",
+    "https://api.anthropic.com/v1/messages",
+  ]);
+});
+
+test("Anthropic: only text blocks are joined, a text block without text adds nothing", async () => {
+  script = () => ({
+    body: JSON.stringify({
+      content: [
+        { type: "text", text: "a" },
+        { type: "tool_use", id: "t", name: "x", input: {} },
+        { type: "text" },
+        { type: "text", text: "b" },
+      ],
+    }),
+  });
+  const anthropic = createAnthropicModel({ baseUrl: fake.url, model: "m" });
+  assert.equal(await anthropic(PICK, { signal: signal() }), "ab");
+  script = () => ({ body: JSON.stringify({ type: "error", content: "nope" }) });
+  const error = await refusal(
+    anthropic(PICK, { signal: signal() }),
+    "anthropic answered without a content array",
+  );
+  assert.equal(error.provider, "anthropic");
+});
+
+test("OpenAI: a first choice whose content is null is the empty string", async () => {
+  script = () => ({ body: JSON.stringify({ choices: [{ message: { content: null } }] }) });
+  const openai = createOpenAiModel({ baseUrl: `${fake.url}/v1`, model: "m" });
+  assert.equal(await openai(PICK, { signal: signal() }), "");
+});
+
+test("Anthropic: trailing slashes of the base URL dropped; system messages joined, or none sent", async () => {
+  script = () => ({ body: JSON.stringify({ content: [{ type: "text", text: "ok" }] }) });
+  fake.requests.length = 0;
+  const anthropic = createAnthropicModel({ baseUrl: `${fake.url}//`, model: "m" });
+  await anthropic(
+    [
+      { role: "system", content: "one" },
+      { role: "user", content: "hi" },
+      { role: "system", content: "two" },
+    ],
+    { signal: signal() },
+  );
+  await anthropic(PICK, { signal: signal() });
+  assert.deepEqual(fake.requests.map((r) => r.path), ["/v1/messages", "/v1/messages"]);
+  assert.equal(fake.requests[0].body.system, "one\n\ntwo");
+  assert.deepEqual(fake.requests[0].body.messages, [{ role: "user", content: "hi" }]);
+  assert.equal("system" in fake.requests[1].body, false);
+});
+
+test("Anthropic: blocks of other types are left out even with text; a text that is not a string is refused", async () => {
+  script = () => ({
+    body: JSON.stringify({
+      content: [{ type: "thinking", text: "hmm" }, { type: "text", text: "answer" }],
+    }),
+  });
+  const anthropic = createAnthropicModel({ baseUrl: fake.url, model: "m" });
+  assert.equal(await anthropic(PICK, { signal: signal() }), "answer");
+  script = () => ({ body: JSON.stringify({ content: [{ type: "text", text: 5 }] }) });
+  await refusal(
+    anthropic(PICK, { signal: signal() }),
+    "anthropic answered without a content array",
+  );
+});
+
+test("OpenAI: trailing slashes of the base URL dropped", async () => {
+  script = () => openAiAnswer("ok");
+  fake.requests.length = 0;
+  const openai = createOpenAiModel({ baseUrl: `${fake.url}/v1//`, model: "m" });
+  assert.equal(await openai(PICK, { signal: signal() }), "ok");
+  assert.equal(fake.requests[0].path, "/v1/chat/completions");
+});
+
+test("a first choice without a message, or whose content is not text, is refused as openai's", async () => {
+  const llm = createOpenAiModel({ baseUrl: `${fake.url}/v1`, model: "m", retries: 0 });
+  for (
+    const choice of [
+      { index: 0, finish_reason: "length" },
+      { index: 0, message: { role: "assistant", content: [{ type: "text", text: "hi" }] } },
+      { index: 0, message: { role: "assistant", content: 42 } },
+    ]
+  ) {
+    script = () => ({ body: JSON.stringify({ choices: [choice] }) });
+    const error = await refusal(
+      llm(PICK, { signal: signal() }),
+      "openai answered without choices[0].message.content",
+    );
+    assert.equal(error.provider, "openai");
+    assert.equal(error.status, undefined);
+  }
+});
+
+test("jsonMode: false sends no response_format; true, or the default, asks for a JSON object", async () => {
+  script = () => openAiAnswer("plain text");
+  fake.requests.length = 0;
+  for (const jsonMode of [false, true, undefined]) {
+    const llm = createOpenAiModel({ baseUrl: `${fake.url}/v1`, model: "m", jsonMode });
+    assert.equal(await llm(PICK, { signal: signal() }), "plain text");
+  }
+  assert.deepEqual(fake.requests.map((r) => r.body.response_format), [
+    undefined,
+    { type: "json_object" },
+    { type: "json_object" },
+  ]);
+  assert.equal("response_format" in fake.requests[0].body, false);
+});
+
+test("the adapters refuse a missing or non-string model, naming themselves", () => {
+  const refused = (make: () => unknown, message: string) =>
+    assert.throws(make, (error: Error) => error instanceof TypeError && error.message === message);
+  for (const options of [undefined, {}, { model: 5 }, { model: "" }]) {
+    refused(
+      () => createOpenAiModel(options as never),
+      'createOpenAiModel: "model" must be a non-empty string',
+    );
+    refused(
+      () => createAnthropicModel(options as never),
+      'createAnthropicModel: "model" must be a non-empty string',
+    );
+  }
+});
+
+test("LlmError keeps its cause; isLlmError takes only LlmErrors, not a caller's cancel", async () => {
+  const cause = new Error("socket hang up");
+  const error = new LlmError("openai cannot be reached", {
+    code: "network",
+    provider: "openai",
+    cause,
+  });
+  assert.equal(error.cause, cause);
+  assert.equal(isLlmError(error), true);
+  assert.equal(isLlmError(new Error("plain")), false);
+  assert.equal(isLlmError(new TypeError("bad")), false);
+  assert.equal(isLlmError({ name: "LlmError", message: "not an Error" }), false);
+  // A call its caller cancels rejects with the caller's reason, which is no LlmError.
+  let release!: () => void;
+  const late = new Promise<void>((done) => (release = done));
+  const fake = await startFakeLlm(() => late.then(() => ({ body: "{}" })));
+  try {
+    const llm = createOpenAiModel({ baseUrl: `${fake.url}/v1`, model: "m", retries: 0 });
+    const controller = new AbortController();
+    const call = llm([{ role: "user", content: "hi" }], { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error("the user gave up")), 50);
+    const caught = await call.then(() => undefined, (e: unknown) => e);
+    assert.ok(caught instanceof Error && caught.message === "the user gave up", String(caught));
+    assert.equal(isLlmError(caught), false);
+  } finally {
+    release();
+    await fake.close();
+  }
 });
 
 test("every failure is an LlmError whose code says why", async () => {

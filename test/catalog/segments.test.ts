@@ -2,6 +2,8 @@
 // not change keeps its segment (a warm createCatalog indexes nothing), a refresh after one server
 // changed indexes that server's entries only, and a catalog ranks as one index of all its
 // entries would (BM25 counts are corpus-wide) over every labelled request of the selection set.
+// A saved segment is taken only when it holds exactly the documents and their keyword lines,
+// never over a segment this process holds, and never saved once the process no longer holds it.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, describe, test } from "node:test";
@@ -13,7 +15,16 @@ import {
   createServerRegistry,
 } from "../../lib/mod.ts";
 import { parseLabelledRequests } from "../../lib/catalog/mod.ts";
-import { buildKeywordIndex, indexedDocuments } from "../../lib/catalog/search/_keyword_index.ts";
+import {
+  adoptSegment,
+  buildKeywordIndex,
+  hasSegment,
+  indexedDocuments,
+  type SavedSegment,
+  savedSegment,
+  sharedKeywordIndex,
+} from "../../lib/catalog/search/_keyword_index.ts";
+import { loadSegments, saveSegments } from "../../lib/catalog/build/_index_store.ts";
 import type { CatalogEntry, KeywordDocument } from "../../lib/catalog/model/types.ts";
 import { startToolServer, type TestTool } from "./_servers.ts";
 
@@ -96,5 +107,78 @@ describe("the keyword index in segments", () => {
       });
     }
     catalog.dispose();
+  });
+});
+
+describe("saved segments", () => {
+  const documents: KeywordDocument[] = [
+    { id: "a", name: "alpha", description: "Sorts BAM files", keywords: ["sort a bam file"] },
+    { id: "b", name: "beta", description: "Counts reads per gene" },
+  ];
+  /** The saved form of an index of `docs`, as it comes back from a storage. */
+  const saveOf = (docs: KeywordDocument[], key: string): SavedSegment => {
+    sharedKeywordIndex([{ key, stableKey: () => key, documents: () => docs }]);
+    return JSON.parse(JSON.stringify(savedSegment(key)));
+  };
+
+  test("a save is taken only when it holds exactly these documents and their keyword lines", () => {
+    const good = saveOf(documents, "kim: the same documents");
+    assert.equal(adoptSegment("kim: adopted", documents, good), true);
+    assert.equal(hasSegment("kim: adopted"), true);
+    const before = indexedDocuments();
+    const adopted = sharedKeywordIndex([{
+      key: "kim: adopted",
+      stableKey: () => "kim: adopted",
+      documents: () => documents,
+    }]);
+    assert.equal(indexedDocuments(), before, "loaded, nothing indexed");
+    assert.deepEqual(adopted.search("sort bam"), buildKeywordIndex(documents).search("sort bam"));
+
+    const refused: Array<[string, SavedSegment]> = [
+      // Every document, and one more (without keyword lines: the same count of lines).
+      ["one more", saveOf([...documents, { id: "c", name: "c", description: "More" }], "kim: +1")],
+      // The same documents, another count of keyword lines.
+      [
+        "other lines",
+        saveOf([{ ...documents[0], keywords: ["sort", "index"] }, documents[1]], "kim: l"),
+      ],
+      // As many documents and lines, one of another id.
+      ["another id", saveOf([documents[0], { ...documents[1], id: "x" }], "kim: x")],
+      // Not an index at all.
+      ["not an index", { search: 1, lines: 2 } as unknown as SavedSegment],
+    ];
+    for (const [what, saved] of refused) {
+      const key = `kim: refused, ${what}`;
+      assert.equal(adoptSegment(key, documents, saved), false, what);
+      assert.equal(hasSegment(key), false, what);
+    }
+  });
+
+  test("a segment this process holds is not replaced by its save", async () => {
+    const segment = { key: "kim: held", stableKey: () => "kim: held", documents: () => documents };
+    const first = sharedKeywordIndex([segment]).search("sorts bam");
+    assert.equal(first[0].id, "a");
+    const storage = createMemoryStorage();
+    const [unsaved] = await loadSegments([segment], storage);
+    // A save under that key with the same ids and counts, but other words (descriptions swapped).
+    const other = saveOf([
+      { ...documents[0], description: documents[1].description },
+      { ...documents[1], description: documents[0].description },
+    ], "kim: swapped");
+    await storage.set(unsaved.key, JSON.stringify(other));
+    assert.deepEqual(await loadSegments([segment], storage), [], "counts as saved");
+    assert.deepEqual(sharedKeywordIndex([segment]).search("sorts bam"), first);
+  });
+
+  test("a segment the process no longer holds has no saved form and is not saved", async () => {
+    const segment = {
+      key: "kim: never built",
+      stableKey: () => "kim: never built",
+      documents: () => documents,
+    };
+    assert.equal(savedSegment(segment.key), undefined);
+    const storage = createMemoryStorage();
+    await saveSegments([{ segment, key: `keyword-index/${"0".repeat(64)}` }], storage);
+    assert.deepEqual(await storage.keys(""), []);
   });
 });

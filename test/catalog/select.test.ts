@@ -1,16 +1,21 @@
 // selectForRequest with a scripted LLM function: one call, lenient reading, unknown ids dropped,
-// and the keyword fallback for no LLM, a throw, a timeout, garbage and a 10 MB answer.
+// and the keyword fallback for no LLM, a throw, a timeout, garbage and a 10 MB answer; the
+// caller's cancel; the checks of the request (not a string, empty, longer than maxRequestChars,
+// with its context). What the model is sent and how its answer is read in detail:
+// select_model.test.ts; the keyword path and nothing fitting: select_keywords.test.ts.
 import assert from "node:assert/strict";
 import process from "node:process";
-import { test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import {
+  type Catalog,
   createBuiltinSource,
   createCatalog,
   createResolver,
   selectForRequest,
   type SelectModel,
 } from "../../lib/mod.ts";
-import type { ChatMessage } from "../../lib/catalog/mod.ts";
+import { type ChatMessage } from "../../lib/catalog/mod.ts";
+import { startDemo, startLab } from "./_select_catalogs.ts";
 
 const catalog = await createCatalog({
   resolver: createResolver({ sources: [createBuiltinSource()] }),
@@ -194,4 +199,58 @@ test("the catalog in the selection prompt respects the budget", async () => {
   assert.ok(selection.listing!.omitted > 0);
   assert.match(calls[0][0].content, /^samtools:/m, "the relevant entry stays");
   assert.ok(selection.diagnostics.some((d) => /left out of the prompt/.test(d)));
+});
+
+let demo: Catalog;
+let lab: Catalog;
+const closing: Array<() => Promise<void>> = [];
+before(async () => {
+  const d = await startDemo();
+  const l = await startLab();
+  closing.push(d.close, l.close);
+  ({ catalog: demo } = d);
+  ({ catalog: lab } = l);
+});
+after(async () => {
+  for (const close of closing) await close();
+});
+
+describe("the request (demo catalog)", () => {
+  test("empty, or longer than maxRequestChars (request or context), is refused", async () => {
+    await assert.rejects(
+      selectForRequest(demo, "  "),
+      (error: Error) =>
+        error instanceof TypeError &&
+        error.message === "selectForRequest: the request must be a non-empty string",
+    );
+    await assert.rejects(
+      selectForRequest(demo, "short", { context: "x".repeat(1_234), maxRequestChars: 1_000 }),
+      (error: Error) =>
+        error instanceof RangeError &&
+        error.message ===
+          "selectForRequest: the context is 1,234 characters; at most 1,000 are accepted (option maxRequestChars)",
+    );
+    const at = await selectForRequest(demo, "x".repeat(10), { maxRequestChars: 10 });
+    assert.equal(at.via, "keyword");
+  });
+});
+
+describe("the request (lab catalog)", () => {
+  test("not a string, or a request longer than maxRequestChars, is refused", async () => {
+    for (const request of [42, undefined]) {
+      await assert.rejects(
+        selectForRequest(lab, request as unknown as string),
+        (error: Error) =>
+          error instanceof TypeError &&
+          error.message === "selectForRequest: the request must be a non-empty string",
+      );
+    }
+    await assert.rejects(
+      selectForRequest(lab, "x".repeat(1_234), { maxRequestChars: 1_000 }),
+      (error: Error) =>
+        error instanceof RangeError &&
+        error.message ===
+          "selectForRequest: the request is 1,234 characters; at most 1,000 are accepted (option maxRequestChars)",
+    );
+  });
 });

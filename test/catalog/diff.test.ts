@@ -1,10 +1,6 @@
-// The approvals' line diff, where the fourth mutation run
-// of `catalog` (commit 53cba08) left mutants alive: a line added above the first, a first line
-// replaced, a line kept once of two, and lines removed at the end (a held skill that lost its last
-// lines, through a real catalog); a diff of exactly 80 lines shown whole. (The corpus-wide
-// minisearch segment it also held is gone: the keyword index has its own postings, issue 47.) And a model's answer after a stray `{` in its prose: once
-// lost (the scan stopped at the first `{` without an end), now read (a bug found on mutant 115 of
-// that run, `_answer.ts`'s `break`).
+// The approvals' line diff (lineDiff, lib/catalog/build/_diff.ts): the fewest removals and additions,
+// removals first, two lines of context around a change and gaps marked, its caps (80 lines shown,
+// huge inputs only counted), and a held skill that lost its last lines, through a real catalog.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
@@ -14,7 +10,6 @@ import {
   createStorageSource,
 } from "../../lib/mod.ts";
 import { lineDiff } from "../../lib/catalog/build/_diff.ts";
-import { readAnswer } from "../../lib/catalog/select/_answer.ts";
 
 describe("lineDiff", () => {
   test("changes at the first line: the fewest removals and additions, removals first", () => {
@@ -77,21 +72,42 @@ describe("lineDiff", () => {
     ]]);
     second.dispose();
   });
-});
 
-describe("readAnswer", () => {
-  test("an answer after a stray `{` in the prose is still read", () => {
-    const want = {
-      complexity: "simple",
-      skills: ["samtools"],
-      tools: [],
-      needs_external: false,
-      reasoning: "",
-    };
-    assert.deepEqual(readAnswer('Files look like {sample.bam, so: {"skills": ["samtools"]}'), want);
-    // An outer object cut off before its end: the whole object inside it is the answer.
-    assert.deepEqual(readAnswer('{"answer": {"skills": ["samtools"]}'), want);
-    // Nothing whole after the stray `{`: still no answer.
-    assert.throws(() => readAnswer('Files look like {sample.bam, {"skills": ['), /holds no JSON/);
+  test("context of two lines around a change, a gap marked, removals before additions", () => {
+    const before = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
+    const after = [...before];
+    after[1] = "B";
+    after[8] = "I";
+    assert.equal(
+      lineDiff(before.join("\n"), after.join("\n")),
+      [
+        "  a",
+        "- b",
+        "+ B",
+        "  c",
+        "  d",
+        "  …",
+        "  g",
+        "  h",
+        "- i",
+        "+ I",
+        "  j",
+      ].join("\n"),
+    );
+    assert.equal(lineDiff("same\ntext", "same\ntext"), "");
+    assert.equal(lineDiff("x", "x\ny"), "  x\n+ y");
+  });
+
+  test("more than 80 lines shown are cut with a count; huge inputs are only counted", () => {
+    const before = Array.from({ length: 100 }, (_, i) => `old ${i}`).join("\n");
+    const after = Array.from({ length: 100 }, (_, i) => `new ${i}`).join("\n");
+    const lines = lineDiff(before, after).split("\n");
+    assert.equal(lines.length, 81);
+    assert.equal(lines[0], "- old 0");
+    assert.equal(lines[80], "  … 120 more lines");
+    const big = Array.from({ length: 2_001 }, (_, i) => `line ${i}`).join("\n");
+    assert.equal(lineDiff(big, `${big}\nmore`), "- (2001 lines)\n+ (2002 lines)");
+    const edge = Array.from({ length: 2_000 }, (_, i) => `line ${i}`).join("\n");
+    assert.equal(lineDiff(edge, edge), "");
   });
 });

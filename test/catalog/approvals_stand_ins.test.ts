@@ -1,13 +1,12 @@
-// Approvals in a live catalog, policy by policy, where the first mutation run of `catalog` found
-// them untested (issue 19): built-in skills and host functions trusted under every policy; new
-// entries under `first-sight`; changed ones held with a diff, or approved again under `auto` with
-// a diagnostic; a server moved to another URL; lower sources standing in for a held skill (one
-// already approved, one approved automatically, one that waits as well); and approve()'s refusal.
+// Stand-ins for a held skill: while the winning version of a skill waits for approval, a lower
+// source's version answers if it is approved (or approved now under its policy), fenced as its
+// trust says; one that cannot be read, never approved, or approved where its server no longer
+// runs is passed over; a held tool takes no stand-in; the approvals reported beside a stand-in.
 // Real skill sources in memory, real MCP servers on 127.0.0.1, a real registry.
+// Over 300 lines: one behaviour, each way a stand-in is taken or passed over.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import {
-  connect,
   createBuiltinSource,
   createCatalog,
   createMcpSkillSource,
@@ -17,118 +16,11 @@ import {
   createServerRegistry,
   createStorageSource,
   type SkillSource,
-  type Storage,
 } from "../../lib/mod.ts";
-import type { ApprovalPolicy } from "../../lib/catalog/mod.ts";
-import { startToolServer, type TestTool } from "./_servers.ts";
+import { type ApprovalPolicy } from "../../lib/catalog/mod.ts";
+import { startToolServer } from "./_servers.ts";
 import { startSdkServer } from "../mcp/_servers.ts";
-
-const SKILL = (name: string, body: string) =>
-  `---\nname: ${name}\ndescription: ${name} notes for sorting BAM files. Use when sorting.\n---\n${body}\n`;
-
-interface Setup {
-  user: Storage;
-  community?: Storage;
-  approvals: Storage;
-  local: ApprovalPolicy;
-  builtin?: boolean;
-}
-
-function build({ user, community, approvals, local, builtin }: Setup) {
-  return createCatalog({
-    resolver: createResolver({
-      sources: [
-        createStorageSource({ label: "user", storage: user }),
-        ...(community ? [createStorageSource({ label: "community", storage: community })] : []),
-        ...(builtin ? [createBuiltinSource()] : []),
-      ],
-    }),
-    functions: [{ name: "notify", description: "Tell the user", handler: () => "ok" }],
-    approvals: { storage: approvals, local, remote: "require" },
-  });
-}
-
-const messages = (catalog: { diagnostics: readonly { source: string; message: string }[] }) =>
-  catalog.diagnostics.filter((d) => d.source === "approvals").map((d) => d.message);
-
-describe("local policies", () => {
-  test("built-in skills and host functions are trusted even when local entries are required", async () => {
-    const approvals = createMemoryStorage();
-    const user = createMemoryStorage({ initial: { "mine.md": SKILL("mine", "v1") } });
-    const catalog = await build({ user, approvals, local: "require", builtin: true });
-    assert.equal(catalog.get("mine"), undefined);
-    assert.equal(catalog.get("samtools")?.source, "builtin");
-    assert.equal(catalog.get("notify")?.approval, "approved");
-    assert.deepEqual(catalog.held.map((h) => [h.entry.id, h.entry.approval, h.diff]), [
-      ["mine", "pending", undefined],
-    ]);
-    assert.deepEqual(Object.keys(catalog.held[0]), ["entry"], "a new entry has no diff at all");
-    assert.deepEqual(catalog.diagnostics.filter((d) => d.source === "approvals"), [{
-      source: "approvals",
-      problem: "pending",
-      id: "mine",
-      message: 'skill "mine" (user) is new and waits for an approval',
-    }]);
-    assert.equal(await approvals.get("approvals.json"), undefined, "nothing approved by itself");
-  });
-
-  test("first-sight approves a new skill silently and holds it once changed, with a diff", async () => {
-    const approvals = createMemoryStorage();
-    const user = createMemoryStorage({ initial: { "mine.md": SKILL("mine", "v1") } });
-    const first = await build({ user, approvals, local: "first-sight" });
-    assert.equal(first.get("mine")?.approval, "approved");
-    assert.deepEqual(messages(first), []);
-    const record = JSON.parse((await approvals.get("approvals.json"))!).records["skill:user:mine"];
-    assert.equal(record.digest, first.get("mine")!.digest);
-
-    await user.set("mine.md", SKILL("mine", "v2"));
-    const second = await build({ user, approvals, local: "first-sight" });
-    assert.equal(second.get("mine"), undefined);
-    const [held] = second.held;
-    assert.equal(held.entry.approval, "changed");
-    assert.match(held.diff!, /^- v1$/m);
-    assert.match(held.diff!, /^\+ v2$/m);
-    assert.deepEqual(messages(second), [
-      'skill "mine" (user) changed since it was approved; held until approved again',
-    ]);
-  });
-
-  test("auto approves a changed skill again and says so", async () => {
-    const approvals = createMemoryStorage();
-    const user = createMemoryStorage({ initial: { "mine.md": SKILL("mine", "v1") } });
-    await build({ user, approvals, local: "auto" });
-    await user.set("mine.md", SKILL("mine", "v2"));
-    const catalog = await build({ user, approvals, local: "auto" });
-    assert.equal(catalog.get("mine")?.approval, "approved");
-    assert.deepEqual(catalog.held, []);
-    assert.deepEqual(catalog.diagnostics.filter((d) => d.source === "approvals"), [{
-      source: "approvals",
-      problem: "changed",
-      id: "mine",
-      message: 'skill "mine" (user) changed since it was approved; approved again (policy "auto")',
-    }]);
-    const record = JSON.parse((await approvals.get("approvals.json"))!).records["skill:user:mine"];
-    assert.equal(record.digest, catalog.get("mine")!.digest);
-    assert.match(record.definition, /v2/);
-  });
-
-  test("approve() names an id the catalog does not have and approves nothing", async () => {
-    const approvals = createMemoryStorage();
-    const user = createMemoryStorage({ initial: { "mine.md": SKILL("mine", "v1") } });
-    const catalog = await build({ user, approvals, local: "require" });
-    await assert.rejects(
-      catalog.approve(["mine", "nope"]),
-      (error: Error) =>
-        error instanceof RangeError &&
-        error.message === 'Cannot approve "nope": no such catalog entry',
-    );
-    assert.equal(await approvals.get("approvals.json"), undefined);
-    await assert.rejects(
-      catalog.loadSkill("notify"),
-      (error: Error) => error.message === 'No usable skill "notify" in the catalog',
-    );
-  });
-});
+import { build, messages, SKILL } from "./_approvals.ts";
 
 describe("stand-ins for a held skill", () => {
   test("an already approved lower version answers; one never approved waits as well", async () => {
@@ -374,109 +266,52 @@ describe("a stand-in served by a moved server", () => {
   });
 });
 
-describe("a server moved to another URL", () => {
-  const ECHO: TestTool = {
+test("a build where a lower source stands in still reports an entry approved again under auto", async () => {
+  const tools = [{
     name: "echo",
-    description: "Echoes back the text it is given",
-    inputSchema: { type: "object", properties: { text: { type: "string" } } },
-  };
-  let a: Awaited<ReturnType<typeof startToolServer>>;
-  let b: Awaited<ReturnType<typeof startToolServer>>;
-  before(async () => {
-    a = await startToolServer([ECHO]);
-    b = await startToolServer([ECHO]);
-  });
-  after(async () => {
-    await a.close();
-    await b.close();
-  });
-
-  /** `demo__echo` of a server registered at `a`, approved (by hand under `require`). */
-  async function approvedAtA(remote: ApprovalPolicy = "require") {
-    const approvals = createMemoryStorage();
-    const registry = createServerRegistry({ storage: createMemoryStorage() });
-    await registry.add({ name: "demo", url: a.url });
-    const first = await createCatalog({ registry, approvals: { storage: approvals, remote } });
-    if (remote === "require") await first.approve(["demo__echo"]);
+    description: "Echoes the text back",
+    inputSchema: { type: "object" as const },
+  }];
+  const server = await startToolServer(tools);
+  const registry = createServerRegistry({ storage: createMemoryStorage() });
+  await registry.add({ name: "srv", url: server.url });
+  const SORTER = (body: string) =>
+    `---\nname: sorter\ndescription: Sorts BAM files. Use when sorting.\n---\n${body}\n`;
+  const user = createMemoryStorage();
+  const community = createMemoryStorage({ initial: { "sorter.md": SORTER("community") } });
+  const approvals = createMemoryStorage();
+  const build = () =>
+    createCatalog({
+      resolver: createResolver({
+        sources: [
+          createStorageSource({ label: "user", storage: user }),
+          createStorageSource({ label: "community", storage: community }),
+        ],
+      }),
+      registry,
+      discoveryMaxAgeMs: 0,
+      approvals: { storage: approvals, local: "require", remote: "auto" },
+    });
+  try {
+    const first = await build();
     first.dispose();
-    return { approvals, registry };
-  }
-
-  /** A catalog of `registry` over `approvals`, disposed: only its state is read. */
-  async function rebuilt(
-    registry: ReturnType<typeof createServerRegistry>,
-    approvals: Storage,
-    remote: ApprovalPolicy = "require",
-  ) {
-    const catalog = await createCatalog({ registry, approvals: { storage: approvals, remote } });
-    catalog.dispose();
-    return catalog;
-  }
-
-  async function moved(remote: ApprovalPolicy) {
-    const { approvals, registry } = await approvedAtA(remote);
-    await registry.update("demo", { url: b.url });
-    return { catalog: await rebuilt(registry, approvals, remote), approvals };
-  }
-
-  test("require: its unchanged tools are held, the message naming both places", async () => {
-    const { catalog } = await moved("require");
-    assert.equal(catalog.get("demo__echo"), undefined);
-    assert.equal(catalog.held[0]?.entry.approval, "changed");
-    assert.match(catalog.held[0].diff!, new RegExp(`^- endpoint: url ${a.url}$`, "m"));
-    assert.deepEqual(messages(catalog), [
-      `tool "demo__echo" (mcp:demo) now runs at url ${b.url}, not where it was approved ` +
-      `(url ${a.url}); held until approved again`,
+    assert.deepEqual(first.held.map((h) => [h.entry.id, h.entry.source]), [
+      ["sorter", "community"],
     ]);
-  });
-
-  test("auto: approved again at the new place, which the record keeps", async () => {
-    const { catalog, approvals } = await moved("auto");
-    assert.equal(catalog.get("demo__echo")?.approval, "approved");
-    assert.deepEqual(messages(catalog), [
-      `tool "demo__echo" (mcp:demo) now runs at url ${b.url}, not where it was approved ` +
-      `(url ${a.url}); approved again (policy "auto")`,
+    await first.approve(["sorter"]);
+    // The user's own version arrives (held: local entries are required) and the tool changes.
+    await user.set("sorter.md", SORTER("user"));
+    tools[0].description = "Echoes the text back, louder";
+    const second = await build();
+    second.dispose();
+    assert.equal(second.get("sorter")?.source, "community", "the approved version stands in");
+    assert.equal(second.get("srv__echo")?.description, "Echoes the text back, louder");
+    assert.deepEqual(messages(second).sort(), [
+      'skill "sorter" (user) is new and waits for an approval',
+      'skill "sorter" (user) waits for approval; the approved version from community answers until then',
+      'tool "srv__echo" (mcp:srv) changed since it was approved; approved again (policy "auto")',
     ]);
-    const records = JSON.parse((await approvals.get("approvals.json"))!).records;
-    assert.equal(records["tool:mcp:demo:echo"].endpoint, `url ${b.url}`);
-  });
-
-  test("the same tool reached through a lent client, with no endpoint, is held", async () => {
-    const { approvals } = await approvedAtA();
-    const client = await connect({ name: "demo", url: a.url });
-    try {
-      const catalog = await createCatalog({ clients: [client], approvals: { storage: approvals } });
-      assert.equal(catalog.get("demo__echo"), undefined);
-      assert.deepEqual(messages(catalog), [
-        `tool "demo__echo" (mcp:demo) now runs at no recorded endpoint, not where it was ` +
-        `approved (url ${a.url}); held until approved again`,
-      ]);
-    } finally {
-      await client.close();
-    }
-  });
-
-  test("moved and changed: the change is what the message says", async () => {
-    const changed = await startToolServer([{ ...ECHO, description: "Echoes it back, louder" }]);
-    try {
-      const { approvals, registry } = await approvedAtA();
-      await registry.update("demo", { url: changed.url });
-      assert.deepEqual(messages(await rebuilt(registry, approvals)), [
-        'tool "demo__echo" (mcp:demo) changed since it was approved; held until approved again',
-      ]);
-    } finally {
-      await changed.close();
-    }
-  });
-
-  test("a record from before endpoints were kept says so", async () => {
-    const { approvals, registry } = await approvedAtA();
-    const doc = JSON.parse((await approvals.get("approvals.json"))!);
-    delete doc.records["tool:mcp:demo:echo"].endpoint;
-    await approvals.set("approvals.json", JSON.stringify(doc));
-    assert.deepEqual(messages(await rebuilt(registry, approvals)), [
-      `tool "demo__echo" (mcp:demo) now runs at url ${a.url}, not where it was approved ` +
-      `(no endpoint recorded); held until approved again`,
-    ]);
-  });
+  } finally {
+    await server.close();
+  }
 });

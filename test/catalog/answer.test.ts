@@ -1,13 +1,10 @@
-// Reading a model's selection answer (lib/catalog/select/_answer.ts) and the approvals store
-// (lib/catalog/build/_approvals.ts), rule by rule, where the first mutation run of `catalog` left
-// survivors (issue 19): defaults of absent fields, braces and escapes inside strings, trailing
-// commas, the fenced block before the prose, objects without `skills` or `tools` passed over,
-// the wrong-shape message; the store's defaults, its file, what it keeps and what it refuses.
+// Reading a model's selection answer (readAnswer, lib/catalog/select/_answer.ts): defaults of absent
+// fields, braces and escapes inside strings, trailing commas, the fenced block before the prose,
+// an answer after a stray `{`, objects without `skills` or `tools` passed over, the wrong-shape
+// message.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { readAnswer } from "../../lib/catalog/select/_answer.ts";
-import { createApprovalStore } from "../../lib/catalog/build/_approvals.ts";
-import { createMemoryStorage } from "../../lib/mod.ts";
 
 describe("readAnswer", () => {
   test("absent fields take their defaults; complexity is complex or simple", () => {
@@ -78,60 +75,19 @@ describe("readAnswer", () => {
     );
     assert.deepEqual(readAnswer('{"skills":"a"} or rather {"skills":["a"]}').skills, ["a"]);
   });
-});
 
-describe("approval store", () => {
-  test("defaults: local entries approved automatically, remote ones required", () => {
-    const store = createApprovalStore({ storage: createMemoryStorage() });
-    assert.deepEqual(store.policy, { local: "auto", remote: "require" });
-    const set = createApprovalStore({
-      storage: createMemoryStorage(),
-      local: "first-sight",
-      remote: "auto",
-    });
-    assert.deepEqual(set.policy, { local: "first-sight", remote: "auto" });
-  });
-
-  test("its file: version 1, the records, a final newline; definitions cut at 64 KiB", async () => {
-    const storage = createMemoryStorage();
-    const store = createApprovalStore({ storage, key: "mine.json" });
-    await store.approve([
-      { key: "tool:mcp:a:t", digest: "d1", definition: "x".repeat(70_000), endpoint: "url u" },
-      { key: "skill:user:s", digest: "d2", definition: "short" },
-    ]);
-    const text = (await storage.get("mine.json"))!;
-    assert.ok(text.endsWith("}\n"));
-    assert.equal(await storage.get("approvals.json"), undefined);
-    const doc = JSON.parse(text);
-    assert.equal(doc.version, 1);
-    const records = await store.all();
-    assert.deepEqual({ ...records }, doc.records);
-    assert.equal(records["tool:mcp:a:t"].definition.length, 65_536);
-    assert.equal(records["tool:mcp:a:t"].endpoint, "url u");
-    assert.deepEqual(Object.keys(records["skill:user:s"]).sort(), [
-      "approvedAt",
-      "definition",
-      "digest",
-    ]);
-    assert.ok(!Number.isNaN(Date.parse(records["skill:user:s"].approvedAt)));
-    await store.revoke(["tool:mcp:a:t"]);
-    assert.deepEqual(Object.keys(await store.all()), ["skill:user:s"]);
-  });
-
-  test("a file that is not { records: {…} } is refused by name, and left as it was", async () => {
-    for (const bad of ["null", "[1]", '{"records": null}', '{"records": 5}', "{}", "not json"]) {
-      const storage = createMemoryStorage({ initial: { "approvals.json": bad } });
-      const store = createApprovalStore({ storage });
-      await assert.rejects(
-        store.all(),
-        (error: Error) =>
-          error instanceof TypeError &&
-          error.message ===
-            'Cannot read approvals "approvals.json": expected JSON { "records": { ... } }; fix or remove it',
-        bad,
-      );
-      await assert.rejects(store.approve([{ key: "k", digest: "d", definition: "" }]), TypeError);
-      assert.equal(await storage.get("approvals.json"), bad);
-    }
+  test("an answer after a stray `{` in the prose is still read", () => {
+    const want = {
+      complexity: "simple",
+      skills: ["samtools"],
+      tools: [],
+      needs_external: false,
+      reasoning: "",
+    };
+    assert.deepEqual(readAnswer('Files look like {sample.bam, so: {"skills": ["samtools"]}'), want);
+    // An outer object cut off before its end: the whole object inside it is the answer.
+    assert.deepEqual(readAnswer('{"answer": {"skills": ["samtools"]}'), want);
+    // Nothing whole after the stray `{`: still no answer.
+    assert.throws(() => readAnswer('Files look like {sample.bam, {"skills": ['), /holds no JSON/);
   });
 });
