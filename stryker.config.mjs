@@ -62,7 +62,7 @@ export const scopes = {
       "lib/_schema_text.ts",
       "!lib/catalog/build/_display.ts",
     ],
-    tests: ["test/catalog/*.test.ts"],
+    tests: ["test/catalog/**/*.test.ts", "test/text_clean.test.ts"],
   },
   prompt: {
     mutate: ["lib/prompt/**/*.ts", "!lib/prompt/mod.ts", "!lib/prompt/_display.ts"],
