@@ -1,6 +1,6 @@
-// searchSkills, rules no test held under mutation: without a resolver only the registry is
-// searched, the index's problems come back as diagnostics, at most 20 hits by default (or
-// `limit`), equal scores ordered by name, and a registry entry keeps its version. Through the
+// searchSkills: without a resolver only the registry is searched, the index's problems come
+// back as diagnostics, at most 20 hits by default (or `limit`), equal scores ordered by name, a
+// registry entry keeps its version; local sources' diagnostics name the source. Through the
 // public "./install" entry against a real registry on 127.0.0.1 (./_registry.ts).
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
