@@ -5,7 +5,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import assert from "node:assert/strict";
 import { after, before, beforeEach } from "node:test";
+import { type InstallError, isInstallError } from "../../lib/install/mod.ts";
 
 /** A file the registry serves. */
 export type Served = string | ((req: IncomingMessage, res: ServerResponse) => void);
@@ -126,4 +128,31 @@ export function useRegistry(prefix: string, use: (registry: TestRegistry, dir: s
     dir = join(await mkdtemp(join(tmpdir(), prefix)), "community");
     use(registry, dir);
   });
+}
+
+/** The InstallError `promise` rejects with (fails when it resolves or rejects with another error). */
+export async function failure(promise: Promise<unknown>): Promise<InstallError> {
+  const error = await promise.then(() => undefined, (e) => e);
+  assert.ok(isInstallError(error), `not an InstallError: ${error}`);
+  return error as InstallError;
+}
+
+/** Serve `name` as a folder skill of `version` with one script; its index entry. */
+export async function folderSkill(
+  registry: TestRegistry,
+  name: string,
+  version: string,
+  script = "print(1)\n",
+) {
+  const doc = skillText(name, version);
+  registry.files.set(`pkg/${name}/SKILL.md`, doc);
+  registry.files.set(`pkg/${name}/run.py`, script);
+  return {
+    name,
+    description: `The ${name} skill`,
+    version,
+    digest: await digestOf(doc),
+    url: `pkg/${name}/SKILL.md`,
+    files: [{ path: "bin/run.py", url: `pkg/${name}/run.py`, digest: await digestOf(script) }],
+  };
 }

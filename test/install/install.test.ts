@@ -13,13 +13,11 @@ import {
   isInstallError,
   readLockFile,
   registryIndexUrl,
-  searchSkills,
   uninstallSkills,
   updateSkills,
 } from "../../lib/install/mod.ts";
 import { createResolver } from "../../lib/resolve/resolver.ts";
 import { createStorageSource } from "../../lib/resolve/storage_source.ts";
-import { createBuiltinSource } from "../../lib/resolve/builtin_source.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
 import {
   digestOf,
@@ -30,7 +28,6 @@ import {
   startRegistry,
   type TestRegistry,
 } from "./_registry.ts";
-import { deadUrl } from "../_closed_port.ts";
 
 let registry: TestRegistry;
 let dir: string;
@@ -403,43 +400,6 @@ describe("updateSkills and uninstallSkills", () => {
       "not-installed",
       /not installed/,
     );
-  });
-});
-
-describe("searchSkills", () => {
-  test("ranks registry and local skills together; an unreachable registry is a diagnostic", async () => {
-    setIndex(registry, [
-      {
-        ...await publish(registry, "kraken2", "1.0.0"),
-        description: "Taxonomic classification of reads",
-      },
-      { ...await publish(registry, "bamsort", "0.1"), description: "Sort BAM files quickly" },
-    ]);
-    const resolver = createResolver({ sources: [createBuiltinSource()] });
-    const found = await searchSkills("taxonomic classification", { ...options(), resolver });
-    const kraken = found.hits.filter((h) => h.name === "kraken2");
-    assert.deepEqual(
-      kraken.map((h) => h.source).sort(),
-      ["builtin", "registry"],
-      "listed from each",
-    );
-    assert.ok(found.hits.indexOf(kraken[1]) <= 2, "both near the top");
-    assert.equal(kraken.find((h) => h.source === "registry")?.version, "1.0.0");
-    const sort = await searchSkills("sort a bam by coordinate", {
-      ...options(),
-      resolver,
-      limit: 100,
-    });
-    assert.ok(sort.hits.slice(0, 2).some((h) => h.name === "samtools" && h.source === "builtin"));
-    assert.ok(sort.hits.some((h) => h.name === "bamsort" && h.source === "registry"));
-    const offline = await searchSkills("sort a bam by coordinate", {
-      registry: await deadUrl("/"),
-      communityDir: dir,
-      retries: 0,
-      resolver,
-    });
-    assert.ok(offline.hits.some((h) => h.name === "samtools"));
-    assert.match(offline.diagnostics[0], /^registry: Cannot download the registry index/);
   });
 });
 

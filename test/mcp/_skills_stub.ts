@@ -1,7 +1,7 @@
 // A stub 2026-07-28 MCP server on 127.0.0.1 for the skills extension (SEP-2640): it answers each
 // method with what a test gives it, so tests can list entries no real server would (broken,
-// ambiguous, "dynamic", raw front matter). Used by test/mcp/skills/skills_mutation.test.ts and
-// test/resolve/mcp_source_mutation.test.ts.
+// ambiguous, "dynamic", raw front matter). Used by test/mcp/skills (through its _skills.ts) and
+// by test/resolve's tests of the MCP skill source.
 import http from "node:http";
 import { listenLocal } from "./_servers.ts";
 

@@ -1,7 +1,12 @@
-// checkConnectTarget: the connect-time DNS check of the strict URL policy (§6.D item 32).
+// checkConnectTarget: the connect-time DNS check of the strict URL policy (§6.D item 32), with a
+// fake resolver and the system one: what is resolved, what is refused, and the exact errors.
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { isMcpError, type PolicyError } from "../../../lib/mcp/protocol/errors.ts";
+import { describe, test } from "node:test";
+import {
+  isMcpError,
+  type NetworkError,
+  type PolicyError,
+} from "../../../lib/mcp/protocol/errors.ts";
 import {
   checkConnectTarget,
   type ResolvedAddress,
@@ -106,4 +111,77 @@ test("strict, real resolver (Deno/Node): localhost resolves to loopback and is r
   );
   assert.ok(isMcpError(error, "PolicyError"), String(error));
   assert.match(error.message, /resolves to (127\.0\.0\.1|::1).*loopback/);
+});
+
+/** The error `promise` rejects with (fails when it resolves). */
+async function rejection<T>(promise: Promise<unknown>): Promise<T> {
+  return await promise.then(
+    () => assert.fail("resolved"),
+    (error: T) => error,
+  );
+}
+
+describe("strict: the exact errors", () => {
+  test("an IP literal that is not public: the exact message, field and server", async () => {
+    const error = await rejection<PolicyError>(
+      checkConnectTarget(new URL("https://10.0.0.1:8443/mcp?key=sk-1"), strict, { server: "s" }),
+    );
+    assert.ok(isMcpError(error, "PolicyError"));
+    assert.equal(
+      error.message,
+      'Server "s": url "https://10.0.0.1:8443" is not a public address: private (10.0.0.0/8); ' +
+        "strict mode allows public addresses only",
+    );
+    assert.equal(error.field, "url");
+    assert.equal(error.server, "s");
+  });
+
+  test("an answer that is not an IP address is refused", async () => {
+    const lookup = () => Promise.resolve([{ address: "93.184.215.14" }, { address: "other.test" }]);
+    const error = await rejection<PolicyError>(
+      checkConnectTarget(new URL("https://odd.test/"), strict, { lookup }),
+    );
+    assert.ok(isMcpError(error, "PolicyError"), String(error));
+    assert.equal(
+      error.message,
+      'url "https://odd.test" resolves to other.test, which is not a public address: ' +
+        "not an IP address; strict mode allows public addresses only",
+    );
+  });
+
+  test("a lookup failure is a NetworkError naming the host (and the server when known)", async () => {
+    const cause = new Error("ENOTFOUND");
+    const lookup = () => Promise.reject(cause);
+    const named = await rejection<NetworkError>(
+      checkConnectTarget(new URL("https://gone.test/"), strict, { lookup, server: "s" }),
+    );
+    assert.ok(isMcpError(named, "NetworkError"));
+    assert.equal(named.message, 'Server "s": cannot resolve host "gone.test"');
+    assert.equal(named.server, "s");
+    assert.equal(named.cause, cause);
+    const anonymous = await rejection<NetworkError>(
+      checkConnectTarget(new URL("https://gone.test/"), strict, { lookup }),
+    );
+    assert.equal(anonymous.message, 'cannot resolve host "gone.test"');
+  });
+
+  test("no address at all is a NetworkError", async () => {
+    const error = await rejection<NetworkError>(
+      checkConnectTarget(new URL("https://empty.test/"), strict, {
+        lookup: () => Promise.resolve([]),
+        server: "s",
+      }),
+    );
+    assert.ok(isMcpError(error, "NetworkError"));
+    assert.equal(error.message, 'host "empty.test" resolved to no address');
+    assert.equal(error.server, "s");
+  });
+
+  test("without a lookup, the system resolver is asked: localhost is refused", async () => {
+    const error = await rejection<PolicyError>(
+      checkConnectTarget(new URL("https://localhost:1/"), strict),
+    );
+    assert.ok(isMcpError(error, "PolicyError"), String(error));
+    assert.match(error.message, /^url "https:\/\/localhost:1" resolves to (127\.0\.0\.1|::1),/);
+  });
 });

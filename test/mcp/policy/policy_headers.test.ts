@@ -1,16 +1,22 @@
-// Header policy (§1.2, §6.D item 35, prior-art §8 item 4): checked at registration, before any I/O.
+// Header policy (§1.2, §6.D item 35, prior-art §8 item 4): blocked names and their advice, RFC
+// 9110 token names, values, the total size, word-for-word messages, and the check before any I/O
+// through connect() against a real server. Over 300 lines: one table of blocked names and the
+// exact messages of each check belong to the same policy.
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { isMcpError, type PolicyError } from "../../../lib/mcp/protocol/errors.ts";
 import {
   blockedHeaderReason,
+  checkHeaderName,
   checkHeaders,
   checkHeaderValue,
   MAX_HEADER_VALUE_BYTES,
   MAX_HEADERS_TOTAL_BYTES,
 } from "../../../lib/mcp/policy/headers.ts";
 import { connect } from "../../../lib/mcp/client/client.ts";
+import { prepareServer } from "../../../lib/mcp/policy/prepare.ts";
 import { type FaultServer, initialize, startFaultServer } from "../_fault_server.ts";
+import { policyError } from "./_policy_error.ts";
 
 const VALUE = "VALUE-never-in-messages-7c1d";
 
@@ -225,5 +231,83 @@ describe("before any I/O", () => {
     await client.close();
     assert.ok(fault.received.length > 0);
     assert.equal(fault.received[0].headers["x-api-key"], "k");
+  });
+});
+
+describe("advice and messages, word for word", () => {
+  test("every method-override header is refused as forbidden", () => {
+    const forbidden =
+      "it is a forbidden request header (Fetch standard) that browsers drop or refuse; remove it";
+    for (const name of ["X-HTTP-Method", "X-HTTP-Method-Override", "X-Method-Override"]) {
+      assert.equal(blockedHeaderReason(name), forbidden, name);
+    }
+  });
+
+  test("the advice of each kind, word for word", () => {
+    assert.equal(
+      blockedHeaderReason("Content-Length"),
+      "the HTTP stack manages framing and connection headers; remove it",
+    );
+    assert.equal(blockedHeaderReason("Mcp-Session-Id"), "the MCP transport sets it; remove it");
+    assert.equal(
+      blockedHeaderReason("X-Forwarded-For"),
+      "proxies set it and a client must not forge it; remove it",
+    );
+    assert.equal(blockedHeaderReason("X-Api-Key"), undefined);
+  });
+
+  test("an invalid header name: the exact message and field", () => {
+    const error = policyError(() => checkHeaderName("X A", { server: "s" }));
+    assert.equal(
+      error.message,
+      'Server "s": header name "X A" is not a valid HTTP token: ' +
+        "use letters, digits and !#$%&'*+-.^_`|~ only (no spaces, colons or control characters)",
+    );
+    assert.equal(error.field, "headers.X A");
+  });
+
+  test("a long header name is shown cut at 100 characters; 100 are shown whole", () => {
+    const long = `X${"a".repeat(100)} `;
+    assert.match(
+      policyError(() => checkHeaderName(long)).message,
+      new RegExp(`"X${"a".repeat(99)}…"`),
+    );
+    const hundred = `X${"a".repeat(98)} `;
+    assert.equal(hundred.length, 100);
+    assert.ok(
+      policyError(() => checkHeaderName(hundred)).message.includes(JSON.stringify(hundred)),
+    );
+  });
+
+  test("headers that are not an object, under the given field", () => {
+    for (const headers of [null, ["X-A"], "X-A: 1"]) {
+      const error = policyError(() =>
+        checkHeaders(headers as unknown as Record<string, string>, { field: "extra", server: "s" })
+      );
+      assert.equal(
+        error.message,
+        'Server "s": extra must be an object of header names to string values',
+      );
+      assert.equal(error.field, "extra");
+    }
+  });
+
+  test("value problems, word for word; spaces and tabs trimmed at both ends", () => {
+    assert.equal(
+      policyError(() => checkHeaderValue("X-A", 5 as unknown as string)).message,
+      'the value of header "X-A" is not a string',
+    );
+    assert.equal(
+      policyError(() => checkHeaderValue("X-A", "naïve ✓")).message,
+      'the value of header "X-A" contains characters outside Latin-1 (such as emoji or non-Latin ' +
+        "letters): percent-encode or base64-encode it",
+    );
+    assert.equal(checkHeaderValue("X-A", " \t v \t "), "v");
+    const prepared = prepareServer({
+      name: "s",
+      url: "https://example.com",
+      apiKey: "  sk-1234\t ",
+    });
+    assert.equal(prepared.authorization, "Bearer sk-1234");
   });
 });

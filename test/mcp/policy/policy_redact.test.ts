@@ -1,7 +1,7 @@
 // Secret redaction: plain, Bearer, URL-encoded and JSON-escaped forms; a property that no
 // secret survives outside the markers.
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { describe, test } from "node:test";
 import fc from "fast-check";
 import { redact, REDACTED } from "../../../lib/mcp/policy/redact.ts";
 
@@ -68,4 +68,23 @@ test("property: no secret (or its URL-encoded form) remains outside the markers"
     ),
     { numRuns: 1000 },
   );
+});
+
+describe("markers and edges", () => {
+  test('the marker is "[redacted]"', () => {
+    assert.equal(redact("key sk-123456", ["sk-123456"]), "key [redacted]");
+  });
+
+  test("a Bearer token after several spaces or a tab is caught", () => {
+    assert.equal(redact("Bearer   abcdefgh123", []), "Bearer   [redacted]");
+    assert.equal(redact("bearer\tabcdefgh123", []), "bearer\t[redacted]");
+  });
+
+  test("secrets that touch end to end become one marker", () => {
+    assert.equal(redact("<abcdwxyz>", ["abcd", "wxyz"]), "<[redacted]>");
+  });
+
+  test("a secret that is not a string is ignored", () => {
+    assert.equal(redact("id 123456", [123456 as unknown as string]), "id 123456");
+  });
 });

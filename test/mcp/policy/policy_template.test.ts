@@ -5,6 +5,7 @@ import { describe, test } from "node:test";
 import { isMcpError, type PolicyError } from "../../../lib/mcp/protocol/errors.ts";
 import { prepareServer } from "../../../lib/mcp/policy/prepare.ts";
 import { expandTemplate } from "../../../lib/mcp/policy/template.ts";
+import { policyError } from "./_policy_error.ts";
 
 const ENV = { TOKEN: "sk-live-123456", EMPTY: "", REGION: "eu-west", A: "${B}", B: "nested" };
 
@@ -148,5 +149,44 @@ describe("prepareServer templating", () => {
     } finally {
       delete process.env[name];
     }
+  });
+});
+
+describe("expandTemplate: literal text and messages, word for word", () => {
+  test('a "}" before a placeholder is literal text', () => {
+    assert.equal(expandTemplate("a}${X}", { X: "1" }, "apiKey"), "a}1");
+  });
+
+  test("the messages, word for word", () => {
+    assert.equal(
+      policyError(() => expandTemplate("x${A", {}, "apiKey", "s")).message,
+      'Server "s": apiKey has an unterminated "${" at character 2: close it with "}", or write "$${" for a literal "${"',
+    );
+    assert.equal(
+      policyError(() => expandTemplate("${A-B}", {}, "apiKey")).message,
+      "apiKey has a malformed placeholder at character 1: use ${NAME} or ${NAME:-default} " +
+        '(NAME is letters, digits and _), or "$${" for a literal "${"',
+    );
+    assert.equal(
+      policyError(() => expandTemplate("${TOKEN}", {}, "apiKey")).message,
+      'apiKey uses ${TOKEN}, but the environment variable "TOKEN" is not set: ' +
+        "set it, or give a default with ${TOKEN:-default}",
+    );
+  });
+
+  test("an environment that cannot be read (Deno without --allow-env) says how to fix it", () => {
+    const denied = new Error("Requires env access");
+    const env = new Proxy({}, {
+      get() {
+        throw denied;
+      },
+    });
+    const error = policyError(() => expandTemplate("${TOKEN}", env, "apiKey"));
+    assert.equal(
+      error.message,
+      "apiKey uses ${TOKEN}, but the environment could not be read (on Deno, grant --allow-env): " +
+        "pass the variables explicitly with the env option",
+    );
+    assert.equal(error.cause, denied);
   });
 });

@@ -1,20 +1,14 @@
-// The lock file and the registry setting, rules no test held under mutation: a lock file that is
-// not `{ "version": 1, "skills": {…} }` is refused naming the file, a missing one is empty, the
-// lock is written sorted; the registry comes from SKILLMUX_REGISTRY first, then config.toml's
-// `[skills] registry`, which must be a string. Through the public "./install" entry on real files.
+// Install's settings and state: the lock file (a file that is not `{ "version": 1, "skills":
+// {…} }` is refused naming the file, a missing one is empty, it is written sorted) and the
+// registry setting (SKILLMUX_REGISTRY first, then config.toml's `[skills] registry`, which must be
+// a string). Through the public "./install" entry on real files.
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import {
-  defaultRegistry,
-  type InstallError,
-  installSkills,
-  isInstallError,
-  readLockFile,
-} from "../../lib/install/mod.ts";
-import { publish, setIndex, startRegistry, type TestRegistry } from "./_registry.ts";
+import { defaultRegistry, installSkills, readLockFile } from "../../lib/install/mod.ts";
+import { failure, publish, setIndex, startRegistry, type TestRegistry } from "./_registry.ts";
 
 let root: string;
 let registry: TestRegistry;
@@ -26,12 +20,6 @@ after(async () => {
   await registry.close();
   await rm(root, { recursive: true, force: true });
 });
-
-async function failure(promise: Promise<unknown>): Promise<InstallError> {
-  const error = await promise.then(() => undefined, (e) => e);
-  assert.ok(isInstallError(error), `not an InstallError: ${error}`);
-  return error as InstallError;
-}
 
 test("a lock file of another shape is refused naming the file; a missing one is empty", async () => {
   const dir = join(root, "lock");

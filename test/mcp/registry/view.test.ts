@@ -1,17 +1,11 @@
-// The registry's view over its store (lib/mcp/registry/_view.ts; survivors of the first
-// `registry` run), over memory storage and real SDK servers: change events name the servers
-// (old and new name on a rename) and a failing listener stops neither the others nor the call; a
-// ping or refresh of a name not registered is refused by name, a failed one records why and a
-// refresh announces only what it refreshed; `invalidate` drops the cached discovery; a damaged
-// cache only costs the era probe; a URL change connects again, a description does not; in a
-// multi-user registry stdio is refused, another user's server is masked and may be changed by its
-// owner only, and built-in servers by no one (their ForbiddenError names the server). From the
-// second run's survivors: a failed row holds the caller's abort reason as it is (kind `Error`
-// for a non-Error) and a code only for an OAuthError, whose `sign_in_required` is also in the
-// status kept with its `via`; a successful add or refresh keeps its own status; a saved server's
-// kept era skips the probe, a server being added probes; every connection is closed; which
-// servers a ping picks; descriptions checked on add and import; a disabled server is not
-// connected; a per-user view's own listeners.
+// The registry's view over its store (lib/mcp/registry/_view.ts), over memory storage and real
+// SDK servers: change events (old and new name on a rename; a failing listener stops neither the
+// others nor the call; a per-user view's own listeners); ping and refresh (a name not registered
+// refused, which servers a ping picks, a failed row's reason and code, the status kept with its
+// `via`, every connection closed); the cached discovery and the kept era (invalidate, a damaged
+// cache, a URL change connects again, a description does not); and in a multi-user registry
+// stdio refused, others' servers masked, built-ins changed by no one. Over 300 lines: each of
+// these is what the view adds over its store.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { createServerRegistry } from "../../../lib/mcp/registry/registry.ts";

@@ -1,6 +1,7 @@
-// prepareServer's refusals, each with its exact message, field and server, and the defaults it
-// fills in: written to kill the mutants `npm run mutate -- policy` found alive (a message or field
-// that could be blanked, a type check that could be dropped, without any test noticing).
+// prepareServer refusing a configuration: each refusal's exact message, field and server (not
+// an object, name, transport, url or command, headers, apiKey, the stdio fields), and the
+// defaults next to them (/mcp appended, a blank apiKey, the secrets kept). The prepared shapes
+// are in policy_prepare.test.ts.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { isMcpError, type PolicyError } from "../../../lib/mcp/protocol/errors.ts";

@@ -1,38 +1,40 @@
-// Downloads of community install that no test held under mutation: redirects followed (relative
-// Location, at most five hops), 410 as not found, the URL in messages shown without its
-// query, and an answer that spells out `Content-Encoding: identity` accepted. Through the public
-// "./install" entry against a real registry on 127.0.0.1 (./_registry.ts).
+// Downloads of community install (lib/install/_http.ts through the public "./install" entry,
+// against a real registry on 127.0.0.1, ./_registry.ts): redirects (relative Location, at most
+// five hops, each checked by the URL policy), statuses (404 and 410 not found, others http
+// errors), the caller's fetch, timeout, retries and signal, the size caps (a file of exactly
+// maxFileBytes, the 8 MiB index), encodings, and URLs shown without their query. Over 300 lines:
+// every answer a download can get is one behaviour.
 import assert from "node:assert/strict";
-import { after, before, beforeEach, test } from "node:test";
+import { rm } from "node:fs/promises";
+import { dirname } from "node:path";
+import { test } from "node:test";
 import {
   fetchRegistryIndex,
   type InstallError,
+  installSkills,
   isInstallError,
   registryIndexUrl,
 } from "../../lib/install/mod.ts";
-import { hugeBody, startRegistry, type TestRegistry } from "./_registry.ts";
+import {
+  failure,
+  hugeBody,
+  publish,
+  setIndex,
+  skillText,
+  type TestRegistry,
+  useRegistry,
+} from "./_registry.ts";
 import { deadUrl } from "../_closed_port.ts";
 
 let registry: TestRegistry;
-before(async () => {
-  registry = await startRegistry();
-});
-after(async () => {
-  await registry.close();
-});
-beforeEach(() => {
-  registry.files.clear();
-  registry.requests.length = 0;
+let dir: string;
+const options = () => ({ registry: registry.url, communityDir: dir, retries: 0 });
+useRegistry("skillmux-http-", (r, d) => {
+  registry = r;
+  dir = d;
 });
 
 const INDEX = JSON.stringify({ skills: [] });
-
-/** The InstallError `promise` rejects with. */
-async function failure(promise: Promise<unknown>): Promise<InstallError> {
-  const error = await promise.then(() => undefined, (e) => e);
-  assert.ok(isInstallError(error), `not an InstallError: ${error}`);
-  return error as InstallError;
-}
 
 /** Serve `x/index.json` as `n` redirects (absolute paths, one relative) ending at the index. */
 function redirects(n: number) {
@@ -302,4 +304,18 @@ test("bodiless answers: a 304 with a Location is followed; a 204 claiming an enc
   });
   const sized = await failure(fetchRegistryIndex({ registry: registry.url, retries: 0 }));
   assert.equal(sized.code, "too-large");
+});
+
+test("a file of exactly maxFileBytes, declared in Content-Length, is accepted", async () => {
+  const entry = await publish(registry, "kraken2", "1.0.0");
+  setIndex(registry, [entry]);
+  const size = new TextEncoder().encode(skillText("kraken2", "1.0.0")).byteLength;
+  const result = await installSkills(["kraken2"], { ...options(), maxFileBytes: size });
+  assert.deepEqual(result.changes.map((c) => c.action), ["install"]);
+  // One byte less is refused, so the cap is really in force at this size.
+  await rm(dirname(dir), { recursive: true, force: true });
+  await assert.rejects(
+    installSkills(["kraken2"], { ...options(), maxFileBytes: size - 1 }),
+    (e: unknown) => isInstallError(e) && (e as InstallError).code === "too-large",
+  );
 });

@@ -1,7 +1,7 @@
-// InstallError and isInstallError, rules no test held under mutation: an error carries the
-// context it was given, and no `cause` when given none (an own `cause: undefined` would show in
-// util.inspect and deepEqual), and isInstallError checks both that it is an Error and its name.
-// Through the public "./install" entry.
+// InstallError and isInstallError: an error carries the context it was given, and no `cause`
+// when given none (an own `cause: undefined` would show in util.inspect and deepEqual), and
+// isInstallError checks both that it is an Error and its name. Through the public "./install"
+// entry.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { InstallError, isInstallError } from "../../lib/install/mod.ts";

@@ -1,9 +1,10 @@
-// Install, update and uninstall decisions no test held under mutation: a name given twice (in any
-// case) is one change, an update with nothing installed asks the registry nothing, a skill whose
-// file was deleted is installed again (not "unchanged"), a new version with the same bytes is an
-// update, a locked skill present only as `.toml` is a conflict, a supporting file that changed
-// makes an update, and uninstall reports what it removes. Through the public "./install" entry
-// against a real registry on 127.0.0.1 (./_registry.ts) and a real community folder.
+// Which action install, update and uninstall take for each skill: a name given twice (in any
+// case) is one change, an update with nothing installed asks the registry nothing, a deleted
+// file is installed again, a new version or a new digest under the same version is an update, an
+// unchanged skill downloads nothing, a `.toml`-only locked skill is a conflict, a changed
+// supporting file makes an update, uninstall reports what it removes; refusals name the skill and
+// the registry. Through the public "./install" entry against a real registry on 127.0.0.1
+// (./_registry.ts) and a real community folder.
 import assert from "node:assert/strict";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -18,6 +19,7 @@ import {
 } from "../../lib/install/mod.ts";
 import {
   digestOf,
+  folderSkill,
   publish,
   setIndex,
   skillText,
@@ -192,4 +194,25 @@ test("each refusal names its skill, and the registry where it looked", async () 
   assert.equal(badName.code, "invalid-name");
   assert.ok(badName.cause instanceof Error, "the name check's error is the cause");
   assert.equal(badName.message, (badName.cause as Error).message);
+});
+
+test("the same version with a new digest is not reported unchanged", async () => {
+  setIndex(registry, [await publish(registry, "kraken2", "1.0.0")]);
+  await installSkills(["kraken2"], options());
+  const republished = skillText("kraken2", "1.0.0, rebuilt");
+  setIndex(registry, [await publish(registry, "kraken2", "1.0.0", republished)]);
+  const result = await updateSkills([], options());
+  assert.deepEqual(result.changes.map((c) => [c.name, c.action, c.to]), [
+    ["kraken2", "update", "1.0.0"],
+  ]);
+  assert.equal(await readFile(join(dir, "kraken2.md"), "utf8"), republished);
+});
+
+test("an unchanged folder skill reports unchanged and downloads nothing", async () => {
+  setIndex(registry, [await folderSkill(registry, "pdf-tools", "0.3.0")]);
+  await installSkills(["pdf-tools"], options());
+  registry.requests.length = 0;
+  const result = await updateSkills([], options());
+  assert.deepEqual(result.changes.map((c) => [c.name, c.action]), [["pdf-tools", "unchanged"]]);
+  assert.deepEqual(registry.requests, ["index.json"], "only the index was read");
 });

@@ -1,8 +1,8 @@
-// Read-modify-write of one storage key (lib/mcp/registry/_swap.ts; survivors of the first
-// `registry` run), over memory storage: a change that lost a race is re-applied to the value that
-// won; after 64 lost races it gives up with a ConflictError naming what it changed; an unchanged
-// value writes nothing; without compareAndSet it writes (or deletes) directly, and two changes of
-// one key from this process are serialised, so neither is lost.
+// Read-modify-write of one storage key (lib/mcp/registry/_swap.ts), over memory storage: a
+// change that lost a race is re-applied to the value that won; after 64 lost races it gives up
+// with a ConflictError naming what it changed; an unchanged value writes nothing; without
+// compareAndSet it writes (or deletes) directly, and two changes of one key from this process are
+// serialised, so neither is lost.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { swap } from "../../../lib/mcp/registry/_swap.ts";

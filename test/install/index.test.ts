@@ -1,21 +1,33 @@
-// Index checks of community install that no test held under mutation: the digest and file-path
-// patterns anchored at both ends, each problem's message naming its entry, field and reason, and
-// entries that are not objects. Through the public "./install" entry against a real registry on
-// 127.0.0.1 (./_registry.ts).
+// The registry index's checks: digest and file-path patterns anchored at both ends (no `..`
+// segment anywhere), names written canonically and listed once (a name listed twice or three
+// times is left out and cannot be installed), entries that are not objects, an index that is not
+// UTF-8 JSON; each problem names its entry, field and reason. Through the public "./install"
+// entry against a real registry on 127.0.0.1 (./_registry.ts).
 import assert from "node:assert/strict";
-import { after, before, beforeEach, test } from "node:test";
-import { fetchRegistryIndex } from "../../lib/install/mod.ts";
-import { publish, setIndex, startRegistry, type TestRegistry } from "./_registry.ts";
+import { readdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import { test } from "node:test";
+import {
+  fetchRegistryIndex,
+  type InstallError,
+  installSkills,
+  isInstallError,
+} from "../../lib/install/mod.ts";
+import {
+  digestOf,
+  folderSkill,
+  publish,
+  setIndex,
+  type TestRegistry,
+  useRegistry,
+} from "./_registry.ts";
 
 let registry: TestRegistry;
-before(async () => {
-  registry = await startRegistry();
-});
-after(async () => {
-  await registry.close();
-});
-beforeEach(() => {
-  registry.files.clear();
+let dir: string;
+const options = () => ({ registry: registry.url, communityDir: dir, retries: 0 });
+useRegistry("skillmux-index-", (r, d) => {
+  registry = r;
+  dir = d;
 });
 
 const HEX = "0123456789abcdef".repeat(4);
@@ -142,4 +154,34 @@ test("a name not written canonically, a bad file digest and a file listed twice 
     'entry 4 ("c"): the files x.py and X.py differ only in case',
     "entry 5: Invalid type: Expected Object but received null",
   ]);
+});
+
+test("a name listed three times in the index stays uninstallable", async () => {
+  const entry = await publish(registry, "kraken2", "1.0.0");
+  setIndex(registry, [entry, { ...entry, version: "1.0.1" }, { ...entry, version: "1.0.2" }]);
+  const index = await fetchRegistryIndex(options());
+  assert.equal(index.skills.has("kraken2"), false);
+  await assert.rejects(installSkills(["kraken2"], options()), (e: unknown) => {
+    assert.ok(isInstallError(e), String(e));
+    assert.equal((e as InstallError).code, "invalid-index");
+    assert.match((e as Error).message, /listed more than once/);
+    return true;
+  });
+  assert.deepEqual(await readdir(dir).catch(() => []), []);
+});
+
+test("a file path with a single leading .. is refused in the index", async () => {
+  const entry = await folderSkill(registry, "pdf-tools", "0.3.0");
+  registry.files.set("pkg/escape.txt", "outside\n");
+  entry.files[0] = {
+    path: "../escape.txt",
+    url: "pkg/escape.txt",
+    digest: await digestOf("outside\n"),
+  };
+  setIndex(registry, [entry]);
+  const index = await fetchRegistryIndex(options());
+  assert.equal(index.skills.has("pdf-tools"), false);
+  assert.match(index.problems[0]?.message ?? "", /files\.0\.path must be a relative path/);
+  await assert.rejects(installSkills(["pdf-tools"], options()), /relative path/);
+  assert.deepEqual(await readdir(dirname(dir)), [], "nothing written beside the folder");
 });

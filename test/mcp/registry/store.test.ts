@@ -1,8 +1,8 @@
-// The registry's clash rules (lib/mcp/registry/_store.ts `clashIndex` and `gone`; survivors of the
-// first `registry` run): a name already registered is refused unless replacing, naming the field;
-// a server keeping its own name or URL (the same id) clashes with nothing; another server's URL is
-// refused, except the one being replaced; stdio servers (no URL) never clash by URL; and a target
-// nothing matches is named with how it was looked for.
+// The registry's clash rules (lib/mcp/registry/_store.ts `clashIndex` and `gone`): a name
+// already registered is refused unless replacing, naming the field; a server keeping its own name
+// or URL (the same id) clashes with nothing; another server's URL is refused, except the one being
+// replaced; stdio servers (no URL) never clash by URL; a target nothing matches is named with how
+// it was looked for.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { clashIndex, gone } from "../../../lib/mcp/registry/_store.ts";

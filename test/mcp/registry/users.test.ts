@@ -1,6 +1,7 @@
-// The multi-user registry, rules the second registry mutation run found no test holding: what each
-// bad user id is told, re-sealing the secrets of a registry that had no key, and a server removed
-// between the rotation's listing and its re-sealing (neither written back nor counted).
+// The multi-user registry (lib/mcp/registry/users.ts) over memory storage: what each bad user id
+// is told, re-sealing the secrets of a registry that had no key (and a server removed between the
+// rotation's listing and its re-sealing), and a user's view (connectable servers, share and
+// unshare refusals, change events naming the users). End to end in Redis: registry_users.test.ts.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { assertUserId, createMultiUserRegistry } from "../../../lib/mcp/registry/users.ts";

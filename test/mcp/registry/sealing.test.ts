@@ -1,8 +1,8 @@
-// Sealed server secrets in the multi-user registry (lib/mcp/registry/_sealing.ts; survivors of the
-// first `registry` run), over memory storage and a real SDK server: each sealed value is bound to
-// its server and field, so a sealed API key moved into a header (or one header's value into
-// another) in storage no longer opens, and the error names the server; a server without an API key
-// gets none; a registry without a key cannot open what was sealed, naming the server.
+// Sealed server secrets in the multi-user registry (lib/mcp/registry/_sealing.ts), over memory
+// storage and a real SDK server: each sealed value is bound to its server and field, so a sealed
+// API key moved into a header (or one header's value into another), or copied into another
+// server's record, no longer opens, and the error names the server without the secret; a server
+// without an API key gets none; a registry without a key cannot open what was sealed.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { createMultiUserRegistry } from "../../../lib/mcp/registry/users.ts";
@@ -77,4 +77,40 @@ test("a registry without the key cannot open a sealed secret, and names the serv
     assert.equal(e.server, "lab");
     return true;
   });
+});
+
+/** A multi-user registry over `storage` with the test key; the test server is on loopback. */
+function registryOn(storage = createMemoryStorage()) {
+  return createMultiUserRegistry({
+    storage,
+    secrets: { key },
+    connect: { urlPolicy: { mode: "default" } },
+  });
+}
+
+test("a sealed secret copied into another server's record does not open there", async () => {
+  const storage = createMemoryStorage();
+  const registry = registryOn(storage);
+  const ada = registry.forUser("ada");
+  const mallory = registry.forUser("mallory");
+  const { server: a } = await ada.add({ name: "a", url: server.url, apiKey: "sk-ada-secret" }, {
+    discover: false,
+  });
+  const { server: m } = await mallory.add(
+    { name: "m", url: `${server.url}?m`, apiKey: "sk-mallory" },
+    { discover: false },
+  );
+  const recordKey = (id: string) => `registry/servers/${id}.json`;
+  const sealed = JSON.parse((await storage.get(recordKey(a.id)))!).server.apiKey as string;
+  assert.match(sealed, /^enc:v1:/);
+  const target = JSON.parse((await storage.get(recordKey(m.id)))!);
+  target.server.apiKey = sealed;
+  await storage.set(recordKey(m.id), JSON.stringify(target));
+  const error = await mallory.get(m.id).then(
+    (s) => new Error(`opened: ${s?.apiKey}`),
+    (e: Error) => e,
+  );
+  assert.equal(error.name, "SecretKeyError", String(error));
+  assert.doesNotMatch(error.message, /sk-ada-secret/);
+  assert.equal((await ada.get("a"))?.apiKey, "sk-ada-secret", "the original still opens");
 });

@@ -1,21 +1,16 @@
-// Placing and checking installed skills, rules no test held under mutation: an update that
-// changes layout (folder ↔ single file) leaves exactly one layout and no staging folder, a stale
-// `.toml` of the name goes, uninstall removes every layout; a supporting file that fails its
-// digest is named, and a document that is not UTF-8 is refused. Through the public "./install"
+// Placing and checking installed skills: an update that changes layout (folder ↔ single file)
+// leaves exactly one layout and no staging folder, a stale `.toml` of the name goes, uninstall
+// removes every layout; a supporting file that fails its digest is named, a document that is not
+// UTF-8 is refused, and each download refusal names its skill. Through the public "./install"
 // entry against a real registry on 127.0.0.1 (./_registry.ts) and a real community folder.
 import assert from "node:assert/strict";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
+import { installSkills, uninstallSkills, updateSkills } from "../../lib/install/mod.ts";
 import {
-  type InstallError,
-  installSkills,
-  isInstallError,
-  uninstallSkills,
-  updateSkills,
-} from "../../lib/install/mod.ts";
-import {
-  digestOf,
+  failure,
+  folderSkill,
   publish,
   setIndex,
   skillText,
@@ -32,33 +27,12 @@ useRegistry("skillmux-place-", (r, d) => {
   dir = d;
 });
 
-/** Serve `name` as a folder skill of `version` with one script; its index entry. */
-async function folderSkill(name: string, version: string, script = "print(1)\n") {
-  const doc = skillText(name, version);
-  registry.files.set(`pkg/${name}/SKILL.md`, doc);
-  registry.files.set(`pkg/${name}/run.py`, script);
-  return {
-    name,
-    description: `The ${name} skill`,
-    version,
-    digest: await digestOf(doc),
-    url: `pkg/${name}/SKILL.md`,
-    files: [{ path: "bin/run.py", url: `pkg/${name}/run.py`, digest: await digestOf(script) }],
-  };
-}
-
 const listDir = async (path = dir) => (await readdir(path).catch(() => [])).sort();
-
-async function failure(promise: Promise<unknown>): Promise<InstallError> {
-  const error = await promise.then(() => undefined, (e) => e);
-  assert.ok(isInstallError(error), `not an InstallError: ${error}`);
-  return error as InstallError;
-}
 
 test("an update that changes layout leaves one layout, and no staging folder, each way", async () => {
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, "kraken2.toml"), 'name = "kraken2"\n');
-  setIndex(registry, [await folderSkill("kraken2", "1")]);
+  setIndex(registry, [await folderSkill(registry, "kraken2", "1")]);
   const first = await installSkills(["kraken2"], { ...options(), force: true });
   assert.deepEqual(first.changes.map((c) => c.path), ["kraken2/SKILL.md"]);
   assert.deepEqual(await listDir(), ["kraken2", "skillmux-lock.json"], "the stale .toml goes");
@@ -70,13 +44,13 @@ test("an update that changes layout leaves one layout, and no staging folder, ea
   assert.deepEqual(single.changes.map((c) => [c.action, c.path]), [["update", "kraken2.md"]]);
   assert.deepEqual(await listDir(), ["kraken2.md", "skillmux-lock.json"]);
 
-  setIndex(registry, [await folderSkill("kraken2", "3", "print(3)\n")]);
+  setIndex(registry, [await folderSkill(registry, "kraken2", "3", "print(3)\n")]);
   const folder = await updateSkills(["kraken2"], options());
   assert.deepEqual(folder.changes.map((c) => [c.action, c.path]), [["update", "kraken2/SKILL.md"]]);
   assert.deepEqual(await listDir(), ["kraken2", "skillmux-lock.json"]);
   assert.equal(await readFile(join(dir, "kraken2", "SKILL.md"), "utf8"), skillText("kraken2", "3"));
 
-  setIndex(registry, [await folderSkill("kraken2", "4", "print(4)\n")]);
+  setIndex(registry, [await folderSkill(registry, "kraken2", "4", "print(4)\n")]);
   await updateSkills(["kraken2"], options());
   assert.deepEqual(await listDir(), ["kraken2", "skillmux-lock.json"], "the old folder is gone");
   assert.equal(await readFile(join(dir, "kraken2", "bin", "run.py"), "utf8"), "print(4)\n");
@@ -87,7 +61,7 @@ test("an update that changes layout leaves one layout, and no staging folder, ea
 });
 
 test("a supporting file that fails its digest is named, and nothing is written", async () => {
-  const entry = await folderSkill("pdf-tools", "1");
+  const entry = await folderSkill(registry, "pdf-tools", "1");
   registry.files.set("pkg/pdf-tools/run.py", "print('evil')\n");
   setIndex(registry, [entry]);
   const error = await failure(installSkills(["pdf-tools"], options()));
@@ -140,7 +114,7 @@ test("download refusals name the skill: a bad URL, a missing document, a wrong d
   assert.deepEqual([gone.code, gone.skill], ["not-found", "kraken2"]);
   assert.match(gone.message, /^Cannot download the skill document of skill "kraken2": http:/);
 
-  const entry = await folderSkill("pdf-tools", "1");
+  const entry = await folderSkill(registry, "pdf-tools", "1");
   registry.files.set("pkg/pdf-tools/run.py", "print('evil')\n");
   setIndex(registry, [entry]);
   const digest = await failure(installSkills(["pdf-tools"], options()));

@@ -1,6 +1,7 @@
-// The client falls back to legacy HTTP+SSE when Streamable HTTP refuses `initialize` with any of
-// the statuses the spec names — 400, 404 and 405 — against a real server that answers so on
-// POST and serves a legacy SSE stream on GET. Other statuses are errors, not a fallback.
+// The fallback to legacy HTTP+SSE: the client falls back when Streamable HTTP refuses
+// `initialize` with any of the statuses the spec names — 400, 404 and 405 — against a real server
+// that answers so on POST and serves a legacy SSE stream on GET. Other statuses are errors, not a
+// fallback.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { connect } from "../../../lib/mcp/client/client.ts";

@@ -1,9 +1,9 @@
-// The single-user registry over config.toml (lib/mcp/registry/_toml_store.ts; survivors of the
-// first `registry` run), over memory storage and a real SDK server: a write keeps the document's
-// other tables; a server's status is kept beside the file and shown; lookups go by id, name, then
-// URL; a name another server still uses as its id gets a fresh id; one batch may not register a
-// name twice unless replacing, and nothing of a refused batch is saved; replacing keeps the id; a
-// rename drops the cached discovery of the old name and may not take another's name.
+// The single-user registry over config.toml (lib/mcp/registry/_toml_store.ts), over memory
+// storage and a real SDK server: a write keeps the document's other tables; a server's status is
+// kept beside the file and shown; lookups go by id, name, then URL; a name another server still
+// uses as its id gets a fresh id; one batch may not register a name twice unless replacing, and
+// nothing of a refused batch is saved; replacing keeps the id; a rename drops the cached
+// discovery of the old name and may not take another's name.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { createServerRegistry } from "../../../lib/mcp/registry/registry.ts";

@@ -1,46 +1,96 @@
-// The rules of config_formats.ts that the first registry mutation run found no test holding: every
-// field of an entry read and written, the field each error names, the names given to entries
-// without one, and where a bad TOML document is wrong.
-
+// mcpServers JSON, the desktop clients' format (lib/mcp/registry/config_formats.ts): every field
+// of a stdio and an http entry read (the spellings of the transport, disabled and enabled, the
+// timeouts, empty strings and nulls as absent), each wrong field named with what was expected, a
+// string that is not JSON; and toMcpServersJson writing every field back (the key only with
+// includeSecrets), so that what it writes reads back the same. [[mcp.servers]] TOML:
+// config_formats_toml.test.ts. Over 300 lines: one case per field of the format, read and written.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import {
-  nameFromUrl,
-  parseMcpServersJson,
-  parseServersToml,
-  toMcpServersJson,
-  toServersToml,
-} from "../../../lib/mcp/registry/config_formats.ts";
-import { isMcpError, type PolicyError } from "../../../lib/mcp/protocol/errors.ts";
+import { parseMcpServersJson, toMcpServersJson } from "../../../lib/mcp/registry/config_formats.ts";
+import { isMcpError } from "../../../lib/mcp/protocol/errors.ts";
 import type { McpServerConfig } from "../../../lib/mcp/protocol/types.ts";
-
-/** `run` throws a PolicyError with exactly this message and field. */
-function refuses(run: () => unknown, message: string, field: string | undefined): void {
-  assert.throws(run, (e) => {
-    assert.ok(isMcpError(e, "PolicyError"), `not a PolicyError: ${e}`);
-    assert.equal((e as PolicyError).message, message);
-    assert.equal((e as PolicyError).field, field);
-    return true;
-  });
-}
+import { refuses } from "./_config_formats.ts";
 
 const json = (entry: unknown) => parseMcpServersJson({ mcpServers: { a: entry } });
 
-describe("nameFromUrl", () => {
-  test("host and port, other characters folded to one dash, at most 64 characters", () => {
-    assert.equal(nameFromUrl("http://localhost:3000/mcp"), "localhost-3000");
-    assert.equal(nameFromUrl("https://skills.example.org/mcp"), "skills.example.org");
-    // An IPv6 host keeps its brackets in `hostname`: "[::" and "]" fold to a dash each.
-    assert.equal(nameFromUrl("http://[::1]:8080/"), "-1--8080");
-    const long = `${"a".repeat(70)}.example`;
-    assert.equal(nameFromUrl(`http://${long}/`), long.slice(0, 64));
+describe("mcpServers JSON", () => {
+  test("reads stdio and http entries of desktop clients (and VS Code's servers key)", () => {
+    const servers = parseMcpServersJson({
+      mcpServers: {
+        fs: {
+          command: "npx",
+          args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"],
+          env: { A: "1" },
+        },
+        docs: { type: "sse", url: "https://docs.example.com/sse", headers: { "X-Team": "bio" } },
+        off: { url: "http://localhost:3000/mcp", disabled: true },
+      },
+    });
+    assert.deepEqual(servers, [
+      {
+        name: "fs",
+        command: "npx",
+        args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"],
+        env: { A: "1" },
+      },
+      {
+        name: "docs",
+        url: "https://docs.example.com/sse",
+        headers: { "X-Team": "bio" },
+        transport: "sse",
+      },
+      { name: "off", url: "http://localhost:3000/mcp", enabled: false },
+    ]);
+    assert.equal(
+      parseMcpServersJson('{"servers":{"a":{"type":"http","url":"http://h/x"}}}')[0].transport,
+      "streamable-http",
+    );
   });
 
-  test('no URL, or no host left after folding, is named "server"', () => {
-    assert.equal(nameFromUrl("not a url"), "server");
-    assert.equal(nameFromUrl(""), "server");
-    // A file: URL parses but has neither host nor port.
-    assert.equal(nameFromUrl("file:///tmp/x"), "server");
+  test("names the entry and field that are wrong", () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [
+        { mcpServers: { a: { url: "http://h", command: "x" } } },
+        /mcpServers\.a needs exactly one of "url" and "command"/,
+      ],
+      [
+        { mcpServers: { a: { command: "x", args: [1] } } },
+        /mcpServers\.a\.args must be a list of strings/,
+      ],
+      [
+        { mcpServers: { a: { url: "http://h", headers: { k: 1 } } } },
+        /mcpServers\.a\.headers must be a table of strings/,
+      ],
+      [{ nothing: {} }, /"mcpServers"/],
+    ];
+    for (const [doc, message] of cases) {
+      assert.throws(
+        () => parseMcpServersJson(doc as Record<string, unknown>),
+        (e) => isMcpError(e, "PolicyError") && message.test((e as Error).message),
+      );
+    }
+    assert.throws(() => parseMcpServersJson("{nope"), /not valid JSON/);
+  });
+
+  test("round-trips through toMcpServersJson; secrets only on request", () => {
+    const servers = [
+      {
+        name: "docs",
+        url: "https://docs.example.com/mcp",
+        apiKey: "sk-1",
+        headers: { "X-Team": "bio" },
+      },
+      { name: "fs", command: "npx", args: ["server"] },
+    ];
+    const plain = toMcpServersJson(servers);
+    assert.equal(JSON.stringify(plain).includes("sk-1"), false);
+    const back = parseMcpServersJson(plain);
+    assert.deepEqual(back[1], { name: "fs", command: "npx", args: ["server"] });
+    const withKey = toMcpServersJson(servers, { includeSecrets: true });
+    assert.equal(
+      (withKey.mcpServers.docs.headers as Record<string, string>).Authorization,
+      "Bearer sk-1",
+    );
   });
 });
 
@@ -282,148 +332,5 @@ describe("toMcpServersJson: every field written", () => {
       servers[0],
       servers[1],
     ]);
-  });
-});
-
-describe("[[mcp.servers]] TOML: reading", () => {
-  test("entries without a name: after the URL's host, else server-<position>", () => {
-    assert.deepEqual(
-      parseServersToml(
-        '[[mcp.servers]]\ncommand = "a"\n\n[[mcp.servers]]\nurl = "http://h:9/mcp"\n\n' +
-          '[[mcp.servers]]\ncommand = "c"\nname = ""\n',
-      ).map((s) => s.name),
-      ["server-1", "h-9", "server-3"],
-    );
-  });
-
-  test("every field of an entry", () => {
-    const [server] = parseServersToml(
-      [
-        "[[mcp.servers]]",
-        'name = "fs"',
-        'command = "npx"',
-        'args = ["-y", "fs"]',
-        'cwd = "/srv"',
-        'transport = "sse"',
-        "enabled = false",
-        'id = "fs-1"',
-        'description = "Files"',
-        "timeout_ms = 1000",
-        "call_timeout_ms = 2000",
-        "max_total_ms = 3000",
-        "[mcp.servers.env]",
-        'A = "1"',
-      ].join("\n"),
-    );
-    assert.deepEqual(server, {
-      name: "fs",
-      command: "npx",
-      args: ["-y", "fs"],
-      env: { A: "1" },
-      cwd: "/srv",
-      enabled: false,
-      id: "fs-1",
-      description: "Files",
-      timeoutMs: 1000,
-      callTimeoutMs: 2000,
-      maxTotalMs: 3000,
-      transport: "sse",
-    });
-  });
-
-  test("no [mcp] table, or one without servers, is no servers; anything else is named", () => {
-    assert.deepEqual(parseServersToml('[llm]\nmodel = "x"\n'), []);
-    assert.deepEqual(parseServersToml('[mcp]\nother = "x"\n'), []);
-    assert.deepEqual(parseServersToml('mcp = "x"\n'), []);
-    for (const doc of ['[mcp]\nservers = "x"\n', "[mcp.servers]\nname = 1\n"]) {
-      refuses(() => parseServersToml(doc), "mcp.servers must be an array of tables", "mcp.servers");
-    }
-    refuses(
-      () => parseServersToml('[mcp]\nservers = ["x"]\n'),
-      "mcp.servers[0] must be a table",
-      "mcp.servers[0]",
-    );
-    refuses(
-      () => parseServersToml('[[mcp.servers]]\ncommand = "a"\n\n[[mcp.servers]]\nurl = 3\n'),
-      "mcp.servers[1].url must be a string",
-      "mcp.servers[1].url",
-    );
-  });
-
-  test("a document that does not parse: where, the parser's first line, no excerpt", () => {
-    assert.throws(
-      () => parseServersToml('[llm]\napi_key = "sk-secret"\n[[mcp.servers]\nname = "x"\n'),
-      (e) => {
-        assert.ok(isMcpError(e, "PolicyError"));
-        const message = (e as Error).message;
-        // smol-toml's message starts "Invalid TOML document: " and goes on with an excerpt.
-        assert.equal(
-          message,
-          "config TOML is not valid at line 3, column 15: expected end of table array declaration",
-        );
-        assert.ok((e as Error).cause);
-        return true;
-      },
-    );
-  });
-});
-
-describe("[[mcp.servers]] TOML: writing", () => {
-  test("every field, under the names reading takes", () => {
-    const servers = [
-      {
-        name: "fs",
-        command: "npx",
-        args: ["fs"],
-        env: { A: "1" },
-        cwd: "/srv",
-        transport: "sse",
-        enabled: false,
-        timeoutMs: 1000,
-        callTimeoutMs: 2000,
-        maxTotalMs: 0,
-        id: "fs-1",
-        description: "Files",
-      },
-      { name: "docs", url: "http://h:1", apiKey: "k", headers: { X: "1" }, args: [] },
-    ] as McpServerConfig[];
-    const written = toServersToml(servers);
-    assert.deepEqual(
-      parseServersToml(written),
-      servers.map((s, i) => {
-        if (i === 0) return s;
-        const { args: _, ...rest } = s;
-        return rest;
-      }),
-    );
-    assert.match(written, /\bapi_key = "k"/);
-    assert.match(written, /\bmax_total_ms = 0\b/);
-    assert.equal(/\bargs\b/.test(written.slice(written.indexOf('name = "docs"'))), false);
-  });
-
-  test("left out: the auto transport, an id equal to the name, empty headers", () => {
-    const written = toServersToml([
-      { name: "a", url: "http://h:1", transport: "auto", headers: {} },
-      { name: "b", url: "http://h:2", id: "b" } as McpServerConfig,
-    ]);
-    assert.equal(written.includes("transport"), false, written);
-    assert.equal(written.includes("headers"), false, written);
-    assert.equal(/\bid\b/.test(written), false, written);
-    assert.deepEqual(parseServersToml(written), [
-      { name: "a", url: "http://h:1" },
-      { name: "b", url: "http://h:2" },
-    ]);
-  });
-
-  test("keeps the other keys of [mcp] and the other tables; a blank document starts empty", () => {
-    const written = toServersToml(
-      [{ name: "n", url: "http://h:1" }],
-      '[mcp]\nallow = "all"\n\n[[mcp.servers]]\nname = "old"\nurl = "http://h:0"\n\n[llm]\nmodel = "m"\n',
-    );
-    assert.match(written, /\ballow = "all"/);
-    assert.match(written, /\[llm\]\nmodel = "m"/);
-    assert.deepEqual(parseServersToml(written), [{ name: "n", url: "http://h:1" }]);
-    assert.equal(written.includes("old"), false);
-    assert.deepEqual(parseServersToml(toServersToml([], " \n ")), []);
   });
 });

@@ -1,9 +1,9 @@
-// The strict URL policy's connect-time DNS check is run by every HTTP path before it connects:
-// Streamable HTTP (2025, initialize), the modern stateless path (2026-07-28), legacy HTTP+SSE
-// (forced, and reached by fallback) and skill downloads. Each test gives the resolver through the
-// public options (`urlPolicy.lookup`) and a fetch that pins the public name to a real server on
+// The strict URL policy's connect-time DNS check on every HTTP path: Streamable HTTP (2025,
+// initialize), the modern stateless path (2026-07-28), legacy HTTP+SSE (forced, and reached by
+// fallback), the GET notification stream and skill downloads. Each test gives the resolver through
+// the public options (`urlPolicy.lookup`) and a fetch that pins the public name to a real server on
 // 127.0.0.1 (what DNS and TLS would do): a public answer connects, a private one is refused
-// before the server sees a single request.
+// before the server sees a single request. checkConnectTarget itself: policy_connect.test.ts.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { connect } from "../../../lib/mcp/client/client.ts";
