@@ -1,6 +1,6 @@
 // A lib/ file over 300 lines says at its top why it is that long (docs/architecture.md, "File
 // names"): a `// Long because: …` comment before its first line of code, so a long file is a
-// decision a reader can weigh, not an accident.
+// decision a reader can weigh, not an accident; and none passes 400 lines.
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -51,4 +51,18 @@ test("the reason is found only above the code", () => {
     leadingComments(["/**", " * Docs.", " */", "", reason, "", "import x;"]).includes(reason),
   );
   assert.ok(!leadingComments(["import x;", reason]).includes(reason));
+});
+
+test("no lib/ file passes 400 lines (split it by concept)", async () => {
+  const over: string[] = [];
+  let files = 0;
+  for (const file of await readdir(LIB, { recursive: true })) {
+    if (!String(file).endsWith(".ts")) continue;
+    files++;
+    const lines = (await readFile(join(LIB, String(file)), "utf8")).split("\n");
+    if (lines.at(-1) === "") lines.pop();
+    if (lines.length > 400) over.push(`lib/${file} (${lines.length} lines)`);
+  }
+  assert.ok(files > 100, `read ${files} files`);
+  assert.deepEqual(over, []);
 });

@@ -1,16 +1,14 @@
 /**
  * Skills served by MCP servers: one resolver source per registered server, labelled
  * `mcp:<server-name>` (the host's label, never the server's self-reported name). This is the one
- * place where skills meet MCP. A server that declares the skills extension (SEP-2640) is listed
- * with `skills/list` and each `SKILL.md` is verified on load; other servers are read through
- * `skill://` resources. Nothing but the listing is fetched until a skill is asked for.
+ * place where skills meet MCP: the skills extension (SEP-2640, `skills/list`, each `SKILL.md`
+ * verified on load) or `skill://` resources; only the listing is read before a skill is asked.
  *
  * @module
  */
 
-// Long because: one MCP source is one closure (createMcpSkillSource): its listing (the skills
-// extension or `skill://` resources), the listing's cache and refresh, and the verified loads share
-// state that a split would have to pass around.
+// Long because: one source is one closure (createMcpSkillSource) whose listing, its cache and
+// refresh, and the verified loads share state that a split would have to pass around.
 
 import { raceSignal } from "../_abort.ts";
 import { connect } from "../mcp/client/client.ts";
@@ -123,10 +121,9 @@ export function createMcpSkillSource(
   let connecting: AbortSignal | undefined;
   let listing: Promise<Listing> | undefined;
   let down: { until: number; reason: string } | undefined;
-  // A stdio server's start is not thrown away when a caller stops waiting: the child keeps
-  // starting (under its start-up allowance, until `dispose`), and a later call finds it ready.
-  // Cancelling it at the resolver's 5 s would start a slow server again on every call, and
-  // never see it answer (issue 43). A URL's connect is the caller's, as before.
+  // A stdio server keeps starting when a caller stops waiting (under its start-up allowance,
+  // until `dispose`), and a later call finds it ready: cancelling it at the resolver's 5 s would
+  // start a slow server again on every call and never see it answer. A URL's connect is a call's.
   const keepsStarting = server.command !== undefined;
   let lifetime = new AbortController();
   const changed = () => {

@@ -6,9 +6,8 @@
  * @module
  */
 
-// Long because: two discoveries with the MCP spec's well-known fallbacks (RFC 9728 for the
-// resource, RFC 8414 or OpenID Connect for its authorization server) and the checks of every field
-// a server returns; over a quarter is JSDoc.
+// Long because: two discoveries with the spec's well-known fallbacks (RFC 9728, RFC 8414 or OpenID
+// Connect) and the checks of every field a server returns; over a quarter is JSDoc.
 
 import { OAuthError } from "./errors.ts";
 import { guardFetch } from "./_guarded_fetch.ts";
