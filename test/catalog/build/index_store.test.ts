@@ -134,7 +134,10 @@ describe("the keyword index in a storage adapter", () => {
   test("a damaged list of saves never deletes other keys of the storage", async () => {
     await storage.set("approvals.json", "{}");
     const names = Array.from({ length: 70 }, (_, i) => `keyword-index/${"0".repeat(63)}${i % 10}`);
-    await storage.set("keyword-index.json", JSON.stringify(["approvals.json", "../../x", ...names]));
+    await storage.set(
+      "keyword-index.json",
+      JSON.stringify(["approvals.json", "../../x", ...names]),
+    );
     server.tools.push(tool("zap", "Zap the widgets"));
     forgetProcessSegments();
     await createCatalog(options());

@@ -8,7 +8,11 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import { after, before, test } from "node:test";
-import { createAnthropicModel, createOpenAiModel, isLlmError } from "../../../lib/catalog/llm/llm.ts";
+import {
+  createAnthropicModel,
+  createOpenAiModel,
+  isLlmError,
+} from "../../../lib/catalog/llm/llm.ts";
 import { type LlmAnswer, openAiAnswer, startFakeLlm } from "../_servers.ts";
 import { listenLocal } from "../../mcp/_servers.ts";
 import { deadUrl } from "../../_closed_port.ts";

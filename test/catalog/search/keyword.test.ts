@@ -8,7 +8,10 @@ import { describe, test } from "node:test";
 import { createCatalog } from "../../../lib/mod.ts";
 import { createKeywordIndex } from "../../../lib/catalog/mod.ts";
 import { normalizeTerm, tokenize } from "../../../lib/catalog/search/_terms.ts";
-import { buildKeywordIndex, sharedKeywordIndex } from "../../../lib/catalog/search/_keyword_index.ts";
+import {
+  buildKeywordIndex,
+  sharedKeywordIndex,
+} from "../../../lib/catalog/search/_keyword_index.ts";
 import type { KeywordDocument } from "../../../lib/catalog/model/types.ts";
 import { fn } from "../_entries.ts";
 

@@ -7,7 +7,12 @@
 // Over 300 lines: one behaviour, the figures of a labelled set and how each request is judged.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { type Catalog, createBuiltinSource, createCatalog, createResolver } from "../../../lib/mod.ts";
+import {
+  type Catalog,
+  createBuiltinSource,
+  createCatalog,
+  createResolver,
+} from "../../../lib/mod.ts";
 import { evaluateSelection, parseLabelledRequests } from "../../../lib/catalog/mod.ts";
 import { scripted } from "../_selections.ts";
 import { startLabkit } from "../_labkit.ts";
