@@ -14,6 +14,7 @@ import {
   loadSkill,
   offersSkills,
   readSkillFile,
+  readSkillFileBytes,
 } from "../../../lib/mcp/skills/client.ts";
 import type { SkillEntry } from "../../../lib/mcp/skills/types.ts";
 import { serveSkills } from "../../../lib/server/mod.ts";
@@ -59,6 +60,11 @@ describe("against serveSkills", () => {
         "# Forms\n",
       );
       await readSkillFile(client, entry, "skill://pdf/assets/logo.bin");
+      // A binary file's bytes, exactly as the folder holds them (not decoded as text).
+      assert.deepEqual(
+        [...await readSkillFileBytes(client, entry, "skill://pdf/assets/logo.bin")],
+        [0, 255, 1, 2],
+      );
       const unlisted = await readSkillFile(client, entry, "skill://pdf/secrets.md").catch((e) => e);
       assert.deepEqual([unlisted.name, unlisted.reason], ["SkillVerificationError", "unlisted"]);
       assert.deepEqual(await getSkillEntry(client, entry.uri), entry);
