@@ -8,7 +8,7 @@ import {
   createStorageSource,
   type Storage,
 } from "../../lib/mod.ts";
-import { type ApprovalPolicy } from "../../lib/catalog/mod.ts";
+import type { ApprovalPolicy } from "../../lib/catalog/mod.ts";
 
 /** A skill document named `name` about sorting BAM files, with `body`. */
 export const SKILL = (name: string, body: string) =>

@@ -5,7 +5,7 @@
 // kinds taken and the find limit. The rest of the discovery: discovery.test.ts.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { type Catalog } from "../../lib/mod.ts";
+import type { Catalog } from "../../lib/mod.ts";
 import { createToolDiscovery } from "../../lib/prompt/mod.ts";
 import { find, startDiscoveryCatalog, text } from "./_discovery.ts";
 

@@ -12,7 +12,7 @@ import {
   createStorageSource,
   type SkillSource,
 } from "../../lib/mod.ts";
-import { type SkillSummary, type SourceEntry } from "../../lib/resolve/mod.ts";
+import type { SkillSummary, SourceEntry } from "../../lib/resolve/mod.ts";
 import { BUILTIN_SKILLS } from "../../lib/resolve/builtin_skills.ts";
 
 describe("a source's summaries", () => {

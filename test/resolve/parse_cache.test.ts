@@ -14,7 +14,7 @@ import {
   createStorageSource,
   type SkillSource,
 } from "../../lib/mod.ts";
-import { type SourceEntry } from "../../lib/resolve/mod.ts";
+import type { SourceEntry } from "../../lib/resolve/mod.ts";
 import { createFsStorage } from "../../lib/storage/fs.ts";
 import { counted } from "./_helpers.ts";
 

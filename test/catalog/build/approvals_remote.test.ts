@@ -14,7 +14,7 @@ import {
   executeToolCall,
   type Storage,
 } from "../../../lib/mod.ts";
-import { type ApprovalPolicy } from "../../../lib/catalog/mod.ts";
+import type { ApprovalPolicy } from "../../../lib/catalog/mod.ts";
 import { stdio } from "../../../lib/mcp/transport/stdio.ts";
 import { everything, ROOT } from "../../mcp/_stdio_helpers.ts";
 import { startToolServer, type TestTool } from "../_servers.ts";

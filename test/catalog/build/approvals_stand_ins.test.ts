@@ -17,7 +17,7 @@ import {
   createStorageSource,
   type SkillSource,
 } from "../../../lib/mod.ts";
-import { type ApprovalPolicy } from "../../../lib/catalog/mod.ts";
+import type { ApprovalPolicy } from "../../../lib/catalog/mod.ts";
 import { startToolServer } from "../_servers.ts";
 import { startSdkServer } from "../../mcp/_servers.ts";
 import { build, messages, SKILL } from "../_approvals.ts";

@@ -14,7 +14,7 @@ import {
   selectForRequest,
   type SelectModel,
 } from "../../../lib/mod.ts";
-import { type ChatMessage } from "../../../lib/catalog/mod.ts";
+import type { ChatMessage } from "../../../lib/catalog/mod.ts";
 import { startDemo, startLab } from "../_select_catalogs.ts";
 
 const catalog = await createCatalog({
