@@ -38,10 +38,14 @@ async function ask(question: string, options: { signal?: AbortSignal } = {}): Pr
   const gone = new Promise<never>((_, reject) => {
     const abandon = (why: string) =>
       reject(new DOMException(`the question was abandoned (${why})`, "AbortError"));
-    rl.once("close", () => abandon("end of input"));
+    let interrupted = false;
+    // Ctrl-C closes the line too: that close is the interrupt's, not an end of input (reading it
+    // as one raced the process's SIGINT handler, and a cancelled call could exit 1, not 130).
+    rl.once("close", () => interrupted || abandon("end of input"));
     rl.once("SIGINT", () => {
-      rl.close();
+      interrupted = true;
       process.kill(process.pid, "SIGINT");
+      rl.close();
     });
   });
   gone.catch(() => {});

@@ -293,12 +293,13 @@ describe("slow stdio servers", () => {
 
   test("a server slower than its start-up allowance is slow, not down: add, ping, list, catalog --json", async () => {
     const command = line("--delay", "8000");
+    // 6 s: enough for tsx to start the fixture and print its first line on a loaded machine.
     const refused = await cli(
-      ["mcp", "add", "glacial", "--command", command, "--startup-timeout", "2500"],
+      ["mcp", "add", "glacial", "--command", line("--delay", "20000"), "--startup-timeout", "6000"],
       slow.env,
     );
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /"glacial".*did not start.*2500 ms start-up allowance/);
+    assert.match(refused.stderr, /"glacial".*did not start.*6000 ms start-up allowance/);
     assert.match(refused.stderr, /fetching the server/, "the error quotes its stderr");
     const saved = await cli(
       ["mcp", "add", "glacial", "--command", command, "--startup-timeout", "2500", "--no-verify"],
