@@ -69,14 +69,25 @@ function preloadFirstView(): Plugin {
     transformIndexHtml: {
       order: "post",
       handler(html, ctx) {
-        const wanted = Object.values(ctx.bundle ?? {}).filter((chunk) =>
-          chunk.type === "chunk" && !chunk.isEntry && chunk.moduleIds.some((id) =>
+        const chunks = Object.values(ctx.bundle ?? {}).filter((c) => c.type === "chunk");
+        const named = chunks.filter((chunk) =>
+          !chunk.isEntry && chunk.moduleIds.some((id) =>
             (/\/lib\//.test(id) && FIRST_VIEW.has(id.split("/").at(-1)!)) || id === `\0${INDEX}`
           )
         );
+        // What those chunks import statically loads with them: preload it too, so that a module
+        // split into a new chunk (one file becoming several) is not left to a second wave.
+        const byName = new Map(chunks.map((c) => [c.fileName, c]));
+        const wanted = new Set(named);
+        for (const chunk of wanted) {
+          for (const name of chunk.imports) {
+            const dep = byName.get(name);
+            if (dep && !dep.isEntry) wanted.add(dep);
+          }
+        }
         return {
           html,
-          tags: wanted.map((chunk) => ({
+          tags: [...wanted].map((chunk) => ({
             tag: "link",
             attrs: { rel: "modulepreload", crossorigin: "", href: `./${chunk.fileName}` },
             injectTo: "head" as const,
