@@ -22,6 +22,7 @@ import {
   TAG,
   TASK,
 } from "./_segment.ts";
+import { conceptPairs } from "./_concepts.ts";
 import { fuzzyTerms } from "./_fuzzy.ts";
 import { termsOf } from "./_terms.ts";
 import type { KeywordDocument, KeywordIndex } from "../model/types.ts";
@@ -58,6 +59,8 @@ const FUZZY = 0.5;
 const MAX_GUESSES = 32;
 /** Specificity of a term: this share, plus the rest times its IDF over the largest. */
 const SPEC_BASE = 0.5;
+/** An entry holding both words of one concept (see _concepts.ts) counts the lesser at this share. */
+const PHRASE = 0.3;
 
 interface Acc {
   segment: number;
@@ -67,6 +70,8 @@ interface Acc {
   /** line key (field * 1e6 + line) → terms it holds */
   lines?: Map<number, number[]>;
   ownName: boolean;
+  /** What each term added to the score (term → share), for terms of one concept. */
+  adds?: Map<number, number>;
 }
 
 /** One index over `segments` (document ids unique across them). */
@@ -129,6 +134,8 @@ function combine(segments: readonly Segment[]): KeywordIndex {
           }
         });
       });
+      const concepts = conceptPairs(terms, lists, dfs, weights);
+      const paired = new Set(concepts.flat());
       const acc = new Map<number, Acc>();
       terms.forEach((q, t) => {
         if (dfs[t] === 0) return;
@@ -165,8 +172,10 @@ function combine(segments: readonly Segment[]): KeywordIndex {
             if (best === FIELDS) continue;
             let a = acc.get(key);
             if (!a) acc.set(key, a = { segment: s, doc, score: 0, matches: [], ownName: false });
-            a.score += idf * tf * (K1 + 1) / (tf + K1) + (owner ? NAMED * idf : 0);
+            const add = idf * tf * (K1 + 1) / (tf + K1) + (owner ? NAMED * idf : 0);
+            a.score += add;
             if (owner) a.ownName = true;
+            if (paired.has(t)) (a.adds ??= new Map()).set(t, add);
             a.matches.push({
               term: t,
               field: best,
@@ -182,6 +191,14 @@ function combine(segments: readonly Segment[]): KeywordIndex {
           }
         });
       });
+      if (concepts.length > 0) {
+        for (const a of acc.values()) {
+          for (const [x, y] of concepts) {
+            const ax = a.adds?.get(x), ay = a.adds?.get(y);
+            if (ax !== undefined && ay !== undefined) a.score -= (1 - PHRASE) * Math.min(ax, ay);
+          }
+        }
+      }
       const specificity = dfs.map((df, t) =>
         df === 0 ? 0 : (SPEC_BASE + (1 - SPEC_BASE) * idfOf(df) / idfMax) * weights[t]
       );

@@ -308,6 +308,48 @@ test("a word that is only part of a compound tag weighs as prose: a tag is one c
   assert.ok(part.score > 0);
 });
 
+test("two words the catalog writes together are one concept: they do not outweigh two concepts", async () => {
+  // Mappers for other reads, two of them to a reference: "map" and "reference" are common words.
+  const others = ["bisulfite", "rna", "exome", "amplicon", "chip", "hic", "atac", "cell"].map(
+    (k, i) => ({
+      id: `${k}-mapper`,
+      name: `${k}mapper`,
+      description: `Map ${k} reads to a ${i < 2 ? "reference " : ""}genome`,
+      tags: [k],
+    }),
+  );
+  const index = await createKeywordIndex([
+    {
+      id: "trimmer",
+      name: "chopper",
+      description: "Trim adapters from Oxford Nanopore reads",
+      tags: ["oxford-nanopore", "adapter-trimming"],
+    },
+    {
+      id: "filter",
+      name: "lengthfilter",
+      description: "Filter Oxford Nanopore reads by length and quality",
+      tags: ["oxford-nanopore", "read-filtering"],
+    },
+    {
+      id: "mapper",
+      name: "longmapper",
+      description:
+        "Map long nanopore reads to a reference genome, with presets for nanopore and PacBio reads",
+      tags: ["read-mapping", "nanopore"],
+    },
+    ...others,
+  ]);
+  const ids = (q: string) => index.search(q).map((h) => h.id);
+  // "Oxford" is written beside "Nanopore" wherever it is: the trimmer and the filter hold one
+  // concept of the request, the mapper three ("map", "nanopore", "reference"). Counted as two
+  // words, "Oxford Nanopore" put the trimmer first.
+  assert.equal(ids("map Oxford Nanopore reads to the reference")[0], "mapper");
+  // Each entry still ranks for its own task.
+  assert.equal(ids("trim adapters from Oxford Nanopore reads")[0], "trimmer");
+  assert.equal(ids("filter Oxford Nanopore reads by length")[0], "filter");
+});
+
 test('"write a Python function that reverses a linked list" fits no built-in skill', async () => {
   const selection = await selectForRequest(
     catalog,
