@@ -26,7 +26,7 @@ const STOP_WORDS = new Set(
     "wants was we were what when where which while who whom why will with would you your yours " +
     "give make run show tell help file files some my me i'd i'm i've can't don't it's let's " +
     "hey hi hello thank thanks kindly could might may must shall against within among upon " +
-    "toward towards")
+    "toward towards many much several")
     .split(" ").map((w) => stemOf(w)),
 );
 
