@@ -174,7 +174,6 @@ function combine(segments: readonly Segment[]): KeywordIndex {
             if (!a) acc.set(key, a = { segment: s, doc, score: 0, matches: [], ownName: false });
             const add = idf * tf * (K1 + 1) / (tf + K1) + (owner ? NAMED * idf : 0);
             a.score += add;
-            if (globalThis.process?.env?.DBG_RANK?.split(",").includes(segment.ids[doc])) console.error(segment.ids[doc], q.term, "best", best, "idf", idf.toFixed(2), "tf", tf.toFixed(2), "add", add.toFixed(2));
             if (owner) a.ownName = true;
             if (paired.has(t)) (a.adds ??= new Map()).set(t, add);
             a.matches.push({
@@ -219,7 +218,6 @@ function combine(segments: readonly Segment[]): KeywordIndex {
           bestLine = Math.max(bestLine, sum * (1 + TASK_COVER * cover));
         }
         a.score += LINE * bestLine;
-        if (globalThis.process?.env?.DBG_RANK?.split(",").includes(segments[a.segment].ids[a.doc])) console.error(segments[a.segment].ids[a.doc], "line", (LINE*bestLine).toFixed(2));
         lineOfTwo.set(a, two);
       }
       const hits = top([...acc.values()], limit, order);
