@@ -93,12 +93,24 @@ export const TOY_COMPANIONS: Readonly<Record<string, string[]>> = {
   sv_bam: [".bai"],
 };
 
+/** The local .sra archive, made only where the SRA Toolkit is installed. */
+const SRA = `if command -v latf-load >/dev/null && command -v kar >/dev/null; then
+  latf-load -p ILLUMINA --quality PHRED_33 -o toy_run_db reads_1.fq reads_2.fq >/dev/null 2>&1
+  kar --create toy_run.sra -d toy_run_db >/dev/null && rm -rf toy_run_db
+fi`;
+
 /** The folder `dir` holds a complete toy set when this marker exists. */
 const MARKER = `.toy-v${TOY_VERSION}`;
 
 /** Builds the toy set in `dir` unless it is there already; returns `dir`. */
 export async function buildToyData(dir: string): Promise<string> {
-  if (existsSync(join(dir, MARKER))) return dir;
+  if (existsSync(join(dir, MARKER))) {
+    // A set made before the SRA Toolkit was installed lacks only the archive: make it now.
+    if (!existsSync(join(dir, TOY_FILES.sra))) {
+      execFileSync("bash", ["-euo", "pipefail", "-c", SRA], { cwd: dir, stdio: "pipe" });
+    }
+    return dir;
+  }
   const tmp = `${dir}.tmp${process.pid}`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
@@ -118,10 +130,7 @@ bwa mem -t 2 -R '@RG\\tID:sv\\tSM:sv\\tPL:ILLUMINA\\tLB:lib1' genome.fa sv_1.fq 
 samtools index sv.bam
 minimap2 -ax map-ont -R '@RG\\tID:sv_ont\\tSM:sv\\tPL:ONT' genome.fa sv_long.fq 2>/dev/null | samtools sort -o sv_long.bam - 2>/dev/null
 samtools index sv_long.bam
-if command -v latf-load >/dev/null && command -v kar >/dev/null; then
-  latf-load -p ILLUMINA --quality PHRED_33 -o toy_run_db reads_1.fq reads_2.fq >/dev/null 2>&1
-  kar --create toy_run.sra -d toy_run_db >/dev/null && rm -rf toy_run_db
-fi
+${SRA}
 minimap2 -x ava-ont long.fq.gz long.fq.gz 2>/dev/null | gzip > long_ava.paf.gz
 bcftools mpileup -Ou -f genome.fa aln.bam 2>/dev/null | bcftools call -mv -Oz -o calls.vcf.gz 2>/dev/null
 tabix -p vcf calls.vcf.gz && bcftools view -Ov -o calls.vcf calls.vcf.gz

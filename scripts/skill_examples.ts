@@ -14,7 +14,7 @@
 //
 // Exits 1 when an example fails or the map is wrong; skipped examples are listed with the reason.
 import { execFileSync } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -89,6 +89,25 @@ if (problems.length > 0) {
   process.exit(1);
 }
 
+/** The outcomes in `--results` before this run, read once. */
+let earlier: SkillOutcome[] | undefined;
+
+/** Writes this run's outcomes over the earlier ones in `file`; returns them all, by skill. */
+async function saveResults(file: string): Promise<SkillOutcome[]> {
+  earlier ??= await readFile(file, "utf8").then(
+    (t) => JSON.parse(t) as SkillOutcome[],
+    () => [] as SkillOutcome[],
+  );
+  const ran = new Set(outcomes.map((o) => o.skill));
+  const known = new Set(Object.keys(BUILTIN_SKILLS));
+  const all = [...earlier.filter((o) => !ran.has(o.skill) && known.has(o.skill)), ...outcomes]
+    .sort((a, b) => a.skill.localeCompare(b.skill));
+  const tmp = `${file}.tmp${process.pid}`;
+  await writeFile(tmp, JSON.stringify(all, null, 1));
+  await rename(tmp, file);
+  return all;
+}
+
 const toyDir = await buildToyData(join(tmpdir(), `skillmux-toy-v${TOY_VERSION}`));
 console.log(`toy data: ${toyDir}`);
 const outcomes: SkillOutcome[] = [];
@@ -112,14 +131,27 @@ for (const skill of skills) {
   else if (pkg && installed === undefined) {
     outcome.results = skipAll(`the Debian package ${pkg} is not installed`);
   } else {
-    outcome.results = await runSkillExamples(skill, map, {
-      toyDir,
-      timeoutS: Number(values.timeout),
-      deadline,
-      keep: values.keep,
-    });
+    try {
+      outcome.results = await runSkillExamples(skill, map, {
+        toyDir,
+        timeoutS: Number(values.timeout),
+        deadline,
+        keep: values.keep,
+      });
+    } catch (e) {
+      // A skill the runner cannot prepare (a toy file missing) fails alone; the others still run.
+      const reason = `the run could not start: ${(e as Error).message}`;
+      outcome.results = skill.examples.map((x) => ({
+        task: x.task,
+        command: "",
+        status: "failed" as const,
+        reason,
+      }));
+    }
   }
   outcomes.push(outcome);
+  // Saved after each skill, so a run stopped part way keeps what it did.
+  if (values.results) await saveResults(values.results);
   const n = (s: string) => outcome.results.filter((r) => r.status === s).length;
   console.log(
     `${skill.name}: ${n("passed")} passed, ${n("failed")} failed, ${n("skipped")} skipped` +
@@ -145,15 +177,7 @@ console.log(
 );
 let reported = outcomes;
 if (values.results) {
-  const earlier = await readFile(values.results, "utf8").then(
-    (t) => JSON.parse(t) as SkillOutcome[],
-    () => [] as SkillOutcome[],
-  );
-  const ran = new Set(outcomes.map((o) => o.skill));
-  const known = new Set(Object.keys(BUILTIN_SKILLS));
-  reported = [...earlier.filter((o) => !ran.has(o.skill) && known.has(o.skill)), ...outcomes]
-    .sort((a, b) => a.skill.localeCompare(b.skill));
-  await writeFile(values.results, JSON.stringify(reported, null, 1));
+  reported = await saveResults(values.results);
   console.log(`results of ${reported.length} skills in ${values.results}`);
   // The report covers every built-in: one that no chunk has run yet is listed as skipped.
   const have = new Set(reported.map((o) => o.skill));
