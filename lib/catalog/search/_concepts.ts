@@ -31,27 +31,26 @@ export function conceptPairs(
     if (dfs[t] < 2 || dfs[prev] < 2) return;
     if (!WORDLIKE.has(q.shape) || !WORDLIKE.has(terms[prev].shape)) return;
     const [rare, common] = dfs[t] <= dfs[prev] ? [t, prev] : [prev, t];
-    let together = 0;
+    // The rarer term's lines (its postings are the fewer), then the other term's postings
+    // checked against them: the rarer's entries that share a line with it.
+    const together = new Set<number>();
     lists[rare].forEach((list, s) => {
       const other = lists[common][s];
       if (!list || !other) return;
-      const lines = new Map<number, Set<number>>();
+      const lines = new Set<number>();
+      for (let i = 0; i < list.length; i += 4) lines.add(lineKey(list, i));
       for (let i = 0; i < other.length; i += 4) {
-        let set = lines.get(other[i]);
-        if (!set) lines.set(other[i], set = new Set());
-        set.add(other[i + 1] * 1e6 + other[i + 2]);
-      }
-      let counted = -1;
-      for (let i = 0; i < list.length; i += 4) {
-        if (list[i] === counted) continue;
-        if (lines.get(list[i])?.has(list[i + 1] * 1e6 + list[i + 2])) {
-          (together++, counted = list[i]);
-        }
+        if (lines.has(lineKey(other, i))) together.add(s * 2 ** 24 + other[i]);
       }
     });
-    if (together >= CONCEPT * dfs[rare]) out.push([prev, t]);
+    if (together.size >= CONCEPT * dfs[rare]) out.push([prev, t]);
   });
   return out;
+}
+
+/** A posting's document, field and line as one number (documents of one segment, < 2^24). */
+function lineKey(list: readonly number[], i: number): number {
+  return (list[i] * 8 + list[i + 1]) * 2 ** 20 + list[i + 2];
 }
 
 /** Shapes of words that can be one concept together (not identifiers, file types, acronyms). */
